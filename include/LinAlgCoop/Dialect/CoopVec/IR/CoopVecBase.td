@@ -1,0 +1,109 @@
+//===- CoopVecBase.td - coopvec dialect, enums and attributes --*- tablegen -*-===//
+
+#ifndef LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECBASE_TD
+#define LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECBASE_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/OpBase.td"
+
+def CoopVec_Dialect : Dialect {
+  let name = "coopvec";
+  let cppNamespace = "::mlir::coopvec";
+  let summary = "Cooperative-vector linear algebra: matrix-vector products, "
+                "outer-product and vector accumulation with type interpretations";
+  let description = [{
+    The `coopvec` dialect models the small matrix-vector and low-precision
+    matrix work that GPUs, NPUs and vector CPUs accelerate, following the
+    DXIL Shader Model 6.9 cooperative-vector model.
+
+    Two ideas structure it:
+
+    * **Bytes vs meaning.** A matrix in memory is a byte buffer (a 1-D
+      `memref` of `i8`), a byte offset and a byte stride: SSA values that may
+      be dynamic. How to read it (its interpretation, its `M`x`K` shape, its
+      layout and whether it is transposed) is one static attribute,
+      `#coopvec.matrix<...>`, shared by every op that touches a matrix.
+    * **Interpretation is not element type.** Vectors in registers use MLIR
+      builtin types (`vector<16xf16>`, `vector<8xi32>`); an interpretation
+      (`#coopvec.interp<...>`, the DXIL `ComponentType`) says how their
+      elements are read, e.g. `f32` values converted to `I8`, or `i32` words
+      holding four packed signed bytes (`PackedS8x32`).
+
+    What a particular target can execute is described by a support profile
+    (`#coopvec.profile<...>`) and checked by `--coopvec-check-support`.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The discardable attribute that attaches a support profile to a module.
+    static StringRef getProfileAttrName() { return "coopvec.profile"; }
+  private:
+    void registerAttributes();
+  public:
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Interpretations
+//===----------------------------------------------------------------------===//
+
+// The integer value of each case is its shipped DXIL `ComponentType` encoding
+// (see the errata in the project's seed README), so lowerings emit it as is.
+def CoopVec_Interpretation : I32EnumAttr<"Interpretation",
+    "how the elements of a vector or matrix are read (DXIL ComponentType)", [
+      I32EnumAttrCase<"I16", 2>,
+      I32EnumAttrCase<"U16", 3>,
+      I32EnumAttrCase<"I32", 4>,
+      I32EnumAttrCase<"U32", 5>,
+      I32EnumAttrCase<"F16", 8>,
+      I32EnumAttrCase<"F32", 9>,
+      I32EnumAttrCase<"PackedS8x32", 17>,
+      I32EnumAttrCase<"PackedU8x32", 18>,
+      I32EnumAttrCase<"U8", 19>,
+      I32EnumAttrCase<"I8", 20>,
+      I32EnumAttrCase<"F8_E4M3", 21>,
+      I32EnumAttrCase<"F8_E5M2", 22>
+    ]> {
+  let cppNamespace = "::mlir::coopvec";
+  let genSpecializedAttr = 0;
+}
+
+def CoopVec_InterpretationAttr
+    : EnumAttr<CoopVec_Dialect, CoopVec_Interpretation, "interp"> {
+  let summary = "an interpretation (DXIL ComponentType)";
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix layouts
+//===----------------------------------------------------------------------===//
+
+def CoopVec_MatrixLayout : I32EnumAttr<"MatrixLayout",
+    "how a matrix is laid out in memory (DXIL matrix layout)", [
+      I32EnumAttrCase<"RowMajor", 0>,
+      I32EnumAttrCase<"ColumnMajor", 1>,
+      I32EnumAttrCase<"InferencingOptimal", 2>,
+      I32EnumAttrCase<"TrainingOptimal", 3>
+    ]> {
+  let cppNamespace = "::mlir::coopvec";
+  let genSpecializedAttr = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Support tiers
+//===----------------------------------------------------------------------===//
+
+def CoopVec_SupportTier : I32EnumAttr<"SupportTier",
+    "cooperative-vector support tier (D3D12_COOPERATIVE_VECTOR_TIER)", [
+      I32EnumAttrCase<"NotSupported", 0, "none">,
+      I32EnumAttrCase<"Tier1_0", 1, "tier1_0">,
+      I32EnumAttrCase<"Tier1_1", 2, "tier1_1">
+    ]> {
+  let cppNamespace = "::mlir::coopvec";
+  let genSpecializedAttr = 0;
+}
+
+#endif // LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECBASE_TD

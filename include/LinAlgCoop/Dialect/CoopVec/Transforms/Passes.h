@@ -1,0 +1,28 @@
+//===- Passes.h - coopvec transformation passes -----------------*- C++ -*-===//
+
+#ifndef LINALGCOOP_DIALECT_COOPVEC_TRANSFORMS_PASSES_H
+#define LINALGCOOP_DIALECT_COOPVEC_TRANSFORMS_PASSES_H
+
+#include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::coopvec {
+
+#define GEN_PASS_DECL
+#include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h.inc"
+
+/// Names of the builtin support profiles, in a stable order.
+ArrayRef<StringRef> getBuiltinProfileNames();
+/// The builtin profile called `name`, or null if there is none.
+ProfileAttr getBuiltinProfile(MLIRContext *ctx, StringRef name);
+
+/// Why `op` cannot run under `profile`, or an empty string if it can.
+std::string checkSupport(Operation *op, ProfileAttr profile);
+
+#define GEN_PASS_REGISTRATION
+#include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h.inc"
+
+} // namespace mlir::coopvec
+
+#endif // LINALGCOOP_DIALECT_COOPVEC_TRANSFORMS_PASSES_H

@@ -1,0 +1,29 @@
+//===- CoopVecDialect.cpp - coopvec dialect registration ------------------===//
+
+#include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
+#include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
+
+using namespace mlir;
+using namespace mlir::coopvec;
+
+#include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.cpp.inc"
+
+void CoopVecDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.cpp.inc"
+      >();
+  registerAttributes();
+}
+
+LogicalResult CoopVecDialect::verifyOperationAttribute(Operation *op,
+                                                       NamedAttribute attr) {
+  if (attr.getName() == getProfileAttrName()) {
+    if (!isa<ProfileAttr>(attr.getValue()))
+      return op->emitError() << "'" << getProfileAttrName()
+                             << "' must be a #coopvec.profile attribute";
+    return success();
+  }
+  return op->emitError() << "unknown coopvec attribute '" << attr.getName()
+                         << "'";
+}
