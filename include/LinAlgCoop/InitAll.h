@@ -9,6 +9,7 @@
 #ifndef LINALGCOOP_INITALL_H
 #define LINALGCOOP_INITALL_H
 
+#include "LinAlgCoop/Conversion/Passes.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
 #include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h"
 
@@ -45,6 +46,8 @@ inline void registerAllDialects(DialectRegistry &registry) {
 inline void registerAllPasses() {
   mlir::registerAllPasses();
   registerCoopVecPasses();
+  registerCoopVecConversionPasses();
+  // Pipelines (PassPipelineRegistration) of each target are registered here.
 }
 
 } // namespace mlir::coopvec

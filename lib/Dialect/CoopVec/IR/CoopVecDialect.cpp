@@ -16,6 +16,12 @@ void CoopVecDialect::initialize() {
   registerAttributes();
 }
 
+Operation *CoopVecDialect::materializeConstant(OpBuilder &builder,
+                                               Attribute value, Type type,
+                                               Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
 LogicalResult CoopVecDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
   if (attr.getName() == getProfileAttrName()) {
@@ -24,6 +30,6 @@ LogicalResult CoopVecDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a #coopvec.profile attribute";
     return success();
   }
-  return op->emitError() << "unknown coopvec attribute '" << attr.getName()
+  return op->emitError() << "unknown coopvec attribute '" << attr.getName().getValue()
                          << "'";
 }

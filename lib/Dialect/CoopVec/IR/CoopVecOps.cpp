@@ -1,6 +1,7 @@
 //===- CoopVecOps.cpp - coopvec operations and their verifiers ------------===//
 
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
+#include "LinAlgCoop/Runtime/Layout.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -351,6 +352,27 @@ LogicalResult MatrixSizeOp::verify() {
   if (getDesc().getTranspose())
     return emitOpError("matrix size queries do not transpose");
   return verifyMatrixStride(*this, getDesc(), getStride(), "matrix");
+}
+
+OpFoldResult MatrixSizeOp::fold(FoldAdaptor adaptor) {
+  MatrixDescAttr desc = getDesc();
+  int64_t stride = 0;
+  if (getStride()) {
+    auto strideAttr = dyn_cast_or_null<IntegerAttr>(adaptor.getStride());
+    if (!strideAttr)
+      return {};
+    stride = strideAttr.getInt();
+  }
+  // The runtime's layout math is the one definition of every layout's size.
+  if (stride < 0 || stride > UINT32_MAX)
+    return {};
+  uint64_t size = coopvecLayoutDestinationSize(
+      static_cast<uint32_t>(desc.getLayout()), desc.getRows(), desc.getCols(),
+      desc.getElementBytes(), static_cast<uint32_t>(stride));
+  if (size == 0 || size > static_cast<uint64_t>(INT64_MAX))
+    return {};
+  return IntegerAttr::get(IndexType::get(getContext()),
+                          static_cast<int64_t>(size));
 }
 
 #define GET_OP_CLASSES

@@ -35,6 +35,7 @@ def CoopVec_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
     /// The discardable attribute that attaches a support profile to a module.
     static StringRef getProfileAttrName() { return "coopvec.profile"; }
@@ -42,7 +43,8 @@ def CoopVec_Dialect : Dialect {
     void registerAttributes();
   public:
   }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect",
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::vector::VectorDialect"];
 }
 

@@ -16,7 +16,8 @@ def CoopVec_ByteBuffer : MemRefRankOf<[I8], [1]>;
 
 // A 1-D vector of any element type; the verifiers check element types with
 // rule-naming messages rather than a generic type-constraint failure.
-def CoopVec_Vector : VectorOfRank<[1]>;
+def CoopVec_Vector : Type<IsFixedVectorOfRankPred<[1]>, "1-D fixed-length vector",
+                           "::mlir::VectorType">;
 
 //===----------------------------------------------------------------------===//
 // MatVecOp
@@ -248,6 +249,7 @@ def CoopVec_MatrixSizeOp : CoopVec_Op<"matrix_size", [Pure]> {
     `matrix` `` $desc (`stride` $stride^)? attr-dict `:` type($size)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 #endif // LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECOPS_TD

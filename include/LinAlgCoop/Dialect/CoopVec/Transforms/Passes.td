@@ -29,6 +29,7 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
     With `emulate`, unsupported ops get a warning instead (the target will
     emulate them) and the pass succeeds.
   }];
+  let dependentDialects = ["::mlir::coopvec::CoopVecDialect"];
   let options = [
     Option<"profile", "profile", "std::string", /*default=*/"\"d3d12-tier1.1\"",
            "Builtin profile to check against when the module has no "

@@ -1,0 +1,563 @@
+// RUN: coopvec-opt %s -split-input-file -verify-diagnostics
+
+// One case per validation rule, each with its whole message.
+
+//===----------------------------------------------------------------------===//
+// Matrix descriptors
+//===----------------------------------------------------------------------===//
+
+func.func @unknown_interpretation_in_matrix(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{unknown interpretation 'F64'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F64, 4x4, RowMajor> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @unknown_layout(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{unknown matrix layout 'Diagonal'; expected RowMajor, ColumnMajor, InferencingOptimal (MulOptimal) or TrainingOptimal (OuterProductOptimal)}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x4, Diagonal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @zero_dim(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{matrix dimension M = 0 is out of range [1, 65536]}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 0x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @huge_dim(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{matrix dimension K = 100000 is out of range [1, 65536]}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x100000, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @overflowing_dim(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{invalid dimension}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x99999999999999999999, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_dim(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{expected matrix shape MxK}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, -4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @one_dim(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{expected matrix shape MxK}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @bad_transpose_keyword(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{expected 'transpose'}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x4, InferencingOptimal, flip> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @packed_matrix(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{matrix interpretation PackedS8x32 is packed; packed interpretations are only valid for input vectors}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<PackedS8x32, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// coopvec.matvec
+//===----------------------------------------------------------------------===//
+
+func.func @unknown_input_interpretation(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{unknown interpretation 'BF16'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2}}
+  %0 = coopvec.matvec %x as BF16, %w[%o] matrix<F32, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @packed_bias(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op bias interpretation PackedU8x32 is not valid; expected one of I16, U16, I32, U32, F16, F32, U8, I8, F8_E4M3, F8_E5M2}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x4, InferencingOptimal> bias %w[%o] as PackedU8x32 : vector<4xf32>, memref<?xi8>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @packed_needs_i32(%x: vector<8xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op packed interpretation PackedS8x32 needs i32 physical elements, but the input has 'f32'}}
+  %0 = coopvec.matvec %x as PackedS8x32, %w[%o] matrix<I8, 4x32, InferencingOptimal> : vector<8xf32>, memref<?xi8> -> vector<4xi32>
+  return
+}
+
+// -----
+
+func.func @packed_length(%x: vector<4xi32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op input has 4 packed words, but K = 30 needs 8 (ceil(K/4))}}
+  %0 = coopvec.matvec %x as PackedS8x32, %w[%o] matrix<I8, 4x30, InferencingOptimal> : vector<4xi32>, memref<?xi8> -> vector<4xi32>
+  return
+}
+
+// -----
+
+func.func @input_length(%x: vector<8xf16>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op input has 8 elements, but the matrix has K = 16}}
+  %0 = coopvec.matvec %x as F16, %w[%o] matrix<F16, 4x16, InferencingOptimal> : vector<8xf16>, memref<?xi8> -> vector<4xf16>
+  return
+}
+
+// -----
+
+func.func @result_length(%x: vector<16xf16>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op result has 16 elements, but the matrix has M = 32}}
+  %0 = coopvec.matvec %x as F16, %w[%o] matrix<F16, 32x16, InferencingOptimal> : vector<16xf16>, memref<?xi8> -> vector<16xf16>
+  return
+}
+
+// -----
+
+func.func @input_element_type(%x: vector<4xi8>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op input elements must be 16- or 32-bit integers or floats (f16, f32, i16, i32), but got 'i8'}}
+  %0 = coopvec.matvec %x as I8, %w[%o] matrix<I8, 4x4, InferencingOptimal> : vector<4xi8>, memref<?xi8> -> vector<4xi32>
+  return
+}
+
+// -----
+
+func.func @result_element_type(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op result elements must be 16- or 32-bit integers or floats (f16, f32, i16, i32), but got 'f64'}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf64>
+  return
+}
+
+// -----
+
+func.func @bf16_input(%x: vector<4xbf16>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op input elements must be 16- or 32-bit integers or floats (f16, f32, i16, i32), but got 'bf16'}}
+  %0 = coopvec.matvec %x as F16, %w[%o] matrix<F16, 4x4, InferencingOptimal> : vector<4xbf16>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+// Empty vectors do not exist in MLIR: the type itself is rejected.
+// expected-error@+1 {{vector types must have positive constant sizes but got 0}}
+func.func @empty_vector(%x: vector<0xf32>, %w: memref<?xi8>, %o: index) {
+  return
+}
+
+// -----
+
+func.func @rank2_vector(%x: vector<2x2xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op operand #0 must be 1-D fixed-length vector, but got 'vector<2x2xf32>'}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x4, InferencingOptimal> : vector<2x2xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @scalable_vector(%x: vector<[4]xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op operand #0 must be 1-D fixed-length vector, but got 'vector<[4]xf32>'}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x4, InferencingOptimal> : vector<[4]xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @non_byte_buffer(%x: vector<4xf32>, %w: memref<?xf32>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op operand #1 must be 1D memref of 8-bit signless integer values, but got 'memref<?xf32>'}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xf32> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_row_major(%x: vector<4xf32>, %w: memref<?xi8>, %o: index, %s: index) {
+  // expected-error@+1 {{'coopvec.matvec' op transpose is not supported for the RowMajor layout; use an optimal layout}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x4, RowMajor, transpose> stride %s : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_column_major(%x: vector<4xf32>, %w: memref<?xi8>, %o: index, %s: index) {
+  // expected-error@+1 {{'coopvec.matvec' op transpose is not supported for the ColumnMajor layout; use an optimal layout}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x4, ColumnMajor, transpose> stride %s : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @unsigned_float_input(%x: vector<4xf16>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op the unsigned flag is only valid for integer vectors, but the input is 'vector<4xf16>'}}
+  %0 = coopvec.matvec %x unsigned as F16, %w[%o] matrix<F16, 4x4, InferencingOptimal> : vector<4xf16>, memref<?xi8> -> vector<4xf16>
+  return
+}
+
+// -----
+
+func.func @unsigned_float_result(%x: vector<4xf16>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op the unsigned flag is only valid for integer vectors, but the result is 'vector<4xf16>'}}
+  %0 = coopvec.matvec %x as F16, %w[%o] matrix<F16, 4x4, InferencingOptimal> unsigned_result : vector<4xf16>, memref<?xi8> -> vector<4xf16>
+  return
+}
+
+// -----
+
+func.func @missing_stride(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op matrix stride is required for the RowMajor layout}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x4, RowMajor> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @unaligned_stride(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  %s = arith.constant 40 : index
+  // expected-error@+1 {{'coopvec.matvec' op matrix stride 40 must be a multiple of 16 bytes}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x4, RowMajor> stride %s : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @short_row_stride(%x: vector<8xf32>, %w: memref<?xi8>, %o: index) {
+  %s = arith.constant 16 : index
+  // expected-error@+1 {{'coopvec.matvec' op matrix stride 16 is shorter than one row of the RowMajor matrix (32 bytes)}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x8, RowMajor> stride %s : vector<8xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @short_column_stride(%x: vector<4xf16>, %w: memref<?xi8>, %o: index) {
+  %s = arith.constant 16 : index
+  // expected-error@+1 {{'coopvec.matvec' op matrix stride 16 is shorter than one column of the ColumnMajor matrix (20 bytes)}}
+  %0 = coopvec.matvec %x as F16, %w[%o] matrix<F16, 10x4, ColumnMajor> stride %s : vector<4xf16>, memref<?xi8> -> vector<10xf16>
+  return
+}
+
+// -----
+
+func.func @negative_stride(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  %s = arith.constant -16 : index
+  // expected-error@+1 {{'coopvec.matvec' op matrix stride must be non-negative, but is -16}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x4, RowMajor> stride %s : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @unaligned_matrix_offset(%x: vector<4xf32>, %w: memref<?xi8>) {
+  %o = arith.constant 64 : index
+  // expected-error@+1 {{'coopvec.matvec' op matrix offset 64 must be a multiple of 128 bytes}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_matrix_offset(%x: vector<4xf32>, %w: memref<?xi8>) {
+  %o = arith.constant -128 : index
+  // expected-error@+1 {{'coopvec.matvec' op matrix offset must be non-negative, but is -128}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @unaligned_bias_offset(%x: vector<4xf32>, %w: memref<?xi8>) {
+  %c0 = arith.constant 0 : index
+  %o = arith.constant 96 : index
+  // expected-error@+1 {{'coopvec.matvec' op bias offset 96 must be a multiple of 64 bytes}}
+  %0 = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 4x4, InferencingOptimal> bias %w[%o] as F32 : vector<4xf32>, memref<?xi8>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @bias_without_interpretation(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op bias needs an interpretation}}
+  %0 = "coopvec.matvec"(%x, %w, %o, %w, %o) <{input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1>}> : (vector<4xf32>, memref<?xi8>, index, memref<?xi8>, index) -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @interpretation_without_bias(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op bias interpretation given without a bias}}
+  %0 = "coopvec.matvec"(%x, %w, %o) <{bias_interp = #coopvec.interp<F32>, input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index) -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @bias_without_offset(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op bias buffer and bias offset must be given together}}
+  %0 = "coopvec.matvec"(%x, %w, %o, %w) <{bias_interp = #coopvec.interp<F32>, input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0>}> : (vector<4xf32>, memref<?xi8>, index, memref<?xi8>) -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @non_integer_interpretation(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{invalid properties {input_interp = 3.500000e+00 : f32, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} for op coopvec.matvec: Invalid attribute `input_interp` in property conversion: 3.500000e+00 : f32}}
+  %0 = "coopvec.matvec"(%x, %w, %o) <{input_interp = 3.5 : f32, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index) -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @missing_descriptor(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op requires attribute 'matrix_desc'}}
+  %0 = "coopvec.matvec"(%x, %w, %o) <{input_interp = #coopvec.interp<F32>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index) -> vector<4xf32>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// coopvec.outer_product_accumulate
+//===----------------------------------------------------------------------===//
+
+func.func @outer_element_types(%a: vector<8xf16>, %b: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.outer_product_accumulate' op input vectors must have the same element type, but got 'f16' and 'f32'}}
+  coopvec.outer_product_accumulate %a, %b, %w[%o] matrix<F16, 8x4, TrainingOptimal> : vector<8xf16>, vector<4xf32>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @outer_first_length(%a: vector<4xf16>, %b: vector<4xf16>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.outer_product_accumulate' op first input has 4 elements, but the matrix has M = 8}}
+  coopvec.outer_product_accumulate %a, %b, %w[%o] matrix<F16, 8x4, TrainingOptimal> : vector<4xf16>, vector<4xf16>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @outer_second_length(%a: vector<8xf16>, %b: vector<8xf16>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.outer_product_accumulate' op second input has 8 elements, but the matrix has N = 4}}
+  coopvec.outer_product_accumulate %a, %b, %w[%o] matrix<F16, 8x4, TrainingOptimal> : vector<8xf16>, vector<8xf16>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @outer_element_kind(%a: vector<8xi8>, %b: vector<4xi8>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.outer_product_accumulate' op input elements must be 16- or 32-bit integers or floats (f16, f32, i16, i32), but got 'i8'}}
+  coopvec.outer_product_accumulate %a, %b, %w[%o] matrix<I8, 8x4, TrainingOptimal> : vector<8xi8>, vector<4xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @outer_transpose(%a: vector<8xf16>, %b: vector<4xf16>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.outer_product_accumulate' op outer-product accumulation does not transpose the matrix}}
+  coopvec.outer_product_accumulate %a, %b, %w[%o] matrix<F16, 8x4, TrainingOptimal, transpose> : vector<8xf16>, vector<4xf16>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @outer_offset(%a: vector<8xf16>, %b: vector<4xf16>, %w: memref<?xi8>) {
+  %o = arith.constant 16 : index
+  // expected-error@+1 {{'coopvec.outer_product_accumulate' op matrix offset 16 must be a multiple of 128 bytes}}
+  coopvec.outer_product_accumulate %a, %b, %w[%o] matrix<F16, 8x4, TrainingOptimal> : vector<8xf16>, vector<4xf16>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @outer_stride(%a: vector<8xf16>, %b: vector<4xf16>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.outer_product_accumulate' op matrix stride is required for the ColumnMajor layout}}
+  coopvec.outer_product_accumulate %a, %b, %w[%o] matrix<F16, 8x4, ColumnMajor> : vector<8xf16>, vector<4xf16>, memref<?xi8>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// coopvec.vector_accumulate
+//===----------------------------------------------------------------------===//
+
+func.func @accumulate_offset(%v: vector<8xf16>, %w: memref<?xi8>) {
+  %o = arith.constant 32 : index
+  // expected-error@+1 {{'coopvec.vector_accumulate' op accumulation offset 32 must be a multiple of 64 bytes}}
+  coopvec.vector_accumulate %v, %w[%o] : vector<8xf16>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @accumulate_element_type(%v: vector<8xf64>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.vector_accumulate' op input elements must be 16- or 32-bit integers or floats (f16, f32, i16, i32), but got 'f64'}}
+  coopvec.vector_accumulate %v, %w[%o] : vector<8xf64>, memref<?xi8>
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// coopvec.convert_matrix and coopvec.matrix_size
+//===----------------------------------------------------------------------===//
+
+func.func @convert_shape(%s: memref<?xi8>, %d: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.convert_matrix' op source is 8x4 but destination is 4x8; conversion keeps the shape}}
+  coopvec.convert_matrix %s[%o] matrix<F16, 8x4, InferencingOptimal> to %d[%o] matrix<F16, 4x8, InferencingOptimal> : memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @convert_transpose(%s: memref<?xi8>, %d: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.convert_matrix' op matrix conversion does not transpose}}
+  coopvec.convert_matrix %s[%o] matrix<F16, 8x4, InferencingOptimal, transpose> to %d[%o] matrix<F16, 8x4, InferencingOptimal> : memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @convert_integer_types(%s: memref<?xi8>, %d: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.convert_matrix' op cannot convert I8 to F16: differing types need F32 or F16 on one side and a lower-precision float type on the other}}
+  coopvec.convert_matrix %s[%o] matrix<I8, 8x4, InferencingOptimal> to %d[%o] matrix<F16, 8x4, InferencingOptimal> : memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @convert_fp8_to_fp8(%s: memref<?xi8>, %d: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.convert_matrix' op cannot convert F8_E4M3 to F8_E5M2: differing types need F32 or F16 on one side and a lower-precision float type on the other}}
+  coopvec.convert_matrix %s[%o] matrix<F8_E4M3, 8x4, InferencingOptimal> to %d[%o] matrix<F8_E5M2, 8x4, InferencingOptimal> : memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @convert_fp8_layout(%s: memref<?xi8>, %d: memref<?xi8>, %o: index, %st: index) {
+  // expected-error@+1 {{'coopvec.convert_matrix' op F8_E5M2 destinations need an optimal layout, but got ColumnMajor}}
+  coopvec.convert_matrix %s[%o] matrix<F32, 8x4, InferencingOptimal> to %d[%o] matrix<F8_E5M2, 8x4, ColumnMajor> stride %st : memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @convert_source_stride(%s: memref<?xi8>, %d: memref<?xi8>, %o: index) {
+  %st = arith.constant 18 : index
+  // expected-error@+1 {{'coopvec.convert_matrix' op source stride 18 must be a multiple of the element size (4 bytes)}}
+  coopvec.convert_matrix %s[%o] matrix<F32, 8x4, RowMajor> stride %st to %d[%o] matrix<F16, 8x4, InferencingOptimal> : memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @convert_source_short_stride(%s: memref<?xi8>, %d: memref<?xi8>, %o: index) {
+  %st = arith.constant 12 : index
+  // expected-error@+1 {{'coopvec.convert_matrix' op source stride 12 is shorter than one row of the RowMajor matrix (16 bytes)}}
+  coopvec.convert_matrix %s[%o] matrix<F32, 8x4, RowMajor> stride %st to %d[%o] matrix<F16, 8x4, InferencingOptimal> : memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @convert_destination_stride(%s: memref<?xi8>, %d: memref<?xi8>, %o: index) {
+  %st = arith.constant 24 : index
+  // expected-error@+1 {{'coopvec.convert_matrix' op destination stride 24 must be a multiple of 16 bytes}}
+  coopvec.convert_matrix %s[%o] matrix<F32, 8x4, InferencingOptimal> to %d[%o] matrix<F32, 8x4, RowMajor> stride %st : memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @convert_destination_offset(%s: memref<?xi8>, %d: memref<?xi8>, %o: index) {
+  %do = arith.constant 64 : index
+  // expected-error@+1 {{'coopvec.convert_matrix' op destination offset 64 must be a multiple of 128 bytes}}
+  coopvec.convert_matrix %s[%o] matrix<F32, 8x4, InferencingOptimal> to %d[%do] matrix<F16, 8x4, InferencingOptimal> : memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @convert_source_offset(%s: memref<?xi8>, %d: memref<?xi8>, %o: index) {
+  %so = arith.constant -4 : index
+  // expected-error@+1 {{'coopvec.convert_matrix' op source offset must be non-negative, but is -4}}
+  coopvec.convert_matrix %s[%so] matrix<F32, 8x4, InferencingOptimal> to %d[%o] matrix<F16, 8x4, InferencingOptimal> : memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @size_transpose() -> index {
+  // expected-error@+1 {{'coopvec.matrix_size' op matrix size queries do not transpose}}
+  %0 = coopvec.matrix_size matrix<F16, 8x4, InferencingOptimal, transpose> : index
+  return %0 : index
+}
+
+// -----
+
+func.func @size_stride() -> index {
+  // expected-error@+1 {{'coopvec.matrix_size' op matrix stride is required for the RowMajor layout}}
+  %0 = coopvec.matrix_size matrix<F16, 8x4, RowMajor> : index
+  return %0 : index
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Profiles
+//===----------------------------------------------------------------------===//
+
+// expected-error@+1 {{'coopvec.profile' must be a #coopvec.profile attribute}}
+module attributes {coopvec.profile = "d3d12"} {
+}
+
+// -----
+
+// expected-error@+1 {{unknown coopvec attribute 'coopvec.target'}}
+module attributes {coopvec.target = 1 : i32} {
+}
+
+// -----
+
+// expected-error@+1 {{profile of tier tier1_0 cannot list outer-product or vector-accumulate support (tier1_1 is needed)}}
+module attributes {coopvec.profile = #coopvec.profile<name = "p", tier = tier1_0, matvec = [], outer_product = [#coopvec.accum_support<input = F16, accumulation = F16>], vector_accumulate = []>} {
+}
+
+// -----
+
+// expected-error@+1 {{profile 'matvec' entries must be #coopvec.matvec_support, but got 1 : i32}}
+module attributes {coopvec.profile = #coopvec.profile<name = "p", tier = tier1_1, matvec = [1 : i32], outer_product = [], vector_accumulate = []>} {
+}
+
+// -----
+
+// expected-error@+1 {{profile name must not be empty}}
+module attributes {coopvec.profile = #coopvec.profile<name = "", tier = tier1_1, matvec = [], outer_product = [], vector_accumulate = []>} {
+}
+
+// -----
+
+// expected-error@+1 {{profile without cooperative-vector support cannot list matrix-vector support}}
+module attributes {coopvec.profile = #coopvec.profile<name = "p", tier = none, matvec = [#coopvec.matvec_support<input = F16, input_interp = F16, matrix = F16, bias = F16, output = F16>], outer_product = [], vector_accumulate = []>} {
+}
+
+// -----
+
+// expected-error@+2 {{expected ::mlir::coopvec::SupportTier to be one of: none, tier1_0, tier1_1}}
+// expected-error@+1 {{failed to parse CoopVec_ProfileAttr parameter 'tier' which is to be a `::mlir::coopvec::SupportTier`}}
+module attributes {coopvec.profile = #coopvec.profile<name = "p", tier = tier2, matvec = [], outer_product = [], vector_accumulate = []>} {
+}

@@ -1,0 +1,118 @@
+// RUN: coopvec-opt %s | coopvec-opt | FileCheck %s
+// RUN: coopvec-opt %s --mlir-print-op-generic | coopvec-opt | FileCheck %s
+// RUN: coopvec-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+
+// CHECK-LABEL: func @matvec_f16
+// CHECK-SAME: (%[[X:.*]]: vector<16xf16>, %[[W:.*]]: memref<?xi8>, %[[OFF:.*]]: index, %[[S:.*]]: index)
+// CHECK: %{{.*}} = coopvec.matvec %[[X]] as F16, %[[W]][%[[OFF]]] matrix<F16, 32x16, RowMajor> stride %[[S]] : vector<16xf16>, memref<?xi8> -> vector<32xf16>
+// GENERIC-LABEL: sym_name = "matvec_f16"
+// GENERIC: "coopvec.matvec"(%{{.*}}) <{input_interp = #coopvec.interp<F16>, matrix_desc = #coopvec.matrix<F16, 32x16, RowMajor>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0>}>
+func.func @matvec_f16(%x: vector<16xf16>, %w: memref<?xi8>, %off: index, %s: index) -> vector<32xf16> {
+  %y = coopvec.matvec %x as F16, %w[%off] matrix<F16, 32x16, RowMajor> stride %s
+         : vector<16xf16>, memref<?xi8> -> vector<32xf16>
+  return %y : vector<32xf16>
+}
+
+// CHECK-LABEL: func @matvec_add_fp8
+// CHECK: coopvec.matvec %{{.*}} as F8_E4M3, %{{.*}}[%{{.*}}] matrix<F8_E4M3, 8x16, InferencingOptimal> bias %{{.*}}[%{{.*}}] as F16 : vector<16xf16>, memref<256xi8>, memref<?xi8> -> vector<8xf16>
+func.func @matvec_add_fp8(%x: vector<16xf16>, %w: memref<256xi8>, %b: memref<?xi8>) -> vector<8xf16> {
+  %c0 = arith.constant 0 : index
+  %y = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F8_E4M3, 8x16, InferencingOptimal>
+         bias %b[%c0] as F16 : vector<16xf16>, memref<256xi8>, memref<?xi8> -> vector<8xf16>
+  return %y : vector<8xf16>
+}
+
+// The seed's packed example: 8 words hold 32 signed bytes.
+// CHECK-LABEL: func @matvec_packed
+// CHECK: coopvec.matvec %{{.*}} as PackedS8x32, %{{.*}}[%{{.*}}] matrix<I8, 32x32, InferencingOptimal> : vector<8xi32>, memref<?xi8> -> vector<32xi32>
+// CHECK: coopvec.matvec %{{.*}} unsigned as PackedU8x32, %{{.*}}[%{{.*}}] matrix<U8, 4x5, TrainingOptimal, transpose> unsigned_result : vector<2xi32>, memref<?xi8> -> vector<4xi32>
+func.func @matvec_packed(%p: vector<8xi32>, %q: vector<2xi32>, %w: memref<?xi8>) -> (vector<32xi32>, vector<4xi32>) {
+  %c0 = arith.constant 0 : index
+  %y = coopvec.matvec %p as PackedS8x32, %w[%c0] matrix<I8, 32x32, InferencingOptimal>
+         : vector<8xi32>, memref<?xi8> -> vector<32xi32>
+  %z = coopvec.matvec %q unsigned as PackedU8x32, %w[%c0] matrix<U8, 4x5, TrainingOptimal, transpose>
+         unsigned_result : vector<2xi32>, memref<?xi8> -> vector<4xi32>
+  return %y, %z : vector<32xi32>, vector<4xi32>
+}
+
+// The seed's non-packed example: f32 values converted to I8.
+// CHECK-LABEL: func @matvec_convert_input
+// CHECK: coopvec.matvec %{{.*}} as I8, %{{.*}}[%{{.*}}] matrix<I8, 64x32, InferencingOptimal> bias %{{.*}}[%{{.*}}] as I32 : vector<32xf32>, memref<?xi8>, memref<?xi8> -> vector<64xi32>
+func.func @matvec_convert_input(%x: vector<32xf32>, %w: memref<?xi8>, %b: memref<?xi8>, %off: index) -> vector<64xi32> {
+  %y = coopvec.matvec %x as I8, %w[%off] matrix<I8, 64x32, InferencingOptimal> bias %b[%off] as I32
+         : vector<32xf32>, memref<?xi8>, memref<?xi8> -> vector<64xi32>
+  return %y : vector<64xi32>
+}
+
+// The SM 6.10 names are aliases and print as the SM 6.9 ones.
+// CHECK-LABEL: func @layout_aliases
+// CHECK: matrix<I16, 3x5, InferencingOptimal, transpose>
+// CHECK: matrix<U16, 3x5, ColumnMajor> stride
+// CHECK: matrix<I32, 5x3, TrainingOptimal>
+func.func @layout_aliases(%x: vector<5xi16>, %w: memref<?xi8>) -> (vector<3xi32>, vector<3xi32>, vector<5xf32>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %a = coopvec.matvec %x as I16, %w[%c0] matrix<I16, 3x5, MulOptimal, transpose> : vector<5xi16>, memref<?xi8> -> vector<3xi32>
+  %b = coopvec.matvec %x unsigned as U16, %w[%c0] matrix<U16, 3x5, ColumnMajor> stride %c16 : vector<5xi16>, memref<?xi8> -> vector<3xi32>
+  %v = arith.constant dense<1.0> : vector<3xf32>
+  %c = coopvec.matvec %v as F32, %w[%c0] matrix<I32, 5x3, OuterProductOptimal> : vector<3xf32>, memref<?xi8> -> vector<5xf32>
+  return %a, %b, %c : vector<3xi32>, vector<3xi32>, vector<5xf32>
+}
+
+// CHECK-LABEL: func @every_interpretation
+// CHECK-COUNT-10: coopvec.matvec
+func.func @every_interpretation(%x: vector<4xf32>, %w: memref<?xi8>) {
+  %c0 = arith.constant 0 : index
+  %0 = coopvec.matvec %x as I16, %w[%c0] matrix<I16, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  %1 = coopvec.matvec %x as U16, %w[%c0] matrix<U16, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  %2 = coopvec.matvec %x as I32, %w[%c0] matrix<I32, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  %3 = coopvec.matvec %x as U32, %w[%c0] matrix<U32, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  %4 = coopvec.matvec %x as F16, %w[%c0] matrix<F16, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  %5 = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  %6 = coopvec.matvec %x as U8, %w[%c0] matrix<U8, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  %7 = coopvec.matvec %x as I8, %w[%c0] matrix<I8, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  %8 = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F8_E4M3, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  %9 = coopvec.matvec %x as F8_E5M2, %w[%c0] matrix<F8_E5M2, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// CHECK-LABEL: func @accumulate
+// CHECK: coopvec.outer_product_accumulate %{{.*}}, %{{.*}}, %{{.*}}[%{{.*}}] matrix<F32, 8x4, TrainingOptimal> : vector<8xf16>, vector<4xf16>, memref<?xi8>
+// CHECK: coopvec.outer_product_accumulate %{{.*}}, %{{.*}}, %{{.*}}[%{{.*}}] matrix<F16, 8x4, RowMajor> stride %{{.*}} : vector<8xf16>, vector<4xf16>, memref<?xi8>
+// CHECK: coopvec.vector_accumulate %{{.*}}, %{{.*}}[%{{.*}}] : vector<8xf16>, memref<?xi8>
+func.func @accumulate(%a: vector<8xf16>, %b: vector<4xf16>, %w: memref<?xi8>, %off: index) {
+  %c16 = arith.constant 16 : index
+  coopvec.outer_product_accumulate %a, %b, %w[%off] matrix<F32, 8x4, TrainingOptimal>
+      : vector<8xf16>, vector<4xf16>, memref<?xi8>
+  coopvec.outer_product_accumulate %a, %b, %w[%off] matrix<F16, 8x4, RowMajor> stride %c16
+      : vector<8xf16>, vector<4xf16>, memref<?xi8>
+  coopvec.vector_accumulate %a, %w[%off] : vector<8xf16>, memref<?xi8>
+  return
+}
+
+// CHECK-LABEL: func @convert
+// CHECK: coopvec.convert_matrix %{{.*}}[%{{.*}}] matrix<F32, 64x32, RowMajor> stride %{{.*}} to %{{.*}}[%{{.*}}] matrix<F8_E4M3, 64x32, InferencingOptimal> : memref<?xi8>, memref<?xi8>
+// CHECK: coopvec.convert_matrix %{{.*}}[%{{.*}}] matrix<F16, 64x32, ColumnMajor> stride %{{.*}} to %{{.*}}[%{{.*}}] matrix<F16, 64x32, RowMajor> stride %{{.*}} : memref<?xi8>, memref<?xi8>
+// CHECK: coopvec.matrix_size matrix<F8_E5M2, 64x32, TrainingOptimal> : index
+// CHECK: coopvec.matrix_size matrix<F32, 64x32, RowMajor> stride %{{.*}} : index
+func.func @convert(%src: memref<?xi8>, %dst: memref<?xi8>) -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %c64 = arith.constant 64 : index
+  coopvec.convert_matrix %src[%c0] matrix<F32, 64x32, RowMajor> stride %c128
+      to %dst[%c0] matrix<F8_E4M3, 64x32, InferencingOptimal> : memref<?xi8>, memref<?xi8>
+  coopvec.convert_matrix %src[%c0] matrix<F16, 64x32, ColumnMajor> stride %c128
+      to %dst[%c0] matrix<F16, 64x32, RowMajor> stride %c64 : memref<?xi8>, memref<?xi8>
+  %n = coopvec.matrix_size matrix<F8_E5M2, 64x32, TrainingOptimal> : index
+  %m = coopvec.matrix_size matrix<F32, 64x32, RowMajor> stride %c128 : index
+  return %n, %m : index, index
+}
+
+// Profiles round-trip as module attributes.
+// CHECK-LABEL: module @with_profile
+// CHECK-SAME: coopvec.profile = #coopvec.profile<name = "gpu", tier = tier1_1, matvec = [#coopvec.matvec_support<input = F16, input_interp = F16, matrix = F16, bias = F16, output = F16, transpose = true>], outer_product = [#coopvec.accum_support<input = F16, accumulation = F32>], vector_accumulate = [], fp8_optimal_only = true>
+module @with_profile attributes {coopvec.profile = #coopvec.profile<name = "gpu", tier = tier1_1,
+    matvec = [#coopvec.matvec_support<input = F16, input_interp = F16, matrix = F16, bias = F16, output = F16, transpose = true>],
+    outer_product = [#coopvec.accum_support<input = F16, accumulation = F32>],
+    vector_accumulate = [], fp8_optimal_only = true>} {
+}
