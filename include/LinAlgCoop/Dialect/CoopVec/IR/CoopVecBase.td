@@ -108,4 +108,22 @@ def CoopVec_SupportTier : I32EnumAttr<"SupportTier",
   let genSpecializedAttr = 0;
 }
 
+//===----------------------------------------------------------------------===//
+// Rounding modes
+//===----------------------------------------------------------------------===//
+
+// Values match the runtime's CoopVecRounding (include/LinAlgCoop/Runtime/
+// Numerics.h) so folding passes them through unchanged.
+def CoopVec_RoundingMode : I32EnumAttr<"RoundingMode",
+    "rounding mode of a conversion (PTX cvt rounding modifiers)", [
+      I32EnumAttrCase<"RN", 0, "rn">,
+      I32EnumAttrCase<"RZ", 1, "rz">,
+      I32EnumAttrCase<"RM", 2, "rm">,
+      I32EnumAttrCase<"RP", 3, "rp">,
+      I32EnumAttrCase<"RNA", 4, "rna">,
+      I32EnumAttrCase<"RS", 5, "rs">
+    ]> {
+  let cppNamespace = "::mlir::coopvec";
+}
+
 #endif // LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECBASE_TD

@@ -252,4 +252,6 @@ def CoopVec_MatrixSizeOp : CoopVec_Op<"matrix_size", [Pure]> {
   let hasFolder = 1;
 }
 
+include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecNumericsOps.td"
+
 #endif // LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECOPS_TD
