@@ -11,6 +11,8 @@ PKGS=(
   qemu-user gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
   # Benchmark peers and image output.
   libdnnl-dev libopenblas-dev libpng-dev
+  # Training and checking the example network (Debian python, /usr/bin/python3).
+  python3-numpy
 )
 
 missing=()

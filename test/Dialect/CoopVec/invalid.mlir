@@ -561,3 +561,136 @@ module attributes {coopvec.profile = #coopvec.profile<name = "p", tier = none, m
 // expected-error@+1 {{failed to parse CoopVec_ProfileAttr parameter 'tier' which is to be a `::mlir::coopvec::SupportTier`}}
 module attributes {coopvec.profile = #coopvec.profile<name = "p", tier = tier2, matvec = [], outer_product = [], vector_accumulate = []>} {
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// coopvec.batch_matvec and coopvec.mlp
+//===----------------------------------------------------------------------===//
+
+func.func @batch_dynamic_row(%x: memref<?x?xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.batch_matvec' op batch rows must have a static length, but got 'memref<?x?xf32>'}}
+  coopvec.batch_matvec %x as F32, %w[%o] matrix<F32, 4x4, InferencingOptimal> into %y : memref<?x?xf32>, memref<?xi8> -> memref<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @batch_row_count(%x: memref<8x4xf32>, %y: memref<7x4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.batch_matvec' op has 8 input rows but 7 output rows}}
+  coopvec.batch_matvec %x as F32, %w[%o] matrix<F32, 4x4, InferencingOptimal> into %y : memref<8x4xf32>, memref<?xi8> -> memref<7x4xf32>
+  return
+}
+
+// -----
+
+func.func @batch_row_length(%x: memref<?x8xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.batch_matvec' op input has 8 elements, but the matrix has K = 9}}
+  coopvec.batch_matvec %x as F32, %w[%o] matrix<F32, 4x9, InferencingOptimal> into %y : memref<?x8xf32>, memref<?xi8> -> memref<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @batch_transpose(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.batch_matvec' op transpose is not supported for the ColumnMajor layout; use an optimal layout}}
+  coopvec.batch_matvec %x as F32, %w[%o] matrix<F32, 4x4, ColumnMajor, transpose> stride %o into %y : memref<?x4xf32>, memref<?xi8> -> memref<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @mlp_f16_rows(%x: memref<?x4xf16>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.mlp' op inputs and outputs must be f32 rows, but got 'memref<?x4xf16>' and 'memref<?x4xf32>'}}
+  coopvec.mlp %x layers [%w[%o] matrix<F32, 4x4, InferencingOptimal> stride %o none] into %y : memref<?x4xf16>, memref<?x4xf32>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @mlp_int_weights(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.mlp' op fused layers take F32 or F16 weights, but layer 0 has I8}}
+  coopvec.mlp %x layers [%w[%o] matrix<I8, 4x4, InferencingOptimal> stride %o none] into %y : memref<?x4xf32>, memref<?x4xf32>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @mlp_mixed_weights(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.mlp' op every layer must have F32 weights, but layer 1 has F16}}
+  coopvec.mlp %x layers [%w[%o] matrix<F32, 4x4, InferencingOptimal> stride %o relu, %w[%o] matrix<F16, 4x4, InferencingOptimal> stride %o none] into %y : memref<?x4xf32>, memref<?x4xf32>, memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @mlp_chain(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.mlp' op layer 1 takes K = 8 values, but receives 16}}
+  coopvec.mlp %x layers [%w[%o] matrix<F32, 16x4, InferencingOptimal> stride %o relu, %w[%o] matrix<F32, 4x8, InferencingOptimal> stride %o none] into %y : memref<?x4xf32>, memref<?x4xf32>, memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @mlp_output(%x: memref<?x4xf32>, %y: memref<?x3xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.mlp' op the last layer produces 4 values, but output rows hold 3}}
+  coopvec.mlp %x layers [%w[%o] matrix<F32, 4x4, InferencingOptimal> stride %o none] into %y : memref<?x4xf32>, memref<?x3xf32>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @mlp_activation(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{unknown activation 'tanh'; expected relu or none}}
+  coopvec.mlp %x layers [%w[%o] matrix<F32, 4x4, InferencingOptimal> stride %o tanh] into %y : memref<?x4xf32>, memref<?x4xf32>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @mlp_types(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{expected 3 types (inputs, outputs, then each weight and bias buffer), but got 2}}
+  coopvec.mlp %x layers [%w[%o] matrix<F32, 4x4, InferencingOptimal> stride %o none] into %y : memref<?x4xf32>, memref<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @mlp_layer_stride(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
+  %s = arith.constant 8 : index
+  // expected-error@+1 {{'coopvec.mlp' op matrix stride 8 must be a multiple of 16 bytes}}
+  coopvec.mlp %x layers [%w[%o] matrix<F32, 4x4, RowMajor> stride %s none] into %y : memref<?x4xf32>, memref<?x4xf32>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @mlp_no_layers(%x: memref<?x4xf32>, %y: memref<?x4xf32>) {
+  // expected-error@+1 {{'coopvec.mlp' op needs at least one layer}}
+  "coopvec.mlp"(%x, %y) <{activations = array<i32>, bias_layers = array<i64>, matrices = [], operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 1>}> : (memref<?x4xf32>, memref<?x4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @mlp_bias_layers(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.mlp' op bias layer indices must increase and be below 1, but got 3}}
+  "coopvec.mlp"(%x, %w, %o, %o, %w, %o, %y) <{activations = array<i32: 0>, bias_layers = array<i64: 3>, matrices = [#coopvec.matrix<F32, 4x4, InferencingOptimal>], operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1>}> : (memref<?x4xf32>, memref<?xi8>, index, index, memref<?xi8>, index, memref<?x4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @mlp_unknown_activation_value(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.mlp' op layer 0 has an unknown activation 7}}
+  "coopvec.mlp"(%x, %w, %o, %o, %y) <{activations = array<i32: 7>, bias_layers = array<i64>, matrices = [#coopvec.matrix<F32, 4x4, InferencingOptimal>], operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 1>}> : (memref<?x4xf32>, memref<?xi8>, index, index, memref<?x4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @mlp_operand_counts(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.mlp' op has 1 layers, so it needs that many weights, weight offsets, weight strides and activations}}
+  "coopvec.mlp"(%x, %w, %o, %y) <{activations = array<i32: 0>, bias_layers = array<i64>, matrices = [#coopvec.matrix<F32, 4x4, InferencingOptimal>], operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1>}> : (memref<?x4xf32>, memref<?xi8>, index, memref<?x4xf32>) -> ()
+  return
+}

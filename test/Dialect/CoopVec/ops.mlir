@@ -116,3 +116,17 @@ module @with_profile attributes {coopvec.profile = #coopvec.profile<name = "gpu"
     outer_product = [#coopvec.accum_support<input = F16, accumulation = F32>],
     vector_accumulate = [], fp8_optimal_only = true>} {
 }
+
+// CHECK-LABEL: func @batched
+// CHECK: coopvec.batch_matvec %{{.*}} as F32, %{{.*}}[%{{.*}}] matrix<F32, 64x9, InferencingOptimal> bias %{{.*}}[%{{.*}}] as F32 into %{{.*}} : memref<?x9xf32>, memref<?xi8>, memref<?xi8> -> memref<?x64xf32>
+// CHECK: coopvec.mlp %{{.*}} layers [%{{.*}}[%{{.*}}] matrix<F16, 64x9, InferencingOptimal> stride %{{.*}} bias %{{.*}}[%{{.*}}] relu, %{{.*}}[%{{.*}}] matrix<F16, 3x64, RowMajor> stride %{{.*}} none] exp into %{{.*}} : memref<?x9xf32>, memref<?x3xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>
+func.func @batched(%x: memref<?x9xf32>, %h: memref<?x64xf32>, %y: memref<?x3xf32>, %w: memref<?xi8>, %b: memref<?xi8>) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  coopvec.batch_matvec %x as F32, %w[%c0] matrix<F32, 64x9, InferencingOptimal> bias %b[%c0] as F32 into %h
+      : memref<?x9xf32>, memref<?xi8>, memref<?xi8> -> memref<?x64xf32>
+  coopvec.mlp %x layers [%w[%c0] matrix<F16, 64x9, InferencingOptimal> stride %c0 bias %b[%c0] relu,
+                         %w[%c128] matrix<F16, 3x64, RowMajor> stride %c128 none] exp into %y
+      : memref<?x9xf32>, memref<?x3xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>
+  return
+}

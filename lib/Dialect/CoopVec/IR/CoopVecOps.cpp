@@ -162,58 +162,68 @@ static void addBufferEffect(
 // MatVecOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult MatVecOp::verify() {
-  VectorType inputType = getInput().getType();
-  VectorType resultType = getResult().getType();
-  MatrixDescAttr desc = getMatrixDesc();
-  Interpretation inputInterp = getInputInterp();
+/// The rules of a matrix-vector product with input vector type `inputType`
+/// and result vector type `resultType`, shared by coopvec.matvec and
+/// coopvec.batch_matvec (which applies them to its rows).
+template <typename OpTy>
+static LogicalResult verifyMatVecLike(OpTy op, VectorType inputType,
+                                      VectorType resultType) {
+  MatrixDescAttr desc = op.getMatrixDesc();
+  Interpretation inputInterp = op.getInputInterp();
+  Operation *raw = op.getOperation();
 
-  if (failed(verifyPhysicalElements(*this, inputType, "input")) ||
-      failed(verifyPhysicalElements(*this, resultType, "result")) ||
-      failed(verifyUnsignedFlag(*this, getInputUnsigned(), inputType,
+  if (failed(verifyPhysicalElements(raw, inputType, "input")) ||
+      failed(verifyPhysicalElements(raw, resultType, "result")) ||
+      failed(verifyUnsignedFlag(raw, op.getInputUnsigned(), inputType,
                                 "input")) ||
-      failed(verifyUnsignedFlag(*this, getOutputUnsigned(), resultType,
+      failed(verifyUnsignedFlag(raw, op.getOutputUnsigned(), resultType,
                                 "result")) ||
-      failed(verifyRole(*this, inputInterp, InterpretationRole::Input)))
+      failed(verifyRole(raw, inputInterp, InterpretationRole::Input)))
     return failure();
 
   int64_t k = desc.getCols();
   if (isPacked(inputInterp)) {
     if (!inputType.getElementType().isInteger(32))
-      return emitOpError() << "packed interpretation "
-                           << stringifyInterpretation(inputInterp)
-                           << " needs i32 physical elements, but the input has "
-                           << inputType.getElementType();
+      return op.emitOpError()
+             << "packed interpretation " << stringifyInterpretation(inputInterp)
+             << " needs i32 physical elements, but the input has "
+             << inputType.getElementType();
     int64_t words = llvm::divideCeil(k, 4);
     if (inputType.getNumElements() != words)
-      return emitOpError() << "input has " << inputType.getNumElements()
-                           << " packed words, but K = " << k << " needs "
-                           << words << " (ceil(K/4))";
+      return op.emitOpError() << "input has " << inputType.getNumElements()
+                              << " packed words, but K = " << k << " needs "
+                              << words << " (ceil(K/4))";
   } else if (inputType.getNumElements() != k) {
-    return emitOpError() << "input has " << inputType.getNumElements()
-                         << " elements, but the matrix has K = " << k;
+    return op.emitOpError() << "input has " << inputType.getNumElements()
+                            << " elements, but the matrix has K = " << k;
   }
   if (resultType.getNumElements() != desc.getRows())
-    return emitOpError() << "result has " << resultType.getNumElements()
-                         << " elements, but the matrix has M = "
-                         << desc.getRows();
+    return op.emitOpError() << "result has " << resultType.getNumElements()
+                            << " elements, but the matrix has M = "
+                            << desc.getRows();
 
-  if (failed(verifyTranspose(*this, desc)) ||
-      failed(verifyMatrixStride(*this, desc, getMatrixStride(), "matrix")) ||
-      failed(verifyOffset(*this, getMatrixOffset(), 128, "matrix")))
+  if (failed(verifyTranspose(raw, desc)) ||
+      failed(verifyMatrixStride(raw, desc, op.getMatrixStride(), "matrix")) ||
+      failed(verifyOffset(raw, op.getMatrixOffset(), 128, "matrix")))
     return failure();
 
-  bool hasBuffer = getBias() != nullptr;
-  if (hasBuffer != (getBiasOffset() != nullptr))
-    return emitOpError("bias buffer and bias offset must be given together");
-  if (hasBuffer != getBiasInterp().has_value())
-    return emitOpError(hasBuffer ? "bias needs an interpretation"
-                                 : "bias interpretation given without a bias");
+  bool hasBuffer = op.getBias() != nullptr;
+  if (hasBuffer != (op.getBiasOffset() != nullptr))
+    return op.emitOpError(
+        "bias buffer and bias offset must be given together");
+  if (hasBuffer != op.getBiasInterp().has_value())
+    return op.emitOpError(hasBuffer
+                              ? "bias needs an interpretation"
+                              : "bias interpretation given without a bias");
   if (!hasBuffer)
     return success();
-  if (failed(verifyRole(*this, *getBiasInterp(), InterpretationRole::Bias)))
+  if (failed(verifyRole(raw, *op.getBiasInterp(), InterpretationRole::Bias)))
     return failure();
-  return verifyOffset(*this, getBiasOffset(), 64, "bias");
+  return verifyOffset(raw, op.getBiasOffset(), 64, "bias");
+}
+
+LogicalResult MatVecOp::verify() {
+  return verifyMatVecLike(*this, getInput().getType(), getResult().getType());
 }
 
 void MatVecOp::getEffects(
@@ -342,6 +352,273 @@ void ConvertMatrixOp::getEffects(
   addBufferEffect(effects, getSrcMutable(), /*writes=*/false);
   effects.emplace_back(MemoryEffects::Write::get(), &getDstMutable(),
                        SideEffects::DefaultResource::get());
+}
+
+//===----------------------------------------------------------------------===//
+// Batched and fused ops
+//===----------------------------------------------------------------------===//
+
+/// The vector type of one row of a batch memref.
+static VectorType getRowType(MemRefType batch) {
+  return VectorType::get({batch.getDimSize(1)}, batch.getElementType());
+}
+
+static LogicalResult verifyBatchShapes(Operation *op, MemRefType inputs,
+                                       MemRefType outputs) {
+  for (MemRefType type : {inputs, outputs})
+    if (type.isDynamicDim(1))
+      return op->emitOpError() << "batch rows must have a static length, but "
+                                  "got "
+                               << type;
+  if (!inputs.isDynamicDim(0) && !outputs.isDynamicDim(0) &&
+      inputs.getDimSize(0) != outputs.getDimSize(0))
+    return op->emitOpError() << "has " << inputs.getDimSize(0)
+                             << " input rows but " << outputs.getDimSize(0)
+                             << " output rows";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BatchMatVecOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BatchMatVecOp::verify() {
+  MemRefType inputs = getInputs().getType(), outputs = getOutputs().getType();
+  if (failed(verifyBatchShapes(*this, inputs, outputs)))
+    return failure();
+  // The rules of coopvec.matvec, applied to one row.
+  return verifyMatVecLike(*this, getRowType(inputs),
+                                  getRowType(outputs));
+}
+
+void BatchMatVecOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  auto read = [&](OpOperand &operand) {
+    effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                         SideEffects::DefaultResource::get());
+  };
+  read(getInputsMutable());
+  read(getMatrixMutable());
+  if (getBias())
+    read(getBiasMutable()[0]);
+  effects.emplace_back(MemoryEffects::Write::get(), &getOutputsMutable(),
+                       SideEffects::DefaultResource::get());
+}
+
+//===----------------------------------------------------------------------===//
+// MLPOp
+//===----------------------------------------------------------------------===//
+
+std::optional<unsigned> MLPOp::getBiasIndex(unsigned l) {
+  for (auto [i, layer] : llvm::enumerate(getBiasLayers()))
+    if (layer == static_cast<int64_t>(l))
+      return i;
+  return std::nullopt;
+}
+
+LogicalResult MLPOp::verify() {
+  MemRefType inputs = getInputs().getType(), outputs = getOutputs().getType();
+  if (failed(verifyBatchShapes(*this, inputs, outputs)))
+    return failure();
+  if (!inputs.getElementType().isF32() || !outputs.getElementType().isF32())
+    return emitOpError() << "inputs and outputs must be f32 rows, but got "
+                         << inputs << " and " << outputs;
+  unsigned numLayers = getNumLayers();
+  if (numLayers == 0)
+    return emitOpError("needs at least one layer");
+  if (getWeights().size() != numLayers ||
+      getWeightOffsets().size() != numLayers ||
+      getWeightStrides().size() != numLayers ||
+      getActivations().size() != numLayers)
+    return emitOpError() << "has " << numLayers
+                         << " layers, so it needs that many weights, weight "
+                            "offsets, weight strides and activations";
+  if (getBiases().size() != getBiasOffsets().size() ||
+      getBiases().size() != getBiasLayers().size())
+    return emitOpError("needs one bias offset and one layer index per bias");
+  int64_t previous = -1;
+  for (int64_t layer : getBiasLayers()) {
+    if (layer <= previous || layer >= static_cast<int64_t>(numLayers))
+      return emitOpError() << "bias layer indices must increase and be below "
+                           << numLayers << ", but got " << layer;
+    previous = layer;
+  }
+
+  Interpretation weightsInterp = getLayerDesc(0).getInterpretation();
+  if (weightsInterp != Interpretation::F32 &&
+      weightsInterp != Interpretation::F16)
+    return emitOpError() << "fused layers take F32 or F16 weights, but layer "
+                            "0 has "
+                         << stringifyInterpretation(weightsInterp);
+  int64_t width = inputs.getDimSize(1);
+  for (unsigned l = 0; l < numLayers; ++l) {
+    MatrixDescAttr desc = getLayerDesc(l);
+    if (desc.getInterpretation() != weightsInterp)
+      return emitOpError() << "every layer must have "
+                           << stringifyInterpretation(weightsInterp)
+                           << " weights, but layer " << l << " has "
+                           << stringifyInterpretation(desc.getInterpretation());
+    if (desc.getCols() != width)
+      return emitOpError() << "layer " << l << " takes K = " << desc.getCols()
+                           << " values, but receives " << width;
+    if (!symbolizeActivation(getActivations()[l]))
+      return emitOpError() << "layer " << l << " has an unknown activation "
+                           << getActivations()[l];
+    if (failed(verifyTranspose(*this, desc)) ||
+        failed(verifyMatrixStride(*this, desc, getWeightStrides()[l],
+                                  "matrix")) ||
+        failed(verifyOffset(*this, getWeightOffsets()[l], 128, "matrix")))
+      return failure();
+    width = desc.getRows();
+  }
+  if (width != outputs.getDimSize(1))
+    return emitOpError() << "the last layer produces " << width
+                         << " values, but output rows hold "
+                         << outputs.getDimSize(1);
+  for (Value offset : getBiasOffsets())
+    if (failed(verifyOffset(*this, offset, 64, "bias")))
+      return failure();
+  return success();
+}
+
+void MLPOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  auto read = [&](OpOperand &operand) {
+    effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                         SideEffects::DefaultResource::get());
+  };
+  read(getInputsMutable());
+  for (OpOperand &w : getWeightsMutable())
+    read(w);
+  for (OpOperand &b : getBiasesMutable())
+    read(b);
+  effects.emplace_back(MemoryEffects::Write::get(), &getOutputsMutable(),
+                       SideEffects::DefaultResource::get());
+}
+
+// Syntax:
+//   coopvec.mlp %in layers [ %w[%off] matrix<...> stride %s
+//                            (bias %b[%boff])? (relu | none), ... ]
+//     (exp)? into %out attr-dict
+//     : type(%in), type(%out), (weight and bias buffer types in operand order)
+void MLPOp::print(OpAsmPrinter &p) {
+  p << ' ' << getInputs() << " layers [";
+  for (unsigned l = 0; l < getNumLayers(); ++l) {
+    if (l)
+      p << ", ";
+    p << getWeights()[l] << '[' << getWeightOffsets()[l] << "] matrix";
+    p.printStrippedAttrOrType(getLayerDesc(l));
+    p << " stride " << getWeightStrides()[l];
+    if (std::optional<unsigned> b = getBiasIndex(l))
+      p << " bias " << getBiases()[*b] << '[' << getBiasOffsets()[*b] << ']';
+    std::optional<Activation> act = symbolizeActivation(getActivations()[l]);
+    p << ' ' << (act ? stringifyActivation(*act) : "?");
+  }
+  p << ']';
+  if (getOutputExp())
+    p << " exp";
+  p << " into " << getOutputs();
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {getMatricesAttrName(), getBiasLayersAttrName(),
+                           getActivationsAttrName(), getOutputExpAttrName(),
+                           getOperandSegmentSizesAttrName()});
+  p << " : " << getInputs().getType() << ", " << getOutputs().getType();
+  for (Value v : getWeights())
+    p << ", " << v.getType();
+  for (Value v : getBiases())
+    p << ", " << v.getType();
+}
+
+ParseResult MLPOp::parse(OpAsmParser &parser, OperationState &result) {
+  using Operand = OpAsmParser::UnresolvedOperand;
+  MLIRContext *ctx = parser.getContext();
+  Operand inputs, outputs;
+  SmallVector<Operand> weights, offsets, strides, biases, biasOffsets;
+  SmallVector<Attribute> matrices;
+  SmallVector<int64_t> biasLayers;
+  SmallVector<int32_t> activations;
+
+  auto parseLayer = [&]() -> ParseResult {
+    Operand w, off, stride;
+    MatrixDescAttr desc;
+    if (parser.parseOperand(w) || parser.parseLSquare() ||
+        parser.parseOperand(off) || parser.parseRSquare() ||
+        parser.parseKeyword("matrix") ||
+        parser.parseCustomAttributeWithFallback(desc) ||
+        parser.parseKeyword("stride") || parser.parseOperand(stride))
+      return failure();
+    weights.push_back(w);
+    offsets.push_back(off);
+    strides.push_back(stride);
+    matrices.push_back(desc);
+    if (succeeded(parser.parseOptionalKeyword("bias"))) {
+      Operand b, boff;
+      if (parser.parseOperand(b) || parser.parseLSquare() ||
+          parser.parseOperand(boff) || parser.parseRSquare())
+        return failure();
+      biases.push_back(b);
+      biasOffsets.push_back(boff);
+      biasLayers.push_back(matrices.size() - 1);
+    }
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef name;
+    if (parser.parseKeyword(&name))
+      return failure();
+    std::optional<Activation> act = symbolizeActivation(name);
+    if (!act)
+      return parser.emitError(loc) << "unknown activation '" << name
+                                   << "'; expected relu or none";
+    activations.push_back(static_cast<int32_t>(*act));
+    return success();
+  };
+
+  if (parser.parseOperand(inputs) || parser.parseKeyword("layers") ||
+      parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
+                                     parseLayer))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("exp")))
+    result.addAttribute(getOutputExpAttrName(result.name), UnitAttr::get(ctx));
+  if (parser.parseKeyword("into") || parser.parseOperand(outputs) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
+    return failure();
+  SmallVector<Type> types;
+  SMLoc typesLoc = parser.getCurrentLocation();
+  if (parser.parseTypeList(types))
+    return failure();
+  size_t expected = 2 + weights.size() + biases.size();
+  if (types.size() != expected)
+    return parser.emitError(typesLoc)
+           << "expected " << expected
+           << " types (inputs, outputs, then each weight and bias buffer), "
+              "but got "
+           << types.size();
+
+  Builder b(ctx);
+  Type index = b.getIndexType();
+  ArrayRef<Type> weightTypes = ArrayRef(types).slice(2, weights.size());
+  ArrayRef<Type> biasTypes = ArrayRef(types).drop_front(2 + weights.size());
+  if (parser.resolveOperand(inputs, types[0], result.operands) ||
+      parser.resolveOperands(weights, weightTypes, typesLoc, result.operands) ||
+      parser.resolveOperands(offsets, index, result.operands) ||
+      parser.resolveOperands(strides, index, result.operands) ||
+      parser.resolveOperands(biases, biasTypes, typesLoc, result.operands) ||
+      parser.resolveOperands(biasOffsets, index, result.operands) ||
+      parser.resolveOperand(outputs, types[1], result.operands))
+    return failure();
+  result.addAttribute(getMatricesAttrName(result.name),
+                      b.getArrayAttr(matrices));
+  result.addAttribute(getBiasLayersAttrName(result.name),
+                      b.getDenseI64ArrayAttr(biasLayers));
+  result.addAttribute(getActivationsAttrName(result.name),
+                      b.getDenseI32ArrayAttr(activations));
+  int32_t numLayers = weights.size(), numBiases = biases.size();
+  result.addAttribute(getOperandSegmentSizesAttrName(result.name),
+                      b.getDenseI32ArrayAttr({1, numLayers, numLayers,
+                                              numLayers, numBiases, numBiases,
+                                              1}));
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -109,6 +109,18 @@ def CoopVec_SupportTier : I32EnumAttr<"SupportTier",
 }
 
 //===----------------------------------------------------------------------===//
+// Activations
+//===----------------------------------------------------------------------===//
+
+def CoopVec_Activation : I32EnumAttr<"Activation",
+    "activation applied after a layer of a fused network", [
+      I32EnumAttrCase<"None", 0, "none">,
+      I32EnumAttrCase<"Relu", 1, "relu">
+    ]> {
+  let cppNamespace = "::mlir::coopvec";
+}
+
+//===----------------------------------------------------------------------===//
 // Rounding modes
 //===----------------------------------------------------------------------===//
 

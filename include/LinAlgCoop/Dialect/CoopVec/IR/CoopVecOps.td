@@ -253,5 +253,6 @@ def CoopVec_MatrixSizeOp : CoopVec_Op<"matrix_size", [Pure]> {
 }
 
 include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecNumericsOps.td"
+include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecBatchOps.td"
 
 #endif // LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECOPS_TD

@@ -5,6 +5,7 @@
 
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::coopvec {
@@ -16,6 +17,10 @@ namespace mlir::coopvec {
 ArrayRef<StringRef> getBuiltinProfileNames();
 /// The builtin profile called `name`, or null if there is none.
 ProfileAttr getBuiltinProfile(MLIRContext *ctx, StringRef name);
+
+/// Patterns of --coopvec-batch: per-invocation network loops become
+/// coopvec.batch_matvec, or coopvec.mlp when `fuse` is set.
+void populateCoopVecBatchingPatterns(RewritePatternSet &patterns, bool fuse);
 
 /// Why `op` cannot run under `profile`, or an empty string if it can.
 std::string checkSupport(Operation *op, ProfileAttr profile);

@@ -39,4 +39,37 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
   ];
 }
 
+def CoopVecBatch : Pass<"coopvec-batch"> {
+  let summary = "Turn per-invocation matrix-vector loops into batched and "
+                "fused cooperative ops";
+  let description = [{
+    Finds loops (`scf.for` or one-dimensional `scf.parallel`, unit step,
+    no results) whose body is one invocation of a small network: a row of a
+    2-D memref is loaded (`vector.load %in[%i, 0]`), run through a chain of
+    `coopvec.matvec` ops whose matrices, biases, offsets and strides are
+    loop-invariant, each optionally followed by ReLU
+    (`arith.maximumf` with a zero splat), optionally ended by `math.exp`,
+    and stored as a row of another memref (`vector.store %v, %out[%i, 0]`).
+
+    * A chain of `f32` layers (input interpretation F32, F32 or F16 weights,
+      F32 or no bias) becomes one `coopvec.mlp`: a fused kernel that keeps
+      intermediates in registers/L1 instead of memory.
+    * Any other single `coopvec.matvec` without activation becomes a
+      `coopvec.batch_matvec`: one matrix-matrix product.
+    * Other loops are left alone.
+
+    The rows `[lb, ub)` are passed as `memref.subview`s. Like C `restrict`,
+    the pass assumes that distinct input and output memrefs do not overlap
+    (the same memref, row by row in place, is fine).
+  }];
+  let dependentDialects = ["::mlir::coopvec::CoopVecDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "Fuse chains of layers into coopvec.mlp (else only single "
+           "matrix-vector loops are batched)">
+  ];
+}
+
 #endif // LINALGCOOP_DIALECT_COOPVEC_TRANSFORMS_PASSES_TD
