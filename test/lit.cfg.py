@@ -17,6 +17,7 @@ config.excludes = ["Inputs", "mutate.py", "CMakeLists.txt", "README.md", "lit.cf
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%coopvec_src", config.coopvec_src_root))
 config.substitutions.append(("%coopvec_libs", config.coopvec_lib_dir))
+config.substitutions.append(("%coopvec_obj", config.coopvec_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 
 # Upstream's FileCheck defaults.
