@@ -1,0 +1,532 @@
+//===- BenchCpu.cpp - coopvec CPU kernels vs oneDNN, OpenBLAS, peaks ------===//
+//
+// One run prints, per shape and thread count, the median time of coopvec and
+// of its peers and the ratio coopvec / peer (< 1 means coopvec is faster),
+// plus this machine's FMA peak and STREAM-style triad bandwidth measured in
+// the same run. Run with OMP_WAIT_POLICY=passive so that oneDNN's idle
+// OpenMP threads do not spin against coopvec's pool (README.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinAlgCoop/Runtime/Kernels.h"
+#include "LinAlgCoop/Runtime/Layout.h"
+
+#include <cblas.h>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <immintrin.h>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using dnnl::memory;
+using Dt = dnnl::memory::data_type;
+using Tag = dnnl::memory::format_tag;
+
+int gReps = 7;
+
+/// Median wall time in ms of `reps` runs after one warm-up run.
+double medianMs(const std::function<void()> &fn, int reps = gReps) {
+  fn();
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    fn();
+    auto t1 = std::chrono::steady_clock::now();
+    t.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+/// The benchmark only runs where the kernels' AVX2/F16C path does.
+__attribute__((target("f16c"))) uint16_t toHalf(float f) {
+  return _cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT);
+}
+
+void setThreads(int n) {
+  omp_set_num_threads(n);
+  openblas_set_num_threads(n);
+}
+
+//===----------------------------------------------------------------------===//
+// Machine peaks
+//===----------------------------------------------------------------------===//
+
+/// 12 independent FMA chains: the FMA units' throughput, not their latency.
+__attribute__((target("avx2,fma"))) float fmaLoop(long iters) {
+  __m256 acc[12];
+  for (int i = 0; i < 12; ++i)
+    acc[i] = _mm256_set1_ps(float(i));
+  __m256 b = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-7f);
+  for (long it = 0; it < iters; ++it)
+    for (int i = 0; i < 12; ++i)
+      acc[i] = _mm256_fmadd_ps(acc[i], b, c);
+  __m256 s = acc[0];
+  for (int i = 1; i < 12; ++i)
+    s = _mm256_add_ps(s, acc[i]);
+  float out[8];
+  _mm256_storeu_ps(out, s);
+  return out[0];
+}
+
+double fmaPeakGflops(int threads) {
+  const long iters = 20000000;
+  volatile float sink = 0;
+  double ms = medianMs(
+      [&] {
+        std::vector<std::thread> pool;
+        for (int t = 0; t < threads; ++t)
+          pool.emplace_back([&] { sink = sink + fmaLoop(iters); });
+        for (auto &t : pool)
+          t.join();
+      },
+      5);
+  return double(threads) * iters * 12 * 16 / (ms * 1e6);
+}
+
+/// a = b + s * c over 128 MiB arrays; counts 3 x 4 bytes per element.
+double triadGBs(int threads) {
+  const size_t n = size_t(1) << 25;
+  std::vector<float> a(n, 0.0f), b(n, 1.0f), c(n, 2.0f);
+  double ms = medianMs(
+      [&] {
+        std::vector<std::thread> pool;
+        for (int t = 0; t < threads; ++t)
+          pool.emplace_back([&, t] {
+            size_t lo = n * t / threads, hi = n * (t + 1) / threads;
+            float *pa = a.data();
+            const float *pb = b.data(), *pc = c.data();
+            for (size_t i = lo; i < hi; ++i)
+              pa[i] = pb[i] + 3.0f * pc[i];
+          });
+        for (auto &t : pool)
+          t.join();
+      },
+      5);
+  return 3.0 * 4 * n / (ms * 1e6);
+}
+
+//===----------------------------------------------------------------------===//
+// oneDNN helpers
+//===----------------------------------------------------------------------===//
+
+struct Dnnl {
+  dnnl::engine eng{dnnl::engine::kind::cpu, 0};
+  dnnl::stream strm{eng};
+};
+
+/// dst[n x m] = src[n x k] * wei[k x m] (+ bias) (relu); weights reordered
+/// once into oneDNN's preferred layout, as coopvec's are pre-packed.
+struct MatMul {
+  dnnl::matmul prim;
+  memory wei, bias;
+  memory::desc srcMd, dstMd;
+
+  MatMul(Dnnl &d, memory::dim n, memory::dim k, memory::dim m, Dt srcDt,
+         Dt weiDt, Dt dstDt, const void *weiKxM, const float *biasData,
+         bool relu) {
+    srcMd = memory::desc({n, k}, srcDt, Tag::ab);
+    dstMd = memory::desc({n, m}, dstDt, Tag::ab);
+    memory::desc weiAny({k, m}, weiDt, Tag::any);
+    memory::desc biasMd({1, m}, Dt::f32, Tag::ab);
+    dnnl::primitive_attr attr;
+    if (relu) {
+      dnnl::post_ops po;
+      po.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+      attr.set_post_ops(po);
+    }
+    auto desc = biasData ? dnnl::matmul::desc(srcMd, weiAny, biasMd, dstMd)
+                         : dnnl::matmul::desc(srcMd, weiAny, dstMd);
+    dnnl::matmul::primitive_desc pd(desc, attr, d.eng);
+    prim = dnnl::matmul(pd);
+    memory user({{k, m}, weiDt, Tag::ab}, d.eng, const_cast<void *>(weiKxM));
+    wei = memory(pd.weights_desc(), d.eng);
+    dnnl::reorder(user, wei).execute(d.strm, user, wei);
+    if (biasData) {
+      bias = memory(biasMd, d.eng);
+      std::memcpy(bias.get_data_handle(), biasData, size_t(m) * 4);
+    }
+    d.strm.wait();
+  }
+
+  void run(Dnnl &d, const void *src, void *dst) {
+    memory s(srcMd, d.eng, const_cast<void *>(src));
+    memory o(dstMd, d.eng, dst);
+    std::unordered_map<int, memory> args = {
+        {DNNL_ARG_SRC, s}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, o}};
+    if (bias)
+      args[DNNL_ARG_BIAS] = bias;
+    prim.execute(d.strm, args);
+    d.strm.wait();
+  }
+};
+
+std::mt19937 gRng(42);
+
+std::vector<float> randomFloats(size_t n, float scale = 1.0f) {
+  std::uniform_real_distribution<float> u(-scale, scale);
+  std::vector<float> v(n);
+  for (float &f : v)
+    f = u(gRng);
+  return v;
+}
+
+std::vector<int8_t> randomBytes(size_t n, int lo, int hi) {
+  std::vector<int8_t> v(n);
+  for (auto &b : v)
+    b = int8_t(lo + int(gRng() % unsigned(hi - lo + 1)));
+  return v;
+}
+
+/// Row-major M x K -> InferencingOptimal bytes.
+std::vector<uint8_t> toOptimal(const void *rowMajor, uint32_t m, uint32_t k,
+                               uint32_t es) {
+  std::vector<uint8_t> out(coopvecLayoutDestinationSize(2, m, k, es, 0));
+  int32_t st = coopvecLayoutConvert(out.data(), out.size(), 2, 0, rowMajor,
+                                    uint64_t(m) * k * es, 0, k * es, m, k, es);
+  if (st) {
+    std::fprintf(stderr, "layout conversion failed: %d\n", st);
+    std::exit(1);
+  }
+  return out;
+}
+
+template <class T> std::vector<T> transposed(const T *w, size_t m, size_t k) {
+  std::vector<T> t(m * k);
+  for (size_t r = 0; r < m; ++r)
+    for (size_t c = 0; c < k; ++c)
+      t[c * m + r] = w[r * k + c];
+  return t;
+}
+
+void check(bool ok, const char *what) {
+  if (!ok) {
+    std::fprintf(stderr, "result mismatch: %s\n", what);
+    std::exit(1);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Benchmarks
+//===----------------------------------------------------------------------===//
+
+void benchMatVecF32(Dnnl &d) {
+  std::printf("\n## Batched matvec f32, 64x64 (InferencingOptimal), "
+              "ratio = coopvec / peer\n\n");
+  std::printf("| batch | threads | coopvec ms | GFLOP/s | oneDNN ms | ratio | "
+              "OpenBLAS ms | ratio |\n|---|---|---|---|---|---|---|---|\n");
+  const uint32_t m = 64, k = 64;
+  std::vector<float> w = randomFloats(m * k);
+  std::vector<uint8_t> wOpt = toOptimal(w.data(), m, k, 4);
+  std::vector<float> wT = transposed(w.data(), m, k);
+  for (uint32_t batch : {4096u, 65536u})
+    for (int threads : {1, 2}) {
+      setThreads(threads);
+      std::vector<float> x = randomFloats(size_t(batch) * k);
+      std::vector<float> y(size_t(batch) * m), yd(y.size()), yb(y.size());
+      auto cv = [&] {
+        coopvecMatVecMul(y.data(), COOPVEC_TYPE_F32, 0, x.data(),
+                         COOPVEC_TYPE_F32, COOPVEC_TYPE_F32, 0, batch,
+                         wOpt.data(), 0, COOPVEC_TYPE_F32, m, k, 2, 0, 0,
+                         threads);
+      };
+      MatMul mm(d, batch, k, m, Dt::f32, Dt::f32, Dt::f32, wT.data(), nullptr,
+                false);
+      auto dn = [&] { mm.run(d, x.data(), yd.data()); };
+      auto bl = [&] {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, int(batch), int(m),
+                    int(k), 1.0f, x.data(), int(k), w.data(), int(k), 0.0f,
+                    yb.data(), int(m));
+      };
+      double tc = medianMs(cv), td = medianMs(dn), tb = medianMs(bl);
+      for (size_t i = 0; i < y.size(); i += 97)
+        check(std::fabs(y[i] - yd[i]) < 1e-3f && std::fabs(y[i] - yb[i]) < 1e-3f,
+              "matvec f32");
+      double gflops = 2.0 * batch * m * k / (tc * 1e6);
+      std::printf("| %u | %d | %.3f | %.1f | %.3f | %.2f | %.3f | %.2f |\n",
+                  batch, threads, tc, gflops, td, tc / td, tb, tc / tb);
+    }
+}
+
+void benchMatVecI8(Dnnl &d) {
+  std::printf("\n## Batched matvec int8 (I8 matrix, I32 accumulate), 64x64, "
+              "vs oneDNN u8s8s32\n\n");
+  std::printf("| batch | threads | coopvec I8 in ms | GOP/s | coopvec "
+              "PackedS8x32 ms | oneDNN u8s8s32 ms | GOP/s | ratio I8 | ratio "
+              "packed |\n|---|---|---|---|---|---|---|---|---|\n");
+  const uint32_t m = 64, k = 64;
+  std::vector<int8_t> w = randomBytes(m * k, -128, 127);
+  std::vector<uint8_t> wOpt = toOptimal(w.data(), m, k, 1);
+  std::vector<int8_t> wT = transposed(w.data(), m, k);
+  for (uint32_t batch : {4096u, 65536u})
+    for (int threads : {1, 2}) {
+      setThreads(threads);
+      std::vector<int8_t> x = randomBytes(size_t(batch) * k, 0, 127);
+      std::vector<int32_t> y(size_t(batch) * m), yp(y.size()), yd(y.size());
+      auto cv = [&] {
+        coopvecMatVecMul(y.data(), COOPVEC_TYPE_I32, 0, x.data(),
+                         COOPVEC_TYPE_I8, COOPVEC_TYPE_I8, 0, batch,
+                         wOpt.data(), 0, COOPVEC_TYPE_I8, m, k, 2, 0, 0,
+                         threads);
+      };
+      auto cvPacked = [&] {
+        coopvecMatVecMul(yp.data(), COOPVEC_TYPE_I32, 0, x.data(),
+                         COOPVEC_TYPE_U32, COOPVEC_TYPE_PACKED_S8X32, 0, batch,
+                         wOpt.data(), 0, COOPVEC_TYPE_I8, m, k, 2, 0, 0,
+                         threads);
+      };
+      MatMul mm(d, batch, k, m, Dt::u8, Dt::s8, Dt::s32, wT.data(), nullptr,
+                false);
+      auto dn = [&] { mm.run(d, x.data(), yd.data()); };
+      double tc = medianMs(cv), tp = medianMs(cvPacked), td = medianMs(dn);
+      check(y == yd && yp == yd, "matvec int8");
+      double gops = 2.0 * batch * m * k / 1e6;
+      std::printf("| %u | %d | %.3f | %.1f | %.3f | %.3f | %.1f | %.2f | %.2f |\n",
+                  batch, threads, tc, gops / tc, tp, td, gops / td, tc / td,
+                  tp / td);
+    }
+}
+
+void benchMlp(Dnnl &d, double peak1, double peak2) {
+  const uint32_t n = 1920 * 1080, width = 64, outW = 3;
+  std::printf("\n## Frame MLP 64-64-64-3 (bias, ReLU), %u vectors, ms per "
+              "frame\n\n", n);
+  std::vector<float> w1 = randomFloats(width * width, 0.25f),
+                     w2 = randomFloats(width * width, 0.25f),
+                     w3 = randomFloats(outW * width, 0.25f);
+  std::vector<float> b1 = randomFloats(width, 0.1f), b2 = randomFloats(width, 0.1f),
+                     b3 = randomFloats(outW, 0.1f);
+  std::vector<float> x = randomFloats(size_t(n) * width);
+  std::vector<float> y(size_t(n) * outW), yd(y.size());
+  const double flops = 2.0 * n * (width * width * 2 + outW * width);
+
+  // coopvec layer tables for the three weight types.
+  std::vector<uint8_t> opt[3][3]; // [type][layer]
+  const float *wl[3] = {w1.data(), w2.data(), w3.data()};
+  const float *bl[3] = {b1.data(), b2.data(), b3.data()};
+  uint32_t mo[3] = {width, width, outW};
+  std::vector<std::vector<int32_t>> biasI(3);
+  CoopVecMlpLayer layers[3][3];
+  // I8: symmetric per-layer weight scales, activation scales from the data
+  // range (|x| <= 1, hidden activations measured below by the f32 run).
+  float wScale[3], actScale[4] = {127.0f, 0, 0, 0};
+  for (int l = 0; l < 3; ++l) {
+    uint32_t m = mo[l];
+    std::vector<uint16_t> h(size_t(m) * width);
+    std::vector<int8_t> q(size_t(m) * width);
+    float maxAbs = 0;
+    for (size_t i = 0; i < h.size(); ++i) {
+      h[i] = toHalf(wl[l][i]);
+      maxAbs = std::max(maxAbs, std::fabs(wl[l][i]));
+    }
+    wScale[l] = 127.0f / maxAbs;
+    for (size_t i = 0; i < q.size(); ++i)
+      q[i] = int8_t(std::lrint(wl[l][i] * wScale[l]));
+    opt[0][l] = toOptimal(wl[l], m, width, 4);
+    opt[1][l] = toOptimal(h.data(), m, width, 2);
+    opt[2][l] = toOptimal(q.data(), m, width, 1);
+  }
+  // Hidden activation ranges of the f32 network pick the int8 scales.
+  {
+    std::vector<float> h1(size_t(4096) * width), h2(h1.size());
+    for (int l = 0; l < 2; ++l) {
+      const float *in = l ? h1.data() : x.data();
+      float *out = l ? h2.data() : h1.data();
+      coopvecMatVecMulAdd(out, COOPVEC_TYPE_F32, 0, in, COOPVEC_TYPE_F32,
+                          COOPVEC_TYPE_F32, 0, 4096, opt[0][l].data(), 0,
+                          COOPVEC_TYPE_F32, width, width, 2, 0, 0, bl[l], 0,
+                          COOPVEC_TYPE_F32, 1);
+      float mx = 1e-6f;
+      for (float &f : (l ? h2 : h1))
+        mx = std::max(mx, f = std::max(f, 0.0f));
+      actScale[l + 1] = 127.0f / mx;
+    }
+  }
+  for (int t = 0; t < 3; ++t)
+    for (int l = 0; l < 3; ++l) {
+      CoopVecMlpLayer &L = layers[t][l];
+      L = CoopVecMlpLayer{};
+      L.weights = opt[t][l].data();
+      L.weightsInterp = t == 0 ? COOPVEC_TYPE_F32
+                        : t == 1 ? COOPVEC_TYPE_F16
+                                 : COOPVEC_TYPE_I8;
+      L.outputs = mo[l];
+      L.inputs = width;
+      L.layout = COOPVEC_LAYOUT_INFERENCING_OPTIMAL;
+      L.activation = l < 2 ? COOPVEC_ACTIVATION_RELU : COOPVEC_ACTIVATION_NONE;
+      if (t < 2) {
+        L.bias = bl[l];
+        L.biasInterp = COOPVEC_TYPE_F32;
+      } else {
+        float accScale = wScale[l] * actScale[l];
+        biasI[l].resize(mo[l]);
+        for (uint32_t i = 0; i < mo[l]; ++i)
+          biasI[l][i] = int32_t(std::lrint(bl[l][i] * accScale));
+        L.bias = biasI[l].data();
+        L.biasInterp = COOPVEC_TYPE_I32;
+        L.requantScale = l < 2 ? actScale[l + 1] / accScale : 1.0f / accScale;
+      }
+    }
+
+  std::printf("| threads | coopvec f32 | GFLOP/s | of FMA peak | oneDNN whole "
+              "frame | oneDNN tiled (best) | speedup vs best | coopvec F16 | "
+              "coopvec I8 | I8 max abs err |\n"
+              "|---|---|---|---|---|---|---|---|---|---|\n");
+  std::vector<float> w1T = transposed(w1.data(), width, width),
+                     w2T = transposed(w2.data(), width, width),
+                     w3T = transposed(w3.data(), outW, width);
+  for (int threads : {1, 2}) {
+    setThreads(threads);
+    auto runCv = [&](int t, std::vector<float> &out) {
+      int32_t st = coopvecMlpForward(out.data(), 0, x.data(), 0, n, layers[t],
+                                     3, actScale[0], 0, threads);
+      check(st == 0, "mlp status");
+    };
+    int reps = 3;
+    double tF32 = medianMs([&] { runCv(0, y); }, reps);
+    std::vector<float> yh(y.size()), yq(y.size());
+    double tF16 = medianMs([&] { runCv(1, yh); }, reps);
+    double tI8 = medianMs([&] { runCv(2, yq); }, reps);
+
+    // oneDNN whole frame: three matmuls over full-frame buffers.
+    std::vector<float> h1(size_t(n) * width), h2(h1.size());
+    double tWhole;
+    {
+      MatMul l1(d, n, width, width, Dt::f32, Dt::f32, Dt::f32, w1T.data(),
+                b1.data(), true);
+      MatMul l2(d, n, width, width, Dt::f32, Dt::f32, Dt::f32, w2T.data(),
+                b2.data(), true);
+      MatMul l3(d, n, width, outW, Dt::f32, Dt::f32, Dt::f32, w3T.data(),
+                b3.data(), false);
+      tWhole = medianMs(
+          [&] {
+            l1.run(d, x.data(), h1.data());
+            l2.run(d, h1.data(), h2.data());
+            l3.run(d, h2.data(), yd.data());
+          },
+          reps);
+    }
+    float maxErr = 0;
+    for (size_t i = 0; i < y.size(); ++i) {
+      check(std::fabs(y[i] - yd[i]) < 1e-3f && std::fabs(y[i] - yh[i]) < 1e-2f,
+            "mlp f32/f16");
+      maxErr = std::max(maxErr, std::fabs(y[i] - yq[i]));
+    }
+    // oneDNN tiled: the same three matmuls on cache-sized tiles.
+    double tTiled = 1e30;
+    uint32_t bestTile = 0;
+    for (uint32_t tile : {1200u, 4800u, 19200u}) {
+      MatMul l1(d, tile, width, width, Dt::f32, Dt::f32, Dt::f32, w1T.data(),
+                b1.data(), true);
+      MatMul l2(d, tile, width, width, Dt::f32, Dt::f32, Dt::f32, w2T.data(),
+                b2.data(), true);
+      MatMul l3(d, tile, width, outW, Dt::f32, Dt::f32, Dt::f32, w3T.data(),
+                b3.data(), false);
+      std::vector<float> t1(size_t(tile) * width), t2(t1.size());
+      double t = medianMs(
+          [&] {
+            for (uint32_t b = 0; b < n; b += tile) {
+              l1.run(d, x.data() + size_t(b) * width, t1.data());
+              l2.run(d, t1.data(), t2.data());
+              l3.run(d, t2.data(), yd.data() + size_t(b) * outW);
+            }
+          },
+          reps);
+      if (t < tTiled)
+        tTiled = t, bestTile = tile;
+    }
+    double best = std::min(tWhole, tTiled);
+    double gflops = flops / (tF32 * 1e6);
+    std::printf("| %d | %.1f | %.1f | %.0f%% | %.1f | %.1f (tile %u) | %.2fx | "
+                "%.1f | %.1f | %.3g |\n",
+                threads, tF32, gflops,
+                100.0 * gflops / (threads == 1 ? peak1 : peak2), tWhole,
+                tTiled, bestTile, best / tF32, tF16, tI8, maxErr);
+  }
+}
+
+void benchLarge(double triad1, double triad2) {
+  std::printf("\n## One 4096x4096 matvec (batch 1, InferencingOptimal) vs "
+              "triad bandwidth\n\n");
+  std::printf("| matrix | threads | ms | GB/s | of triad |\n"
+              "|---|---|---|---|---|\n");
+  const uint32_t m = 4096, k = 4096;
+  std::vector<float> w = randomFloats(size_t(m) * k);
+  std::vector<float> x = randomFloats(k), y(m);
+  for (uint32_t interp : {COOPVEC_TYPE_F32, COOPVEC_TYPE_F16, COOPVEC_TYPE_I8}) {
+    uint32_t es = interp == COOPVEC_TYPE_F32 ? 4 : interp == COOPVEC_TYPE_F16 ? 2 : 1;
+    std::vector<uint8_t> raw(size_t(m) * k * es);
+    for (size_t i = 0; i < size_t(m) * k; ++i) {
+      if (es == 4)
+        std::memcpy(&raw[4 * i], &w[i], 4);
+      else if (es == 2) {
+        uint16_t h = toHalf(w[i]);
+        std::memcpy(&raw[2 * i], &h, 2);
+      } else
+        raw[i] = uint8_t(int8_t(std::lrint(w[i] * 127)));
+    }
+    // Enough copies to exceed the 32 MiB L3, cycled so each run streams
+    // its matrix from DRAM.
+    size_t copies = std::max<size_t>(2, (160u << 20) / raw.size());
+    std::vector<std::vector<uint8_t>> mats;
+    for (size_t c = 0; c < copies; ++c)
+      mats.push_back(toOptimal(raw.data(), m, k, es));
+    std::vector<int8_t> xq(k);
+    for (uint32_t i = 0; i < k; ++i)
+      xq[i] = int8_t(std::lrint(x[i] * 127));
+    for (int threads : {1, 2}) {
+      size_t next = 0;
+      double ms = medianMs(
+          [&] {
+            const std::vector<uint8_t> &mat = mats[next++ % copies];
+            if (es == 1)
+              coopvecMatVecMul(y.data(), COOPVEC_TYPE_I32, 0, xq.data(),
+                               COOPVEC_TYPE_I8, COOPVEC_TYPE_I8, 0, 1,
+                               mat.data(), 0, interp, m, k, 2, 0, 0, threads);
+            else
+              coopvecMatVecMul(y.data(), COOPVEC_TYPE_F32, 0, x.data(),
+                               COOPVEC_TYPE_F32, COOPVEC_TYPE_F32, 0, 1,
+                               mat.data(), 0, interp, m, k, 2, 0, 0, threads);
+          },
+          15);
+      double gbs = double(mats[0].size()) / (ms * 1e6);
+      std::printf("| %s | %d | %.2f | %.1f | %.0f%% |\n",
+                  es == 4 ? "F32" : es == 2 ? "F16" : "I8", threads, ms, gbs,
+                  100.0 * gbs / (threads == 1 ? triad1 : triad2));
+    }
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (const char *r = std::getenv("COOPVEC_BENCH_REPS"))
+    gReps = std::max(1, std::atoi(r));
+  bool mlpOnly = argc > 1 && std::strcmp(argv[1], "--mlp") == 0;
+  std::printf("# coopvec CPU benchmark (isa %s, default threads %u)\n",
+              coopvecKernelsIsa(), coopvecKernelsDefaultThreads());
+  double peak1 = fmaPeakGflops(1), peak2 = fmaPeakGflops(2);
+  double triad1 = triadGBs(1), triad2 = triadGBs(2);
+  std::printf("\nFMA peak: %.1f GFLOP/s (1 thread), %.1f (2 threads); triad: "
+              "%.1f GB/s (1 thread), %.1f (2 threads)\n",
+              peak1, peak2, triad1, triad2);
+  Dnnl d;
+  if (!mlpOnly) {
+    benchMatVecF32(d);
+    benchMatVecI8(d);
+    benchLarge(triad1, triad2);
+  }
+  benchMlp(d, peak1, peak2);
+  return 0;
+}

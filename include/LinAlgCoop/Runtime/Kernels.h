@@ -1,0 +1,172 @@
+//===- Kernels.h - CPU cooperative-vector kernels (C ABI) ------*- C -*-===//
+//
+// The entry points the CPU lowering (--convert-coopvec-to-cpu) calls. Every
+// function validates its arguments and returns a CoopVecStatus (Layout.h);
+// nothing is written on failure. Scalar arguments mirror the DXIL operands:
+// a matrix is (buffer, byte offset, interpretation, M, K, layout, transpose,
+// stride), a bias (buffer, byte offset, interpretation).
+//
+// Batching: input vector b starts at input + b * inputStride and result
+// vector b at output + b * outputStride (bytes; 0 means tightly packed).
+//
+// Threads: `numThreads` 0 means the default, COOPVEC_NUM_THREADS if set and
+// positive, else std::thread::hardware_concurrency(). The batch (and, for
+// small batches, the rows) is split among that many threads, the calling
+// thread included, from one process-wide pool. A call made while another
+// call is using the pool runs on its calling thread alone.
+//
+// ISA: AVX2+FMA+F16C kernels when the CPU has them, else portable C++. The
+// environment variable COOPVEC_KERNELS_SCALAR=1 (read once) or
+// coopvecKernelsForcePortable(1) selects the portable path.
+//
+// Numerics: float paths accumulate in f32 (FMA on AVX2, separate multiply and
+// add in the portable path) in increasing k order, add the bias and round
+// once to the output type (RTNE). Integer paths accumulate exactly in i32
+// (wrapping on overflow, which needs K > 66000 for 8-bit data).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LINALGCOOP_RUNTIME_KERNELS_H
+#define LINALGCOOP_RUNTIME_KERNELS_H
+
+#include "LinAlgCoop/Runtime/Layout.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// DXIL ComponentType values (the shipped numbering, see seeds/README.md).
+enum CoopVecComponentType {
+  COOPVEC_TYPE_I16 = 2,
+  COOPVEC_TYPE_U16 = 3,
+  COOPVEC_TYPE_I32 = 4,
+  COOPVEC_TYPE_U32 = 5,
+  COOPVEC_TYPE_F16 = 8,
+  COOPVEC_TYPE_F32 = 9,
+  COOPVEC_TYPE_PACKED_S8X32 = 17,
+  COOPVEC_TYPE_PACKED_U8X32 = 18,
+  COOPVEC_TYPE_U8 = 19,
+  COOPVEC_TYPE_I8 = 20,
+  COOPVEC_TYPE_F8_E4M3 = 21,
+  COOPVEC_TYPE_F8_E5M2 = 22,
+};
+
+/// Activation applied after the bias in the fused MLP.
+enum CoopVecActivation {
+  COOPVEC_ACTIVATION_NONE = 0,
+  COOPVEC_ACTIVATION_RELU = 1,
+};
+
+/// Batched matrix-vector multiply-add: for b in [0, batch)
+///   output[b] = convert(W * interpret(input[b]) + bias)
+/// W is M x K; with `transpose` the buffer holds the K x M matrix W^T in
+/// `layout` (DXIL allows that only for the optimal layouts; the kernels accept
+/// it for all four). `bias` may be NULL (plain multiply).
+///
+/// Supported combinations (inputType = physical element, inputInterp = how it
+/// is read):
+///   float: matrixInterp F32 or F16; input (F32,F32), (F16,F16), (F16,F32)
+///          or (F32,F16) (the input is rounded to f16 first); bias F32 or
+///          F16; output F32 or F16.
+///   int:   matrixInterp I8 or U8; input (I8,I8)/(U8,U8) byte arrays,
+///          (U32|I32, PackedS8x32|PackedU8x32) 4 bytes per word, (F32, I8|U8)
+///          RTNE saturating, NaN -> 0, or (I32|U32, I8|U8) saturating; bias
+///          I32; output I32, or F32 (exact sum rounded RTNE).
+int32_t coopvecMatVecMulAdd(
+    void *output, uint32_t outputType, uint64_t outputStride,
+    const void *input, uint32_t inputType, uint32_t inputInterp,
+    uint64_t inputStride, uint32_t batch, const void *matrix,
+    uint64_t matrixOffset, uint32_t matrixInterp, uint32_t m, uint32_t k,
+    uint32_t layout, uint32_t transpose, uint32_t matrixStride,
+    const void *bias, uint64_t biasOffset, uint32_t biasInterp,
+    uint32_t numThreads);
+
+/// coopvecMatVecMulAdd without a bias.
+int32_t coopvecMatVecMul(void *output, uint32_t outputType,
+                         uint64_t outputStride, const void *input,
+                         uint32_t inputType, uint32_t inputInterp,
+                         uint64_t inputStride, uint32_t batch,
+                         const void *matrix, uint64_t matrixOffset,
+                         uint32_t matrixInterp, uint32_t m, uint32_t k,
+                         uint32_t layout, uint32_t transpose,
+                         uint32_t matrixStride, uint32_t numThreads);
+
+/// One layer of the fused MLP: out = act(W * in + bias), W outputs x inputs.
+typedef struct CoopVecMlpLayer {
+  const void *weights;
+  uint64_t weightsOffset;
+  uint32_t weightsInterp; ///< F32, F16 or I8; the same for every layer.
+  uint32_t outputs;       ///< M
+  uint32_t inputs;        ///< K: the previous layer's outputs.
+  uint32_t layout;
+  uint32_t transpose;
+  uint32_t stride;
+  const void *bias; ///< NULL, or F32/F16 (float weights) or I32 (I8 weights).
+  uint64_t biasOffset;
+  uint32_t biasInterp;
+  uint32_t activation;  ///< CoopVecActivation
+  float requantScale;   ///< I8 only, see coopvecMlpForward.
+} CoopVecMlpLayer;
+
+/// Fused multi-layer perceptron over a batch of f32 vectors:
+///   h0 = input[b]; h(l+1) = act_l(W_l h_l + bias_l); output[b] = h(L)
+/// optionally followed by exp() per output element. The batch is tiled so
+/// that a tile's activations stay in L1/L2 between layers. Weights in any
+/// layout are repacked once per call into InferencingOptimal panels (F16
+/// weights are widened to f32 then: exact, so results equal the F16 matvec).
+///
+/// I8 weights (symmetric, per-layer scales, chosen by the caller):
+///   q0         = sat_s8(rtne(input * inputScale))
+///   acc_l      = W_l q_l + bias_l                      (exact i32)
+///   q(l+1)     = sat_s8(rtne(act_l(acc_l) * requantScale_l))  (hidden)
+///   output     = act_L(acc_L) * requantScale_L                (last, f32)
+/// i.e. requantScale_l = weightScale_l * activationScale_l /
+/// activationScale_(l+1) for hidden layers and weightScale_L *
+/// activationScale_L for the last; bias_l is in accumulator units. NaN
+/// activations quantize to 0.
+int32_t coopvecMlpForward(float *output, uint64_t outputStride,
+                          const float *input, uint64_t inputStride,
+                          uint32_t batch, const CoopVecMlpLayer *layers,
+                          uint32_t numLayers, float inputScale,
+                          uint32_t outputExp, uint32_t numThreads);
+
+/// Outer-product accumulate over a batch:
+///   matrix += sum_b a[b] * b[b]^T        (M x N, in `layout`/`stride`)
+/// a/b physical types F16 or F32; matrixInterp F16 or F32. Products and the
+/// batch sum are formed in f32, then each element is added with one atomic
+/// read-modify-write: a compare-and-swap loop on the aligned 32-bit word that
+/// holds it (an f16 pair whose two halves both change is updated in one CAS),
+/// rounding the f32 sum to the accumulator type (RTNE). Concurrent callers
+/// (any threads) accumulating into the same buffer never lose an update.
+/// The matrix must be 2-byte (F16) / 4-byte (F32) aligned.
+int32_t coopvecOuterProductAccumulate(
+    const void *a, uint32_t aType, uint64_t aStride, const void *b,
+    uint32_t bType, uint64_t bStride, uint32_t batch, uint32_t m, uint32_t n,
+    void *matrix, uint64_t matrixOffset, uint32_t matrixInterp,
+    uint32_t layout, uint32_t matrixStride, uint32_t numThreads);
+
+/// Vector accumulate over a batch: buffer[i] += sum_b input[b][i], i < n,
+/// with the same atomic scheme as coopvecOuterProductAccumulate.
+/// inputType F16 or F32; accumInterp F16 or F32.
+int32_t coopvecVectorAccumulate(const void *input, uint32_t inputType,
+                                uint64_t inputStride, uint32_t batch,
+                                uint32_t n, void *buffer, uint64_t offset,
+                                uint32_t accumInterp, uint32_t numThreads);
+
+/// Forces the portable kernels (1), the best available (0), or back to the
+/// environment's choice (-1). Affects later calls from any thread.
+void coopvecKernelsForcePortable(int32_t mode);
+
+/// "avx2" or "portable": the path the next call takes.
+const char *coopvecKernelsIsa(void);
+
+/// The thread count `numThreads == 0` resolves to.
+uint32_t coopvecKernelsDefaultThreads(void);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // LINALGCOOP_RUNTIME_KERNELS_H

@@ -1,0 +1,120 @@
+//===- Plan.h - Validated, decoded kernel arguments shared by both ISAs ---===//
+//
+// Kernels.cpp checks the C ABI arguments once and fills a plan; the ISA
+// instantiations of KernelBody.inc execute one task of it. Nothing here is
+// ISA specific, so both instantiations see the same plan.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LINALGCOOP_LIB_RUNTIME_KERNELS_PLAN_H
+#define LINALGCOOP_LIB_RUNTIME_KERNELS_PLAN_H
+
+#include "LayoutMath.h"
+
+#include <cstdint>
+
+namespace coopvec {
+namespace kernels {
+
+/// How the matrix elements are loaded into 8-lane registers.
+enum class WeightKind : uint8_t {
+  F32,
+  F16,
+  S8,
+  U8,
+  /// 8-bit weights pre-widened to 16 bits (MLP only): one plain load a step.
+  S16,
+};
+
+/// What the kernels stage an input vector from.
+enum class InputKind : uint8_t {
+  F32,
+  F16,
+  F32RoundToF16,
+  S8,
+  U8,
+  F32ToS8,
+  F32ToU8,
+  I32ToS8,
+  I32ToU8,
+  U32ToS8,
+  U32ToU8,
+};
+
+enum class BiasKind : uint8_t { None, F32, F16, I32 };
+
+enum class OutputKind : uint8_t { F32, F16, I32, I32ToF32 };
+
+/// A matrix ready for the microkernel: 8-row panels of `steps` column groups.
+struct Panels {
+  const uint8_t *base = nullptr;
+  uint64_t panelBytes = 0;
+  uint64_t stepBytes = 0;
+};
+
+struct MatVecPlan {
+  WeightKind weights;
+  uint32_t m, k;
+  /// The matrix as stored: M x K, or K x M when transposed.
+  const uint8_t *matrix;
+  layout::LayoutParams stored;
+  bool transpose;
+  /// Set when the stored matrix already is in panel form (then `panels`).
+  bool native;
+  Panels panels;
+
+  const uint8_t *input;
+  InputKind inputKind;
+  uint64_t inputStride;
+  uint32_t batch;
+
+  const uint8_t *bias;
+  BiasKind biasKind;
+
+  uint8_t *output;
+  OutputKind outputKind;
+  uint64_t outputStride;
+
+  uint32_t batchTile, numBatchTiles, rowChunk, numRowChunks;
+};
+
+struct MlpLayerPlan {
+  Panels panels;
+  uint32_t m, k;
+  /// Padded to a multiple of 32 rows, zero when the layer has no bias.
+  const float *biasF;
+  const int32_t *biasI;
+  bool relu;
+  float requantScale;
+};
+
+constexpr unsigned kMaxMlpLayers = 16;
+
+struct MlpPlan {
+  bool int8;
+  unsigned numLayers;
+  MlpLayerPlan layers[kMaxMlpLayers];
+  uint32_t maxWidth; ///< Largest layer input/output, rounded up to 2.
+  const float *input;
+  uint64_t inputStride;
+  float *output;
+  uint64_t outputStride;
+  uint32_t batch, batchTile, numBatchTiles;
+  float inputScale;
+  bool outputExp;
+};
+
+namespace portable {
+void matVecTask(const MatVecPlan &plan, unsigned task);
+void mlpTask(const MlpPlan &plan, unsigned task);
+} // namespace portable
+
+namespace avx2 {
+void matVecTask(const MatVecPlan &plan, unsigned task);
+void mlpTask(const MlpPlan &plan, unsigned task);
+} // namespace avx2
+
+} // namespace kernels
+} // namespace coopvec
+
+#endif // LINALGCOOP_LIB_RUNTIME_KERNELS_PLAN_H

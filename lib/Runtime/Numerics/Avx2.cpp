@@ -1,0 +1,350 @@
+//===- Avx2.cpp - AVX2/FMA/F16C kernels for bulk conversion and MX --------===//
+//
+// Round-to-nearest-even conversion of f32 to every narrow float format in
+// integer arithmetic on 8 lanes: the same bit-level algorithm as the scalar
+// reference (normal results round the raw f32 bits, subnormal results round
+// the significand after a variable right shift), so results are identical,
+// including ties, subnormals, overflow and NaN. Functions carry their own
+// target attribute, so this file is compiled for the baseline ISA and only
+// runs after the run-time CPU check.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NumericsInternal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define COOPVEC_HAVE_X86 1
+#else
+#define COOPVEC_HAVE_X86 0
+#endif
+
+namespace coopvec {
+namespace numerics {
+
+#if COOPVEC_HAVE_X86
+
+bool cpuHasAvx2() {
+  // cpuid directly: not every compiler's __builtin_cpu_supports knows "f16c".
+  static const bool has = [] {
+    unsigned eax, ebx, ecx, edx;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
+      return false;
+    bool fma = ecx & (1u << 12), osxsave = ecx & (1u << 27),
+         avx = ecx & (1u << 28), f16c = ecx & (1u << 29);
+    if (!(fma && osxsave && avx && f16c))
+      return false;
+    unsigned xcrLo, xcrHi;
+    __asm__("xgetbv" : "=a"(xcrLo), "=d"(xcrHi) : "c"(0));
+    if ((xcrLo & 0x6) != 0x6) // the OS saves XMM and YMM state
+      return false;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
+      return false;
+    return (ebx & (1u << 5)) != 0; // AVX2
+  }();
+  return has;
+}
+
+#define COOPVEC_AVX2 __attribute__((target("avx2,fma,f16c")))
+
+namespace {
+
+/// Broadcast constants of one conversion, loaded once per call.
+struct Avx2Consts {
+  __m256i absMask, one, zero, manShift, expAdjust, roundBias, normalBelow;
+  __m256i maxEnc, overflowAbove, nanAbove, nanEnc, ovfEnc;
+  __m256 subnormalMagic;
+  int signShift;
+  bool isSigned, nanKeepsSign, relu;
+};
+
+COOPVEC_AVX2 Avx2Consts makeConsts(const SimdParams &p, unsigned flags) {
+  Avx2Consts c;
+  c.absMask = _mm256_set1_epi32(0x7FFFFFFF);
+  c.one = _mm256_set1_epi32(1);
+  c.zero = _mm256_setzero_si256();
+  c.manShift = _mm256_set1_epi32(p.manShift);
+  c.expAdjust = _mm256_set1_epi32(p.expAdjust);
+  c.roundBias = _mm256_set1_epi32((1 << (p.manShift - 1)) - 1);
+  // |x| >= 2^emin (emin = 1 - bias) has a normal result binade.
+  c.normalBelow = _mm256_set1_epi32(((p.biasDelta + 1) << 23) - 1);
+  // 2^(emin - manBits + 23): its ulp is the destination's subnormal quantum.
+  int emin = 1 - (127 - p.biasDelta);
+  c.subnormalMagic = _mm256_castsi256_ps(
+      _mm256_set1_epi32((emin - p.manBits + 23 + 127) << 23));
+  c.maxEnc = _mm256_set1_epi32(p.maxEncoding);
+  c.overflowAbove = _mm256_set1_epi32(p.overflowAbove);
+  c.nanAbove = _mm256_set1_epi32(0x7F800000);
+  c.nanEnc = _mm256_set1_epi32(p.nanEncoding);
+  c.ovfEnc = _mm256_set1_epi32((flags & COOPVEC_CVT_SATFINITE)
+                                   ? p.maxEncoding
+                                   : p.overflowEncoding);
+  c.signShift = p.signShift;
+  c.isSigned = p.isSigned;
+  c.nanKeepsSign = p.nanKeepsSign;
+  c.relu = (flags & COOPVEC_CVT_RELU) != 0;
+  return c;
+}
+
+/// Converts 8 f32 lanes to right-aligned codes of the destination format.
+/// `Specials` = false drops the NaN and relu handling, for callers (MX) that
+/// guarantee finite inputs and no relu. Requires the default MXCSR (see
+/// DefaultMxcsr).
+template <bool Specials = true>
+__attribute__((always_inline)) COOPVEC_AVX2 inline __m256i
+convert8(const Avx2Consts &c, __m256i x) {
+  __m256i a = _mm256_and_si256(x, c.absMask);
+
+  // Normal result: round the raw bits to nearest even; a carry walks into
+  // the exponent field, which is then rebased.
+  __m256i lsb = _mm256_and_si256(_mm256_srlv_epi32(a, c.manShift), c.one);
+  __m256i rn = _mm256_add_epi32(_mm256_add_epi32(a, c.roundBias), lsb);
+  rn = _mm256_sub_epi32(_mm256_srlv_epi32(rn, c.manShift), c.expAdjust);
+
+  // Subnormal result: |x| + 2^(emin - manBits + 23) is rounded by the FPU
+  // (to nearest even, one rounding) at exactly the subnormal quantum, so the
+  // low bits of the sum are the code (2^manBits: the smallest normal).
+  __m256 sum = _mm256_add_ps(_mm256_castsi256_ps(a), c.subnormalMagic);
+  __m256i rs = _mm256_sub_epi32(_mm256_castps_si256(sum),
+                                _mm256_castps_si256(c.subnormalMagic));
+
+  __m256i isNormal = _mm256_cmpgt_epi32(a, c.normalBelow);
+  __m256i r = _mm256_blendv_epi8(rs, rn, isNormal);
+
+  __m256i ovf = _mm256_cmpgt_epi32(a, c.overflowAbove);
+  r = _mm256_blendv_epi8(r, c.ovfEnc, ovf);
+  __m256i signBits = c.isSigned
+                         ? _mm256_srli_epi32(
+                               _mm256_andnot_si256(c.absMask, x), c.signShift)
+                         : c.zero;
+  r = _mm256_or_si256(r, signBits);
+  if (!Specials)
+    return r;
+  __m256i nan = _mm256_cmpgt_epi32(a, c.nanAbove);
+  __m256i nanCode =
+      c.nanKeepsSign ? _mm256_or_si256(c.nanEnc, signBits) : c.nanEnc;
+  if (c.relu) {
+    // Negative non-NaN lanes become +0.
+    __m256i negative = _mm256_cmpgt_epi32(c.zero, x);
+    r = _mm256_andnot_si256(negative, r);
+  }
+  return _mm256_blendv_epi8(r, nanCode, nan);
+}
+
+/// Runs a kernel under the default MXCSR (round to nearest even, no
+/// flush-to-zero or denormals-are-zero, exceptions masked): the subnormal
+/// rounding and the MX scaling use the FPU, and the caller's mode must not
+/// change the result.
+class DefaultMxcsr {
+public:
+  DefaultMxcsr() : saved(_mm_getcsr()) {
+    if (saved != kDefault)
+      _mm_setcsr(kDefault);
+  }
+  ~DefaultMxcsr() {
+    if (saved != kDefault)
+      _mm_setcsr(saved);
+  }
+
+private:
+  static constexpr unsigned kDefault = 0x1F80;
+  unsigned saved;
+};
+
+/// Packs four vectors of codes (each < 256) into 32 bytes in element order.
+__attribute__((always_inline)) COOPVEC_AVX2 inline __m256i
+packBytes(__m256i v0, __m256i v1, __m256i v2, __m256i v3) {
+  __m256i w0 = _mm256_packus_epi32(v0, v1);
+  __m256i w1 = _mm256_packus_epi32(v2, v3);
+  __m256i b = _mm256_packus_epi16(w0, w1);
+  return _mm256_permutevar8x32_epi32(b,
+                                     _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+/// Combines 32 nibble codes (one per byte) into 16 bytes, element 2i in the
+/// low nibble.
+__attribute__((always_inline)) COOPVEC_AVX2 inline __m128i
+packNibbles(__m256i bytes) {
+  __m256i weights = _mm256_set1_epi16(0x1001); // bytes (1, 16)
+  __m256i pairs = _mm256_maddubs_epi16(bytes, weights);
+  __m256i packed = _mm256_packus_epi16(pairs, pairs);
+  packed = _mm256_permute4x64_epi64(packed, 0x08); // qwords 0, 2
+  return _mm256_castsi256_si128(packed);
+}
+
+COOPVEC_AVX2 size_t convertF32Kernel(unsigned dst, const SimdParams &p,
+                                     unsigned flags, const float *src,
+                                     void *out, size_t n) {
+  DefaultMxcsr mxcsr;
+  Avx2Consts c = makeConsts(p, flags);
+  unsigned bytes = storageBytes(dst);
+  uint8_t *o = static_cast<uint8_t *>(out);
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m256i *in = reinterpret_cast<const __m256i *>(src + i);
+    __m256i r0 = convert8(c, _mm256_loadu_si256(in));
+    __m256i r1 = convert8(c, _mm256_loadu_si256(in + 1));
+    __m256i r2 = convert8(c, _mm256_loadu_si256(in + 2));
+    __m256i r3 = convert8(c, _mm256_loadu_si256(in + 3));
+    if (bytes == 1) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i *>(o + i),
+                          packBytes(r0, r1, r2, r3));
+    } else if (bytes == 0) {
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(o + i / 2),
+                       packNibbles(packBytes(r0, r1, r2, r3)));
+    } else if (bytes == 2) {
+      __m256i h0 = _mm256_permute4x64_epi64(_mm256_packus_epi32(r0, r1), 0xD8);
+      __m256i h1 = _mm256_permute4x64_epi64(_mm256_packus_epi32(r2, r3), 0xD8);
+      __m256i *d = reinterpret_cast<__m256i *>(o + 2 * i);
+      _mm256_storeu_si256(d, h0);
+      _mm256_storeu_si256(d + 1, h1);
+    } else {
+      __m256i *d = reinterpret_cast<__m256i *>(o + 4 * i);
+      _mm256_storeu_si256(d, _mm256_slli_epi32(r0, 13));
+      _mm256_storeu_si256(d + 1, _mm256_slli_epi32(r1, 13));
+      _mm256_storeu_si256(d + 2, _mm256_slli_epi32(r2, 13));
+      _mm256_storeu_si256(d + 3, _mm256_slli_epi32(r3, 13));
+    }
+  }
+  return i;
+}
+
+/// x * mul on f32 lanes held as integers.
+__attribute__((always_inline)) COOPVEC_AVX2 inline __m256i scaleBy(__m256i x,
+                                                                  __m256 mul) {
+  return _mm256_castps_si256(_mm256_mul_ps(_mm256_castsi256_ps(x), mul));
+}
+
+COOPVEC_AVX2 size_t mxKernel(unsigned elem, const SimdParams &p, int emax,
+                             const float *src, size_t n, uint8_t *elems,
+                             uint8_t *scales) {
+  DefaultMxcsr mxcsr;
+  Avx2Consts c = makeConsts(p, COOPVEC_CVT_SATFINITE);
+  const __m256i finiteMax = _mm256_set1_epi32(0x7F7FFFFF);
+  // s = clamp(biasedExp(amax) - 127 - emax, -127): a zero or subnormal amax
+  // (biased exponent 0) lands below -127 and clamps, as in the reference.
+  const __m256i sOffset = _mm256_set1_epi32(127 + emax);
+  const __m256i sMin = _mm256_set1_epi32(-127);
+  const __m256i c127 = _mm256_set1_epi32(127);
+  bool nibbles = elem == COOPVEC_FMT_E2M1;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m256i *in = reinterpret_cast<const __m256i *>(src + i);
+    __m256i x0 = _mm256_loadu_si256(in), x1 = _mm256_loadu_si256(in + 1);
+    __m256i x2 = _mm256_loadu_si256(in + 2), x3 = _mm256_loadu_si256(in + 3);
+    // |x| as integers orders like the magnitudes (NaN above inf). The block
+    // maximum is reduced and broadcast without leaving the vector domain.
+    __m256i a = _mm256_max_epi32(
+        _mm256_max_epi32(_mm256_and_si256(x0, c.absMask),
+                         _mm256_and_si256(x1, c.absMask)),
+        _mm256_max_epi32(_mm256_and_si256(x2, c.absMask),
+                         _mm256_and_si256(x3, c.absMask)));
+    a = _mm256_max_epi32(a, _mm256_permute2x128_si256(a, a, 1));
+    a = _mm256_max_epi32(a, _mm256_shuffle_epi32(a, 0x4E));
+    a = _mm256_max_epi32(a, _mm256_shuffle_epi32(a, 0xB1));
+    if (_mm256_movemask_epi8(_mm256_cmpgt_epi32(a, finiteMax)))
+      return i; // inf/NaN block: the scalar reference handles it
+    __m256i s = _mm256_max_epi32(
+        _mm256_sub_epi32(_mm256_srli_epi32(a, 23), sOffset), sMin);
+    scales[i / 32] = uint8_t(_mm256_cvtsi256_si32(s) + 127);
+    // v * 2^-s is exact whenever the result is >= 2^-126; smaller products
+    // round to +-0 in every element format either way.
+    __m256 mul = _mm256_castsi256_ps(
+        _mm256_slli_epi32(_mm256_sub_epi32(c127, s), 23));
+    __m256i r0 = convert8<false>(c, scaleBy(x0, mul));
+    __m256i r1 = convert8<false>(c, scaleBy(x1, mul));
+    __m256i r2 = convert8<false>(c, scaleBy(x2, mul));
+    __m256i r3 = convert8<false>(c, scaleBy(x3, mul));
+    __m256i bytes = packBytes(r0, r1, r2, r3);
+    if (nibbles)
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(elems + i / 2),
+                       packNibbles(bytes));
+    else
+      _mm256_storeu_si256(reinterpret_cast<__m256i *>(elems + i), bytes);
+  }
+  return i;
+}
+
+COOPVEC_AVX2 void widenF16(const uint16_t *src, float *out, size_t n) {
+  size_t i = 0;
+  const __m256 canonicalNaN = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
+  const __m256 signMask = _mm256_castsi256_ps(_mm256_set1_epi32(0x80000000));
+  for (; i + 8 <= n; i += 8) {
+    __m256 f = _mm256_cvtph_ps(
+        _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i)));
+    // NaN payloads are not preserved: match the reference's canonical NaN.
+    __m256 isNaN = _mm256_cmp_ps(f, f, _CMP_UNORD_Q);
+    __m256 canon = _mm256_or_ps(canonicalNaN, _mm256_and_ps(f, signMask));
+    _mm256_storeu_ps(out + i, _mm256_blendv_ps(f, canon, isNaN));
+  }
+  for (; i < n; ++i)
+    out[i] = coopvecDecodeToF32(COOPVEC_FMT_F16, src[i]);
+}
+
+} // namespace
+
+bool avx2ConvertF32(unsigned dst, const SimdParams &p, unsigned flags,
+                    const float *src, void *out, size_t n) {
+  size_t done = convertF32Kernel(dst, p, flags, src, out, n);
+  // The tail (fewer than 32 values) goes through the reference.
+  uint8_t *o = static_cast<uint8_t *>(out);
+  unsigned bytes = storageBytes(dst);
+  for (size_t i = done; i < n; ++i) {
+    uint32_t code =
+        convertF32Scalar(dst, floatBits(src[i]), COOPVEC_RND_RN, flags, 0);
+    switch (bytes) {
+    case 4:
+      reinterpret_cast<uint32_t *>(o)[i] = code;
+      break;
+    case 2:
+      reinterpret_cast<uint16_t *>(o)[i] = uint16_t(code);
+      break;
+    case 1:
+      o[i] = uint8_t(code);
+      break;
+    default:
+      if (i & 1)
+        o[i / 2] = uint8_t((o[i / 2] & 0x0F) | (code << 4));
+      else
+        o[i / 2] = uint8_t(code);
+      break;
+    }
+  }
+  return true;
+}
+
+bool avx2ConvertF16(unsigned dst, const SimdParams &, unsigned,
+                    const uint16_t *src, void *out, size_t n) {
+  if (dst != COOPVEC_FMT_F32)
+    return false;
+  widenF16(src, static_cast<float *>(out), n);
+  return true;
+}
+
+size_t avx2MxQuantize(unsigned elem, const SimdParams &p, int emax,
+                      const float *src, size_t n, uint8_t *elems,
+                      uint8_t *scales) {
+  return mxKernel(elem, p, emax, src, n, elems, scales);
+}
+
+#else // !COOPVEC_HAVE_X86
+
+bool cpuHasAvx2() { return false; }
+bool avx2ConvertF32(unsigned, const SimdParams &, unsigned, const float *,
+                    void *, size_t) {
+  return false;
+}
+bool avx2ConvertF16(unsigned, const SimdParams &, unsigned, const uint16_t *,
+                    void *, size_t) {
+  return false;
+}
+size_t avx2MxQuantize(unsigned, const SimdParams &, int, const float *, size_t,
+                      uint8_t *, uint8_t *) {
+  return 0;
+}
+
+#endif
+
+} // namespace numerics
+} // namespace coopvec

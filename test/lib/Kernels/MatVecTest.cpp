@@ -1,0 +1,343 @@
+//===- MatVecTest.cpp - Batched matrix-vector kernels vs a scalar reference ===//
+//
+// Every matrix interpretation, layout, transpose, stride, input/bias/output
+// combination, with odd shapes and batches, on the portable and the default
+// ISA with 1 and 2 threads. Integer results must be bit-exact; float results
+// within (K + 1) * 2^-23 * sum|w*x| (+ one f16 rounding for f16 outputs).
+// The two thread counts must also agree bit for bit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinAlgCoop/Runtime/Kernels.h"
+#include "TestUtil.h"
+
+#include <algorithm>
+#include <vector>
+
+using namespace cvtest;
+
+namespace {
+
+enum : uint32_t {
+  I32 = COOPVEC_TYPE_I32,
+  U32 = COOPVEC_TYPE_U32,
+  F16 = COOPVEC_TYPE_F16,
+  F32 = COOPVEC_TYPE_F32,
+  PS8 = COOPVEC_TYPE_PACKED_S8X32,
+  PU8 = COOPVEC_TYPE_PACKED_U8X32,
+  U8 = COOPVEC_TYPE_U8,
+  I8 = COOPVEC_TYPE_I8,
+};
+
+struct InputCombo {
+  uint32_t type, interp;
+};
+const InputCombo kFloatInputs[] = {{F32, F32}, {F16, F16}, {F16, F32}, {F32, F16}};
+const InputCombo kIntInputs[] = {{I8, I8},   {U8, U8},   {U32, PS8}, {I32, PU8},
+                                 {F32, I8},  {F32, U8},  {I32, I8},  {U32, U8}};
+
+struct Case {
+  uint32_t mtype, layout, transpose, m, k, batch;
+  InputCombo in;
+  uint32_t biasInterp; // 0: no bias
+  uint32_t outType;
+  bool padStrides;
+};
+
+uint32_t elemSize(uint32_t t) {
+  return t == F32 || t == I32 || t == U32 ? 4 : t == F16 ? 2 : 1;
+}
+
+struct Prepared {
+  std::vector<uint8_t> matrix, input, bias;
+  uint64_t matrixOffset, biasOffset, inStride, outStride;
+  uint32_t stride;
+  std::vector<double> ref, mag; // batch x m
+};
+
+/// Builds buffers and the reference result of one case.
+Prepared prepare(const Case &c, std::mt19937 &rng) {
+  Prepared p;
+  bool isFloat = c.mtype == F32 || c.mtype == F16;
+  uint32_t es = elemSize(c.mtype);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  // Logical weights as exact doubles plus their storage bits.
+  std::vector<double> w(uint64_t(c.m) * c.k);
+  std::vector<uint32_t> wbits(w.size());
+  for (size_t i = 0; i < w.size(); ++i) {
+    if (c.mtype == F32) {
+      float f = unit(rng);
+      w[i] = f;
+      std::memcpy(&wbits[i], &f, 4);
+    } else if (c.mtype == F16) {
+      uint16_t h = halfFromFloat(2.0f * unit(rng));
+      w[i] = halfValue(h);
+      wbits[i] = h;
+    } else if (c.mtype == I8) {
+      int v = int(rng() % 256) - 128;
+      w[i] = v;
+      wbits[i] = uint8_t(v);
+    } else {
+      int v = int(rng() % 256);
+      w[i] = v;
+      wbits[i] = uint8_t(v);
+    }
+  }
+  // Stored matrix: K x M when transposed.
+  uint32_t rows = c.transpose ? c.k : c.m, cols = c.transpose ? c.m : c.k;
+  p.stride = 0;
+  if (c.layout < 2) {
+    uint32_t line = (c.layout == 0 ? cols : rows) * es;
+    p.stride = c.padStrides ? line + 3 * es : line;
+  }
+  uint64_t size = refSize(c.layout, rows, cols, es, p.stride);
+  p.matrixOffset = c.padStrides ? 128 : 0;
+  // 0xff everywhere else: NaN for float padding, proving it is never read.
+  p.matrix.assign(p.matrixOffset + size, 0xff);
+  for (uint32_t r = 0; r < c.m; ++r)
+    for (uint32_t k = 0; k < c.k; ++k) {
+      uint64_t off = c.transpose ? refOffset(c.layout, rows, cols, es, p.stride, k, r)
+                                 : refOffset(c.layout, rows, cols, es, p.stride, r, k);
+      std::memcpy(&p.matrix[p.matrixOffset + off], &wbits[uint64_t(r) * c.k + k], es);
+    }
+
+  // Inputs and their interpreted values.
+  uint32_t ies = elemSize(c.in.type);
+  bool packed = c.in.interp == PS8 || c.in.interp == PU8;
+  uint64_t natural = packed ? (c.k + 3) / 4 * 4 : uint64_t(c.k) * ies;
+  p.inStride = c.padStrides ? natural + 8 : natural;
+  p.input.assign(p.inStride * c.batch, 0x77);
+  std::vector<double> x(uint64_t(c.batch) * c.k);
+  for (uint32_t b = 0; b < c.batch; ++b)
+    for (uint32_t k = 0; k < c.k; ++k) {
+      double &xv = x[uint64_t(b) * c.k + k];
+      uint8_t *base = &p.input[b * p.inStride];
+      if (packed || c.in.type == I8 || c.in.type == U8) {
+        uint8_t byte = uint8_t(rng());
+        base[k] = byte;
+        bool u = c.in.interp == U8 || c.in.interp == PU8;
+        xv = u ? double(byte) : double(int8_t(byte));
+      } else if (c.in.type == F16) {
+        uint16_t h = halfFromFloat(2.0f * unit(rng));
+        std::memcpy(base + 2 * k, &h, 2);
+        xv = halfValue(h);
+      } else if (c.in.type == F32) {
+        float f = unit(rng);
+        if (!isFloat) // Exercise saturation and ties: multiples of 0.5.
+          f = std::round(f * 600.0f) * 0.5f;
+        std::memcpy(base + 4 * k, &f, 4);
+        if (isFloat)
+          xv = c.in.interp == F16 ? halfValue(halfFromFloat(f)) : f;
+        else
+          xv = c.in.interp == U8 ? satRtne(f, 0, 255) : satRtne(f, -128, 127);
+      } else { // I32 / U32 with an 8-bit interpretation
+        int32_t v = int32_t(rng() % 700) - 350;
+        if (c.in.type == U32 && rng() % 5 == 0)
+          v = int32_t(0x80000000u + rng() % 1000); // huge unsigned
+        std::memcpy(base + 4 * k, &v, 4);
+        double dv = c.in.type == U32 ? double(uint32_t(v)) : double(v);
+        xv = c.in.interp == U8 ? std::min(255.0, std::max(0.0, dv))
+                               : std::min(127.0, std::max(-128.0, dv));
+      }
+    }
+
+  // Bias.
+  std::vector<double> bias(c.m, 0.0);
+  p.biasOffset = c.padStrides ? 64 : 0;
+  if (c.biasInterp) {
+    uint32_t bes = elemSize(c.biasInterp);
+    p.bias.assign(p.biasOffset + uint64_t(c.m) * bes, 0);
+    for (uint32_t r = 0; r < c.m; ++r) {
+      uint8_t *d = &p.bias[p.biasOffset + uint64_t(r) * bes];
+      if (c.biasInterp == F32) {
+        float f = unit(rng);
+        std::memcpy(d, &f, 4);
+        bias[r] = f;
+      } else if (c.biasInterp == F16) {
+        uint16_t h = halfFromFloat(unit(rng));
+        std::memcpy(d, &h, 2);
+        bias[r] = halfValue(h);
+      } else {
+        int32_t v = int32_t(rng() % 200001) - 100000;
+        std::memcpy(d, &v, 4);
+        bias[r] = v;
+      }
+    }
+  }
+
+  p.outStride = uint64_t(c.m) * elemSize(c.outType) + (c.padStrides ? 12 : 0);
+  p.ref.assign(uint64_t(c.batch) * c.m, 0.0);
+  p.mag.assign(p.ref.size(), 0.0);
+  for (uint32_t b = 0; b < c.batch; ++b)
+    for (uint32_t r = 0; r < c.m; ++r) {
+      double s = bias[r], mag = std::fabs(bias[r]);
+      for (uint32_t k = 0; k < c.k; ++k) {
+        double t = w[uint64_t(r) * c.k + k] * x[uint64_t(b) * c.k + k];
+        s += t;
+        mag += std::fabs(t);
+      }
+      p.ref[uint64_t(b) * c.m + r] = s;
+      p.mag[uint64_t(b) * c.m + r] = mag;
+    }
+  return p;
+}
+
+int32_t run(const Case &c, const Prepared &p, std::vector<uint8_t> &out,
+            uint32_t threads) {
+  return coopvecMatVecMulAdd(
+      out.data(), c.outType, p.outStride, p.input.data(), c.in.type,
+      c.in.interp, p.inStride, c.batch, p.matrix.data(), p.matrixOffset,
+      c.mtype, c.m, c.k, c.layout, c.transpose, p.stride,
+      c.biasInterp ? p.bias.data() : nullptr, p.biasOffset, c.biasInterp,
+      threads);
+}
+
+void checkCase(Checker &ck, const Case &c, std::mt19937 &rng) {
+  Prepared p = prepare(c, rng);
+  uint32_t oes = elemSize(c.outType);
+  for (int32_t mode : {1, -1}) {
+    coopvecKernelsForcePortable(mode);
+    std::vector<uint8_t> first;
+    for (uint32_t threads : {1u, 2u}) {
+      std::vector<uint8_t> out(p.outStride * c.batch, 0x5a);
+      int32_t st = run(c, p, out, threads);
+      bool ok = st == COOPVEC_OK;
+      double worst = 0;
+      for (uint32_t b = 0; ok && b < c.batch; ++b) {
+        for (uint32_t r = 0; r < c.m; ++r) {
+          const uint8_t *o = &out[b * p.outStride + uint64_t(r) * oes];
+          double ref = p.ref[uint64_t(b) * c.m + r];
+          double mag = p.mag[uint64_t(b) * c.m + r];
+          double tol = (c.k + 1) * std::ldexp(mag, -23) + 1e-37;
+          if (c.outType == I32) {
+            int32_t v;
+            std::memcpy(&v, o, 4);
+            ok &= v == int64_t(ref);
+          } else if (c.outType == F32) {
+            float v;
+            std::memcpy(&v, o, 4);
+            bool exact = !(c.mtype == F32 || c.mtype == F16);
+            if (exact)
+              ok &= v == float(int64_t(ref));
+            else
+              ok &= std::fabs(v - ref) <= tol;
+            worst = std::max(worst, std::fabs(v - ref) / (tol));
+          } else {
+            uint16_t h;
+            std::memcpy(&h, o, 2);
+            double v = halfValue(h);
+            ok &= std::fabs(v - ref) <= tol + std::ldexp(std::fabs(ref), -11) +
+                                            std::ldexp(1.0, -24);
+          }
+        }
+        // Bytes between result vectors stay untouched.
+        for (uint64_t i = uint64_t(c.m) * oes; i < p.outStride; ++i)
+          ok &= out[b * p.outStride + i] == 0x5a;
+      }
+      if (threads == 1)
+        first = out;
+      else
+        ok &= first == out;
+      ck.check(ok,
+               "%s threads=%u mtype=%u layout=%u T=%u %ux%u batch=%u in=(%u,%u) "
+               "bias=%u out=%u pad=%d status=%d worst=%.3g",
+               coopvecKernelsIsa(), threads, c.mtype, c.layout, c.transpose,
+               c.m, c.k, c.batch, c.in.type, c.in.interp, c.biasInterp,
+               c.outType, int(c.padStrides), st, worst);
+    }
+  }
+  coopvecKernelsForcePortable(-1);
+}
+
+void checkInvalid(Checker &ck) {
+  std::vector<uint8_t> buf(1 << 16, 0);
+  void *o = buf.data();
+  const void *i = buf.data() + 4096, *w = buf.data() + 8192;
+  auto mv = [&](uint32_t outT, uint32_t inT, uint32_t inI, uint32_t mT,
+                uint32_t m, uint32_t k, uint32_t layout, uint32_t tr,
+                uint32_t stride, uint64_t inStride = 0) {
+    return coopvecMatVecMul(o, outT, 0, i, inT, inI, inStride, 2, w, 0, mT, m,
+                            k, layout, tr, stride, 1);
+  };
+  ck.check(mv(F32, F32, F32, F32, 4, 4, 0, 0, 16) == COOPVEC_OK, "valid call");
+  ck.check(mv(F32, F32, F32, F32, 0, 4, 0, 0, 16) ==
+               COOPVEC_ERROR_INVALID_DIMENSIONS, "M = 0");
+  ck.check(mv(F32, F32, F32, F32, 4, 4, 0, 0, 8) ==
+               COOPVEC_ERROR_INVALID_STRIDE, "stride too small");
+  ck.check(mv(F32, F32, F32, F32, 4, 4, 5, 0, 16) ==
+               COOPVEC_ERROR_INVALID_LAYOUT, "layout 5");
+  ck.check(mv(F32, F32, F32, COOPVEC_TYPE_F8_E4M3, 4, 4, 2, 0, 0) ==
+               COOPVEC_ERROR_UNSUPPORTED_TYPE, "fp8 matrix");
+  ck.check(mv(F32, I8, I8, F32, 4, 4, 2, 0, 0) ==
+               COOPVEC_ERROR_UNSUPPORTED_TYPE, "int input, float matrix");
+  ck.check(mv(I32, F16, F16, I8, 4, 4, 2, 0, 0) ==
+               COOPVEC_ERROR_UNSUPPORTED_TYPE, "f16 input, int matrix");
+  ck.check(mv(F16, I8, I8, I8, 4, 4, 2, 0, 0) ==
+               COOPVEC_ERROR_UNSUPPORTED_TYPE, "f16 output, int matrix");
+  ck.check(mv(F32, F32, F32, F32, 4, 4, 2, 0, 0, 8) ==
+               COOPVEC_ERROR_INVALID_STRIDE, "input stride too small");
+  ck.check(coopvecMatVecMul(nullptr, F32, 0, i, F32, F32, 0, 1, w, 0, F32, 4,
+                            4, 2, 0, 0, 1) == COOPVEC_ERROR_NULL_POINTER,
+           "null output");
+  ck.check(coopvecMatVecMulAdd(o, I32, 0, i, I8, I8, 0, 1, w, 0, I8, 4, 4, 2,
+                               0, 0, w, 0, F32, 1) ==
+               COOPVEC_ERROR_UNSUPPORTED_TYPE, "f32 bias on int path");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  bool large = argc > 1 && std::strcmp(argv[1], "--large") == 0;
+  Checker ck;
+  std::mt19937 rng(1234);
+  const uint32_t mtypes[] = {F32, F16, I8, U8};
+  const uint32_t shapes[][2] = {{1, 1},  {3, 5},  {8, 8},   {13, 7},
+                                {16, 9}, {33, 64}, {70, 3}, {5, 130}};
+  const uint32_t batches[] = {1, 3, 37};
+  unsigned variant = 0;
+  if (!large) {
+    for (uint32_t mtype : mtypes)
+      for (uint32_t layout = 0; layout < 4; ++layout)
+        for (uint32_t transpose = 0; transpose < 2; ++transpose)
+          for (auto &shape : shapes)
+            for (int rep = 0; rep < 2; ++rep, ++variant) {
+              bool isFloat = mtype == F32 || mtype == F16;
+              Case c;
+              c.mtype = mtype;
+              c.layout = layout;
+              c.transpose = transpose;
+              c.m = shape[0];
+              c.k = shape[1];
+              c.batch = batches[variant % 3];
+              c.in = isFloat ? kFloatInputs[variant % 4]
+                             : kIntInputs[(variant / 2 + variant) % 8];
+              c.biasInterp = variant % 5 == 0 ? 0u
+                             : isFloat ? uint32_t(variant % 2 ? F32 : F16)
+                                       : uint32_t(I32);
+              c.outType = isFloat ? (variant / 3 % 2 ? F16 : F32)
+                                  : (variant / 3 % 2 ? F32 : I32);
+              c.padStrides = variant % 7 < 3;
+              checkCase(ck, c, rng);
+            }
+    checkInvalid(ck);
+  } else {
+    // Batch tiles and row chunks: batch 1000, a tall matrix with batch 1
+    // (rows split over threads), native and packed layouts.
+    for (uint32_t mtype : mtypes)
+      for (uint32_t layout : {0u, 2u, 3u}) {
+        bool isFloat = mtype == F32 || mtype == F16;
+        Case c{mtype, layout, layout == 3, 64, 64, 1000,
+               isFloat ? kFloatInputs[0] : kIntInputs[variant % 8],
+               isFloat ? F32 : I32, isFloat ? F32 : I32, layout == 0};
+        checkCase(ck, c, rng);
+        Case tall{mtype, layout, 0, 300, 129, 1,
+                  isFloat ? kFloatInputs[1] : kIntInputs[(variant + 3) % 8],
+                  0, isFloat ? F16 : I32, false};
+        checkCase(ck, tall, rng);
+        ++variant;
+      }
+  }
+  coopvecKernelsForcePortable(-1);
+  std::printf("default-isa: %s\n", coopvecKernelsIsa());
+  return ck.finish(large ? "matvec-large" : "matvec");
+}

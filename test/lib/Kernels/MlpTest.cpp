@@ -1,0 +1,285 @@
+//===- MlpTest.cpp - Fused MLP kernel vs chained matvecs and a reference --===//
+//
+// Float weights: the fused kernel must equal, bit for bit, the same layers
+// run one coopvecMatVecMulAdd at a time (same ISA; ReLU and exp applied by
+// the test), and a double-precision reference within a relative bound.
+// I8 weights: bit-exact against the documented quantization scheme computed
+// here in scalar code.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinAlgCoop/Runtime/Kernels.h"
+#include "TestUtil.h"
+
+#include <algorithm>
+#include <vector>
+
+using namespace cvtest;
+
+namespace {
+
+struct LayerSpec {
+  uint32_t outputs, inputs, layout, transpose;
+  bool relu;
+};
+
+struct Built {
+  std::vector<std::vector<uint8_t>> weights, biases;
+  std::vector<std::vector<double>> w, b; // logical values
+  std::vector<CoopVecMlpLayer> layers;
+};
+
+Built build(const std::vector<LayerSpec> &specs, uint32_t interp,
+            std::mt19937 &rng) {
+  Built bt;
+  uint32_t es = interp == COOPVEC_TYPE_F32 ? 4 : interp == COOPVEC_TYPE_F16 ? 2 : 1;
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  for (const LayerSpec &s : specs) {
+    uint32_t rows = s.transpose ? s.inputs : s.outputs;
+    uint32_t cols = s.transpose ? s.outputs : s.inputs;
+    uint32_t stride = s.layout == 0 ? cols * es : s.layout == 1 ? rows * es : 0;
+    std::vector<uint8_t> buf(refSize(s.layout, rows, cols, es, stride), 0xff);
+    std::vector<double> w(uint64_t(s.outputs) * s.inputs);
+    float scale = 1.0f / std::sqrt(float(s.inputs));
+    for (uint32_t r = 0; r < s.outputs; ++r)
+      for (uint32_t c = 0; c < s.inputs; ++c) {
+        uint64_t off = s.transpose ? refOffset(s.layout, rows, cols, es, stride, c, r)
+                                   : refOffset(s.layout, rows, cols, es, stride, r, c);
+        double &v = w[uint64_t(r) * s.inputs + c];
+        if (interp == COOPVEC_TYPE_F32) {
+          float f = 2.0f * scale * unit(rng);
+          std::memcpy(&buf[off], &f, 4);
+          v = f;
+        } else if (interp == COOPVEC_TYPE_F16) {
+          uint16_t h = halfFromFloat(2.0f * scale * unit(rng));
+          std::memcpy(&buf[off], &h, 2);
+          v = halfValue(h);
+        } else {
+          int8_t q = int8_t(int(rng() % 255) - 127);
+          buf[off] = uint8_t(q);
+          v = q;
+        }
+      }
+    std::vector<uint8_t> bias(uint64_t(s.outputs) * 4);
+    std::vector<double> bv(s.outputs);
+    for (uint32_t r = 0; r < s.outputs; ++r) {
+      if (interp == COOPVEC_TYPE_I8) {
+        int32_t v = int32_t(rng() % 4001) - 2000;
+        std::memcpy(&bias[4 * r], &v, 4);
+        bv[r] = v;
+      } else {
+        float f = 0.1f * unit(rng);
+        std::memcpy(&bias[4 * r], &f, 4);
+        bv[r] = f;
+      }
+    }
+    bt.weights.push_back(std::move(buf));
+    bt.biases.push_back(std::move(bias));
+    bt.w.push_back(std::move(w));
+    bt.b.push_back(std::move(bv));
+    CoopVecMlpLayer l{};
+    l.weightsInterp = interp;
+    l.outputs = s.outputs;
+    l.inputs = s.inputs;
+    l.layout = s.layout;
+    l.transpose = s.transpose;
+    l.stride = stride;
+    l.biasInterp = interp == COOPVEC_TYPE_I8 ? COOPVEC_TYPE_I32 : COOPVEC_TYPE_F32;
+    l.activation = s.relu ? COOPVEC_ACTIVATION_RELU : COOPVEC_ACTIVATION_NONE;
+    // Keeps activations of a 64-wide layer within int8 most of the time
+    // while still saturating some.
+    l.requantScale = 1.0f / (40.0f * float(s.inputs));
+    bt.layers.push_back(l);
+  }
+  for (size_t i = 0; i < bt.layers.size(); ++i) {
+    bt.layers[i].weights = bt.weights[i].data();
+    bt.layers[i].bias = bt.biases[i].data();
+  }
+  return bt;
+}
+
+void checkFloat(Checker &ck, const std::vector<LayerSpec> &specs,
+                uint32_t interp, uint32_t batch, bool outExp, std::mt19937 &rng) {
+  Built bt = build(specs, interp, rng);
+  uint32_t k0 = specs.front().inputs, mOut = specs.back().outputs;
+  std::vector<float> in(uint64_t(batch) * k0);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  for (float &f : in)
+    f = unit(rng);
+  // Double reference.
+  std::vector<double> ref(uint64_t(batch) * mOut), mag(ref.size());
+  for (uint32_t b = 0; b < batch; ++b) {
+    std::vector<double> h(in.begin() + uint64_t(b) * k0,
+                          in.begin() + uint64_t(b + 1) * k0);
+    std::vector<double> hm(h.size());
+    for (size_t i = 0; i < h.size(); ++i)
+      hm[i] = std::fabs(h[i]);
+    for (size_t l = 0; l < specs.size(); ++l) {
+      std::vector<double> o(specs[l].outputs), om(specs[l].outputs);
+      for (uint32_t r = 0; r < specs[l].outputs; ++r) {
+        double s = bt.b[l][r], m = std::fabs(bt.b[l][r]);
+        for (uint32_t c = 0; c < specs[l].inputs; ++c) {
+          s += bt.w[l][uint64_t(r) * specs[l].inputs + c] * h[c];
+          m += std::fabs(bt.w[l][uint64_t(r) * specs[l].inputs + c]) * hm[c];
+        }
+        o[r] = specs[l].relu ? std::max(0.0, s) : s;
+        om[r] = m;
+      }
+      h = o;
+      hm = om;
+    }
+    for (uint32_t r = 0; r < mOut; ++r) {
+      ref[uint64_t(b) * mOut + r] = outExp ? std::exp(h[r]) : h[r];
+      mag[uint64_t(b) * mOut + r] = hm[r];
+    }
+  }
+  for (int32_t mode : {1, -1}) {
+    coopvecKernelsForcePortable(mode);
+    // Chained matvecs on the same ISA.
+    std::vector<float> cur = in, next;
+    for (size_t l = 0; l < specs.size(); ++l) {
+      const CoopVecMlpLayer &L = bt.layers[l];
+      next.assign(uint64_t(batch) * L.outputs, 0.0f);
+      int32_t st = coopvecMatVecMulAdd(
+          next.data(), COOPVEC_TYPE_F32, 0, cur.data(), COOPVEC_TYPE_F32,
+          COOPVEC_TYPE_F32, 0, batch, L.weights, 0, interp, L.outputs,
+          L.inputs, L.layout, L.transpose, L.stride, L.bias, 0,
+          COOPVEC_TYPE_F32, 1);
+      ck.check(st == COOPVEC_OK, "chained matvec status %d", st);
+      if (specs[l].relu)
+        for (float &f : next)
+          f = f > 0.0f ? f : 0.0f;
+      cur.swap(next);
+    }
+    if (outExp)
+      for (float &f : cur)
+        f = std::exp(f);
+    for (uint32_t threads : {1u, 2u}) {
+      std::vector<float> out(ref.size(), -7.0f);
+      int32_t st = coopvecMlpForward(out.data(), 0, in.data(), 0, batch,
+                                     bt.layers.data(), uint32_t(specs.size()),
+                                     1.0f, outExp, threads);
+      bool same = st == COOPVEC_OK && std::memcmp(out.data(), cur.data(),
+                                                  out.size() * 4) == 0;
+      bool close = st == COOPVEC_OK;
+      for (size_t i = 0; close && i < out.size(); ++i) {
+        // Per layer (K+1) ulps of the magnitude, three layers deep; exp
+        // scales the absolute error by its value.
+        double tol = 4.0 * 200 * std::ldexp(mag[i], -23);
+        if (outExp)
+          tol *= ref[i];
+        close &= std::fabs(out[i] - ref[i]) <= tol + 1e-30;
+      }
+      ck.check(same && close,
+               "mlp %s interp=%u batch=%u threads=%u exp=%d same=%d close=%d "
+               "status=%d",
+               coopvecKernelsIsa(), interp, batch, threads, int(outExp),
+               int(same), int(close), st);
+    }
+  }
+  coopvecKernelsForcePortable(-1);
+}
+
+void checkInt8(Checker &ck, const std::vector<LayerSpec> &specs,
+               uint32_t batch, std::mt19937 &rng) {
+  Built bt = build(specs, COOPVEC_TYPE_I8, rng);
+  uint32_t k0 = specs.front().inputs, mOut = specs.back().outputs;
+  float inputScale = 50.0f;
+  std::vector<float> in(uint64_t(batch) * k0);
+  std::uniform_real_distribution<float> unit(-3.0f, 3.0f);
+  for (float &f : in)
+    f = unit(rng);
+  std::vector<float> ref(uint64_t(batch) * mOut);
+  for (uint32_t b = 0; b < batch; ++b) {
+    std::vector<int32_t> q(k0);
+    for (uint32_t i = 0; i < k0; ++i)
+      q[i] = satRtne(in[uint64_t(b) * k0 + i] * inputScale, -128, 127);
+    for (size_t l = 0; l < specs.size(); ++l) {
+      const LayerSpec &s = specs[l];
+      std::vector<int32_t> nq(s.outputs);
+      for (uint32_t r = 0; r < s.outputs; ++r) {
+        int64_t acc = int64_t(bt.b[l][r]);
+        for (uint32_t c = 0; c < s.inputs; ++c)
+          acc += int64_t(bt.w[l][uint64_t(r) * s.inputs + c]) * q[c];
+        if (s.relu && acc < 0)
+          acc = 0;
+        float scaled = float(acc) * bt.layers[l].requantScale;
+        if (l + 1 == specs.size())
+          ref[uint64_t(b) * mOut + r] = scaled;
+        else
+          nq[r] = satRtne(scaled, -128, 127);
+      }
+      q = nq;
+    }
+  }
+  for (int32_t mode : {1, -1}) {
+    coopvecKernelsForcePortable(mode);
+    for (uint32_t threads : {1u, 2u}) {
+      std::vector<float> out(ref.size(), -7.0f);
+      int32_t st = coopvecMlpForward(out.data(), 0, in.data(), 0, batch,
+                                     bt.layers.data(), uint32_t(specs.size()),
+                                     inputScale, 0, threads);
+      bool same = st == COOPVEC_OK &&
+                  std::memcmp(out.data(), ref.data(), out.size() * 4) == 0;
+      ck.check(same, "mlp-i8 %s batch=%u threads=%u status=%d",
+               coopvecKernelsIsa(), batch, threads, st);
+    }
+  }
+  coopvecKernelsForcePortable(-1);
+}
+
+void checkInvalid(Checker &ck) {
+  std::vector<float> w(64 * 64), x(64), y(64);
+  CoopVecMlpLayer l[2] = {};
+  for (auto &layer : l) {
+    layer.weights = w.data();
+    layer.weightsInterp = COOPVEC_TYPE_F32;
+    layer.outputs = layer.inputs = 8;
+    layer.layout = COOPVEC_LAYOUT_INFERENCING_OPTIMAL;
+  }
+  ck.check(coopvecMlpForward(y.data(), 0, x.data(), 0, 1, l, 2, 1, 0, 1) ==
+               COOPVEC_OK, "valid mlp");
+  l[1].inputs = 9;
+  ck.check(coopvecMlpForward(y.data(), 0, x.data(), 0, 1, l, 2, 1, 0, 1) ==
+               COOPVEC_ERROR_INVALID_DIMENSIONS, "chain mismatch");
+  l[1].inputs = 8;
+  l[1].weightsInterp = COOPVEC_TYPE_F16;
+  ck.check(coopvecMlpForward(y.data(), 0, x.data(), 0, 1, l, 2, 1, 0, 1) ==
+               COOPVEC_ERROR_UNSUPPORTED_TYPE, "mixed weight types");
+  l[1].weightsInterp = COOPVEC_TYPE_F32;
+  l[1].activation = 7;
+  ck.check(coopvecMlpForward(y.data(), 0, x.data(), 0, 1, l, 2, 1, 0, 1) ==
+               COOPVEC_ERROR_INVALID_ARGUMENT, "bad activation");
+  l[1].activation = 0;
+  ck.check(coopvecMlpForward(y.data(), 6, x.data(), 0, 1, l, 2, 1, 0, 1) ==
+               COOPVEC_ERROR_INVALID_STRIDE, "output stride");
+  ck.check(coopvecMlpForward(y.data(), 0, x.data(), 0, 1, l, 0, 1, 0, 1) ==
+               COOPVEC_ERROR_INVALID_ARGUMENT, "no layers");
+}
+
+} // namespace
+
+int main() {
+  Checker ck;
+  std::mt19937 rng(99);
+  // Shading MLP shapes, mixed layouts (native, row-major, transposed tiles).
+  std::vector<LayerSpec> small = {{64, 9, 2, 0, true}, {64, 64, 0, 0, true},
+                                  {3, 64, 3, 1, false}};
+  std::vector<LayerSpec> wide = {{64, 64, 2, 0, true}, {64, 64, 3, 0, true},
+                                 {3, 64, 2, 0, false}};
+  std::vector<LayerSpec> odd = {{33, 7, 1, 0, true}, {13, 33, 2, 1, true},
+                                {5, 13, 0, 0, true}};
+  for (uint32_t interp : {COOPVEC_TYPE_F32, COOPVEC_TYPE_F16})
+    for (uint32_t batch : {1u, 7u, 1000u}) {
+      checkFloat(ck, small, interp, batch, batch == 7, rng);
+      checkFloat(ck, wide, interp, batch, false, rng);
+      checkFloat(ck, odd, interp, batch, batch == 1, rng);
+    }
+  for (uint32_t batch : {1u, 3u, 1000u}) {
+    checkInt8(ck, wide, batch, rng);
+    checkInt8(ck, odd, batch, rng);
+    checkInt8(ck, small, batch, rng);
+  }
+  checkInvalid(ck);
+  return ck.finish("mlp");
+}
