@@ -52,3 +52,16 @@ if shutil.which("spirv-val"):
     config.available_features.add("spirv-tools")
 if os.environ.get("COOPVEC_EXHAUSTIVE"):
     config.available_features.add("exhaustive")
+
+# CPU target (coopvec-run): integration tests need the JIT runner; reference
+# values come from NumPy, which may live in another Python than lit's.
+if os.path.exists(os.path.join(config.coopvec_tools_dir, "coopvec-run")):
+    config.available_features.add("coopvec-run")
+import subprocess
+for candidate in [config.python_executable, "/usr/bin/python3"]:
+    if candidate and subprocess.call([candidate, "-c", "import numpy"],
+                                     stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL) == 0:
+        config.available_features.add("numpy")
+        config.substitutions.append(("%numpy_python", candidate))
+        break

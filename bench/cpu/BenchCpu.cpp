@@ -54,6 +54,18 @@ __attribute__((target("f16c"))) uint16_t toHalf(float f) {
   return _cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT);
 }
 
+/// The machine load (other processes compete for the cores: ratios measured
+/// side by side stay meaningful, absolute figures do not).
+void printLoad(const char *when) {
+  double l1 = 0, l5 = 0, l15 = 0;
+  if (FILE *f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) != 3)
+      l1 = l5 = l15 = -1;
+    std::fclose(f);
+  }
+  std::printf("\nload average at %s: %.2f %.2f %.2f\n", when, l1, l5, l15);
+}
+
 void setThreads(int n) {
   omp_set_num_threads(n);
   openblas_set_num_threads(n);
@@ -516,6 +528,7 @@ int main(int argc, char **argv) {
   bool mlpOnly = argc > 1 && std::strcmp(argv[1], "--mlp") == 0;
   std::printf("# coopvec CPU benchmark (isa %s, default threads %u)\n",
               coopvecKernelsIsa(), coopvecKernelsDefaultThreads());
+  printLoad("start");
   double peak1 = fmaPeakGflops(1), peak2 = fmaPeakGflops(2);
   double triad1 = triadGBs(1), triad2 = triadGBs(2);
   std::printf("\nFMA peak: %.1f GFLOP/s (1 thread), %.1f (2 threads); triad: "
@@ -528,5 +541,6 @@ int main(int argc, char **argv) {
     benchLarge(triad1, triad2);
   }
   benchMlp(d, peak1, peak2);
+  printLoad("end");
   return 0;
 }

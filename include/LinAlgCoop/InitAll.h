@@ -48,6 +48,8 @@ inline void registerAllPasses() {
   registerCoopVecPasses();
   registerCoopVecConversionPasses();
   // Pipelines (PassPipelineRegistration) of each target are registered here.
+  registerCoopVecCPUPipeline();
+  registerCoopVecDXILPipeline();
 }
 
 } // namespace mlir::coopvec

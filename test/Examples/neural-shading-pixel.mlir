@@ -1,6 +1,6 @@
 // The README's example: it passes the D3D12 profile, and the layer offsets it
-// uses agree with the sizes the layout math folds to (1152 = 64x9 halves in
-// 8-row panels; 1152 + 8192 = 9344).
+// uses agree with the sizes the layout math folds to (1536 = 64x12 halves in
+// 8-row panels; 1536 + 8192 = 9728).
 // RUN: coopvec-opt %coopvec_src/examples/neural_shading/shade_pixel.mlir \
 // RUN:   --coopvec-check-support="profile=d3d12-tier1.1" --canonicalize | FileCheck %s
 
@@ -8,6 +8,6 @@
 // CHECK-COUNT-3: coopvec.matvec
 // CHECK: math.exp
 // CHECK-LABEL: func.func @weight_sizes
-// CHECK-DAG: arith.constant 1152 : index
+// CHECK-DAG: arith.constant 1536 : index
 // CHECK-DAG: arith.constant 8192 : index
 // CHECK-DAG: arith.constant 1024 : index

@@ -3,6 +3,8 @@
 #ifndef LINALGCOOP_CONVERSION_PASSES_H
 #define LINALGCOOP_CONVERSION_PASSES_H
 
+#include "LinAlgCoop/Conversion/CoopVecToCPU/CoopVecToCPU.h"
+#include "LinAlgCoop/Conversion/CoopVecToDXIL/CoopVecToDXIL.h"
 #include "mlir/Pass/Pass.h"
 
 // Each conversion's header declares its pass (GEN_PASS_DECL_<PASS>) and its

@@ -13,12 +13,174 @@ include "mlir/Pass/PassBase.td"
 // CoopVecToCPU
 //===----------------------------------------------------------------------===//
 
-// (convert-coopvec-to-cpu: defined with the CPU target)
+def ConvertCoopVecToCPU : Pass<"convert-coopvec-to-cpu", "ModuleOp"> {
+  let summary = "Lower coopvec ops to calls into the CPU runtime library";
+  let description = [{
+    Rewrites every coopvec op into a call to the C ABI of the CPU runtime
+    (`LinAlgCoop/Runtime/Kernels.h`, `Layout.h`, `CpuTarget.h`, all exported
+    by `libcoopvec_runtime.so`), leaving func/arith/memref/vector/scf/llvm
+    ops that the upstream LLVM lowerings handle:
+
+    * `coopvec.matvec` -> `coopvecMatVecMulAdd` with batch 1 (a null bias
+      pointer without a `bias` clause). The input vector is stored to a
+      stack slot (`memref.alloca` in the entry block of the enclosing
+      function, so loops do not grow the stack) and the result is loaded
+      back from another. Interpretations are their DXIL ComponentType
+      values, the physical types come from the vector element types
+      (`i32` with `unsigned`/`unsigned_result` is U32), M, K, layout and
+      transpose are `i32` constants.
+    * `coopvec.outer_product_accumulate` -> `coopvecOuterProductAccumulate`,
+      `coopvec.vector_accumulate` -> `coopvecVectorAccumulate` (atomic: any
+      number of threads may accumulate into one buffer).
+    * `coopvec.convert_matrix` -> `coopvecCpuConvertMatrix`, which also
+      checks both matrices against the buffer sizes.
+    * `coopvec.matrix_size` (when it did not fold) ->
+      `coopvecLayoutDestinationSize`.
+
+    Buffers are passed as `!llvm.ptr` built from
+    `memref.extract_aligned_pointer_as_index` (plus the memref's own offset
+    for a strided byte buffer, whose stride must be 1); the op's byte offset
+    is passed separately.
+
+    Errors: every runtime call returns a `CoopVecStatus`. A non-zero status
+    calls `coopvecCpuReportError(status, site)`, where `site` is a constant
+    string naming the op and its source location; it prints one line
+    `coopvec runtime error: <site>: <status name> (<code>)` to stderr and
+    aborts, so an unsupported combination or an invalid argument never
+    produces garbage silently. Combinations the CPU kernels reject with
+    `COOPVEC_ERROR_UNSUPPORTED_TYPE` today (see Kernels.h): matrices other
+    than F32/F16/I8/U8 (I16, U16, I32, U32, F8_E4M3, F8_E5M2), `i16`
+    physical vectors, 16-bit or FP8 input interpretations, an unsigned
+    (U32) or `i16` result, float inputs into 8-bit matrices other than
+    (f32, I8/U8), and integer outer-product or vector accumulation.
+
+    Bounds: the kernels do not know buffer sizes, but memrefs do. With
+    `bounds-checks` (the default) each op first checks that the matrix
+    (its layout's footprint: up to the last element for RowMajor/ColumnMajor,
+    the padded size for the optimal layouts), the bias and the accumulation
+    array lie inside their memrefs; a violation is reported like a kernel
+    error (`COOPVEC_ERROR_BUFFER_TOO_SMALL`). Offsets are not required to be
+    128/64-byte aligned on the CPU.
+
+    Every matrix op of a verified module is rewritten; a byte buffer with a
+    non-unit stride, or a numerics op (`coopvec.convert`, `pack`,
+    `mx_quantize`, `mx_dequantize`: not lowered for the CPU yet), is reported
+    as an error and the pass fails.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+  let options = [
+    Option<"numThreads", "num-threads", "unsigned", /*default=*/"1",
+           "Threads each runtime call may use: 1 runs on the calling thread "
+           "(right for the one vector a single op multiplies), 0 lets the "
+           "runtime choose (COOPVEC_NUM_THREADS or all cores)">,
+    Option<"boundsChecks", "bounds-checks", "bool", /*default=*/"true",
+           "Check that every matrix, bias and accumulation array lies inside "
+           "its memref before the kernel runs (coopvecCpuCheckMatrix / "
+           "coopvecCpuCheckRange)">
+  ];
+}
 
 //===----------------------------------------------------------------------===//
 // CoopVecToDXIL
 //===----------------------------------------------------------------------===//
 
-// (convert-coopvec-to-dxil: defined with the DXIL target)
+def ConvertCoopVecToDXIL : Pass<"convert-coopvec-to-dxil", "ModuleOp"> {
+  let summary = "Lower coopvec ops to SM 6.9 dx.op calls (DXIL-style LLVM IR)";
+  let description = [{
+    Rewrites the cooperative-vector shader operations into calls of the
+    DXIL operations with the shipped opcodes, overload names and argument
+    order (seed 000 as corrected by the errata of `shared/seeds/README.md`):
+
+    * `coopvec.matvec` -> `@dx.op.matVecMul.v<M><TYo>.v<NUMi><TYi>` (305),
+      with a `bias` clause `@dx.op.matVecMulAdd...` (306):
+      `(i32 305, <NUMi x TYi> %in, i1 inputUnsigned, i32 inputInterp,
+      %dx.types.Handle %matrix, i32 offset, i32 matrixInterp, i32 M, i32 K,
+      i32 layout, i1 transpose, i32 stride[, %dx.types.Handle %bias,
+      i32 biasOffset, i32 biasInterp], i1 outputUnsigned)`.
+    * `coopvec.outer_product_accumulate` ->
+      `@dx.op.outerProductAccumulate.v<M><TY>.v<N><TY>` (307):
+      `(i32 307, <M x TY> %a, <N x TY> %b, %dx.types.Handle %matrix,
+      i32 offset, i32 interp, i32 layout, i32 stride)`.
+    * `coopvec.vector_accumulate` -> `@dx.op.vectorAccumulate.v<N><TY>`
+      (308): `(i32 308, <N x TY> %v, %dx.types.Handle %buffer, i32 offset)`.
+    * `coopvec.matrix_size` with a constant (or omitted) stride -> an `i64`
+      constant: the size is a compile-time fact of the optimal layouts.
+
+    Interpretations are their DXIL `ComponentType` numbers, layouts 0-3,
+    flags `i1`; offsets and strides are `i32` (a constant is emitted as
+    such, a dynamic index is truncated). TY names: `f16`, `f32`, `i16`,
+    `i32`.
+
+    `%dx.types.Handle` is `!llvm.struct<"dx.types.Handle", (ptr)>`. Each
+    memref byte buffer becomes a handle whose pointer addresses a host
+    buffer descriptor `{ptr base, i64 sizeInBytes}` (a stack slot of the
+    enclosing function's entry block) filled from the memref descriptor:
+    `base` is the aligned pointer plus the memref's offset and
+    `sizeInBytes` its size. The software driver (`LinAlgCoop/Runtime/Dxil.h`,
+    `CoopVecDxBuffer`) bounds-checks every access against it.
+
+    Before lowering, the pass runs `coopvec-check-support` with `profile`
+    and `emulate`: a combination the profile does not list is an error,
+    or a warning with `emulate=true` (the driver then emulates it).
+
+    Rejected with an error naming the op and the reason (the pass fails):
+    `coopvec.convert_matrix` (a D3D12 API call, not a shader operation:
+    call `coopvecDxConvertLinearAlgebraMatrix` on the host), a
+    `coopvec.matrix_size` with a dynamic stride, outer products into a
+    layout other than TrainingOptimal or with a non-zero stride (the
+    shipped validator's rule), vectors of more than 1024 elements (the
+    DXIL long-vector limit), byte buffers with a non-unit stride or a
+    non-default memory space, and constant offsets or strides that do not
+    fit DXIL's `i32`.
+
+    Only the coopvec ops are rewritten (memrefs meet them through
+    `unrealized_conversion_cast`); `coopvec-dxil-pipeline` lowers the rest
+    of the module to the LLVM dialect, and `mlir-translate --mlir-to-llvmir`
+    prints the `.ll`.
+  }];
+  // coopvec: the nested support check builds profile attributes even when
+  // the module holds no coopvec op; arith: matrix_size folds to constants.
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::coopvec::CoopVecDialect"];
+  let options = [
+    Option<"profile", "profile", "std::string", /*default=*/"\"d3d12-tier1.1\"",
+           "Support profile checked before lowering when the module has no "
+           "coopvec.profile attribute (d3d12-tier1.0, d3d12-tier1.1)">,
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "Accept combinations the profile does not list, with a warning "
+           "(the software driver emulates them)">
+  ];
+}
+
+def CoopVecDXILLinkHostDriver
+    : Pass<"coopvec-dxil-link-host-driver", "ModuleOp"> {
+  let summary = "Give dx.op declarations bodies that call the software driver";
+  let description = [{
+    Makes a module produced by `convert-coopvec-to-dxil` (and lowered to the
+    LLVM dialect) executable on the host: every declaration of
+    `@dx.op.matVecMul.*`, `@dx.op.matVecMulAdd.*`,
+    `@dx.op.outerProductAccumulate.*` and `@dx.op.vectorAccumulate.*` gets
+    an internal body that stores its vector arguments to stack memory and
+    calls the generic C entry points of the software driver
+    (`coopvecDxMatVecMulAdd`, `coopvecDxOuterProductAccumulate`,
+    `coopvecDxVectorAccumulate` in `LinAlgCoop/Runtime/Dxil.h`) with the
+    immediates as integers, the handle's host descriptor and the callee's
+    name for error messages. The calls themselves are untouched, so the
+    textual DXIL stays exact and the same IR executes. Link the result
+    with `libcoopvec_dxil_driver.so`.
+
+    A `dx.op.` declaration whose name or signature is not one of the four
+    operations is an error.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
 
 #endif // LINALGCOOP_CONVERSION_PASSES_TD

@@ -15,14 +15,19 @@
 // thread included, from one process-wide pool. A call made while another
 // call is using the pool runs on its calling thread alone.
 //
-// ISA: AVX2+FMA+F16C kernels when the CPU has them, else portable C++. The
-// environment variable COOPVEC_KERNELS_SCALAR=1 (read once) or
-// coopvecKernelsForcePortable(1) selects the portable path.
+// ISA: the best the CPU has of "avx512" (AVX-512 F/BW/VL/DQ + VNNI: 32
+// registers, vpdpbusd for 8-bit weights), "avx2" (AVX2+FMA+F16C) and
+// "portable" (C++). COOPVEC_KERNELS_ISA=portable|avx2|avx512 (read once)
+// caps the choice, COOPVEC_KERNELS_SCALAR=1 means portable;
+// coopvecKernelsForceIsa / coopvecKernelsForcePortable override both.
 //
-// Numerics: float paths accumulate in f32 (FMA on AVX2, separate multiply and
-// add in the portable path) in increasing k order, add the bias and round
-// once to the output type (RTNE). Integer paths accumulate exactly in i32
-// (wrapping on overflow, which needs K > 66000 for 8-bit data).
+// Numerics: float paths accumulate in f32 (FMA on AVX2/AVX-512, separate
+// multiply and add in the portable path) in increasing k order, add the bias
+// and round once to the output type (RTNE); AVX2 and AVX-512 give identical
+// float results. Integer paths accumulate exactly in i32 (wrapping on
+// overflow, which needs K > 66000 for 8-bit data), so every path gives the
+// same integers. Element conversions follow CoopVecNumerics (Numerics.h);
+// NaN payloads are unspecified.
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,9 +118,10 @@ typedef struct CoopVecMlpLayer {
 /// Fused multi-layer perceptron over a batch of f32 vectors:
 ///   h0 = input[b]; h(l+1) = act_l(W_l h_l + bias_l); output[b] = h(L)
 /// optionally followed by exp() per output element. The batch is tiled so
-/// that a tile's activations stay in L1/L2 between layers. Weights in any
-/// layout are repacked once per call into InferencingOptimal panels (F16
-/// weights are widened to f32 then: exact, so results equal the F16 matvec).
+/// that a tile's activations stay in L1/L2 between layers. F32 weights in
+/// InferencingOptimal are read in place; other weights are put into that
+/// form once per call (F16 widened to f32: exact, so results equal the F16
+/// matvec; I8 widened to 16 bits).
 ///
 /// I8 weights (symmetric, per-layer scales, chosen by the caller):
 ///   q0         = sat_s8(rtne(input * inputScale))
@@ -159,7 +165,14 @@ int32_t coopvecVectorAccumulate(const void *input, uint32_t inputType,
 /// environment's choice (-1). Affects later calls from any thread.
 void coopvecKernelsForcePortable(int32_t mode);
 
-/// "avx2" or "portable": the path the next call takes.
+/// Forces the kernels of `isa` ("portable", "avx2", "avx512", or "best")
+/// for later calls from any thread, or with NULL returns to the
+/// environment's choice. Returns COOPVEC_OK, COOPVEC_ERROR_INVALID_ARGUMENT
+/// for an unknown name or COOPVEC_ERROR_UNSUPPORTED_TYPE when the CPU lacks
+/// the ISA (the selection is then unchanged).
+int32_t coopvecKernelsForceIsa(const char *isa);
+
+/// "avx512", "avx2" or "portable": the path the next call takes.
 const char *coopvecKernelsIsa(void);
 
 /// The thread count `numThreads == 0` resolves to.

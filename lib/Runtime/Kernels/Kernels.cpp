@@ -9,7 +9,7 @@
 
 #include "LinAlgCoop/Runtime/Kernels.h"
 
-#include "Half.h"
+#include "Convert.h"
 #include "Plan.h"
 #include "ThreadPool.h"
 
@@ -32,31 +32,69 @@ namespace {
 // ISA and thread selection
 //===----------------------------------------------------------------------===//
 
-std::atomic<int32_t> forcedPortable{-1};
+enum class IsaLevel : int32_t { Portable = 0, Avx2 = 1, Avx512 = 2 };
 
-bool cpuHasAvx2() {
+const char *isaName(IsaLevel isa) {
+  return isa == IsaLevel::Avx512 ? "avx512"
+         : isa == IsaLevel::Avx2 ? "avx2"
+                                 : "portable";
+}
+
+bool cpuHas(IsaLevel isa) {
 #if defined(__x86_64__) || defined(__i386__)
-  static const bool has = __builtin_cpu_supports("avx2") &&
-                          __builtin_cpu_supports("fma") &&
-                          __builtin_cpu_supports("f16c");
-  return has;
+  static const bool avx2 = __builtin_cpu_supports("avx2") &&
+                           __builtin_cpu_supports("fma") &&
+                           __builtin_cpu_supports("f16c");
+  // __builtin_cpu_supports also checks that the OS saves the zmm state.
+  static const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") &&
+                             __builtin_cpu_supports("avx512bw") &&
+                             __builtin_cpu_supports("avx512vl") &&
+                             __builtin_cpu_supports("avx512dq") &&
+                             __builtin_cpu_supports("avx512vnni");
+  return isa == IsaLevel::Portable || (isa == IsaLevel::Avx2 && avx2) ||
+         (isa == IsaLevel::Avx512 && avx512);
 #else
-  return false;
+  return isa == IsaLevel::Portable;
 #endif
 }
 
-bool envForcesPortable() {
-  static const bool forced = [] {
-    const char *env = std::getenv("COOPVEC_KERNELS_SCALAR");
-    return env && env[0] && std::strcmp(env, "0") != 0;
-  }();
-  return forced;
+IsaLevel bestIsa() {
+  return cpuHas(IsaLevel::Avx512) ? IsaLevel::Avx512
+         : cpuHas(IsaLevel::Avx2) ? IsaLevel::Avx2
+                                  : IsaLevel::Portable;
 }
 
-bool useAvx2() {
-  int32_t mode = forcedPortable.load(std::memory_order_relaxed);
-  bool portable = mode < 0 ? envForcesPortable() : mode > 0;
-  return !portable && cpuHasAvx2();
+bool parseIsa(const char *name, IsaLevel &isa) {
+  for (IsaLevel l : {IsaLevel::Portable, IsaLevel::Avx2, IsaLevel::Avx512})
+    if (std::strcmp(name, isaName(l)) == 0)
+      return isa = l, true;
+  return false;
+}
+
+/// COOPVEC_KERNELS_ISA caps the level (a level the CPU lacks gives the best
+/// one below it); COOPVEC_KERNELS_SCALAR=1 is the older spelling of
+/// "portable". Read once.
+IsaLevel envIsa() {
+  static const IsaLevel isa = [] {
+    const char *scalar = std::getenv("COOPVEC_KERNELS_SCALAR");
+    if (scalar && scalar[0] && std::strcmp(scalar, "0") != 0)
+      return IsaLevel::Portable;
+    IsaLevel cap = IsaLevel::Avx512;
+    if (const char *env = std::getenv("COOPVEC_KERNELS_ISA"))
+      if (env[0] && !parseIsa(env, cap))
+        cap = IsaLevel::Avx512; // Unknown names leave the default.
+    IsaLevel best = bestIsa();
+    return int32_t(cap) < int32_t(best) ? cap : best;
+  }();
+  return isa;
+}
+
+/// -1: the environment's choice, else a forced IsaLevel.
+std::atomic<int32_t> forcedIsa{-1};
+
+IsaLevel activeIsa() {
+  int32_t forced = forcedIsa.load(std::memory_order_relaxed);
+  return forced < 0 ? envIsa() : IsaLevel(forced);
 }
 
 unsigned resolveThreads(uint32_t requested) {
@@ -164,11 +202,70 @@ bool nativePanels(const LayoutParams &p, bool transpose, const uint8_t *base,
 }
 
 /// Batch tile so that a tile of staged inputs (~48 KiB) stays in L1/L2, a
-/// multiple of the 6-vector register block.
+/// multiple of every register block's vector count (4, 6, 8, 12).
 uint32_t batchTileFor(uint64_t bytesPerVector, uint32_t batch) {
   uint64_t tile = 49152 / std::max<uint64_t>(bytesPerVector, 1);
-  tile = std::max<uint64_t>(6, std::min<uint64_t>(96, tile / 6 * 6));
+  tile = std::max<uint64_t>(24, std::min<uint64_t>(96, tile / 24 * 24));
   return uint32_t(std::min<uint64_t>(tile, batch));
+}
+
+/// Whether the VNNI repack (one pass over the matrix, single-threaded, before
+/// the tasks start) pays off: it costs about as much as streaming the
+/// matrix once, so the batch must reuse the weights many times. Batch-1
+/// products stay on the in-place vpmaddwd path, which is bandwidth bound.
+bool vnniPaysOff(uint32_t m, uint32_t k, uint32_t batch) {
+  return batch >= 16 && uint64_t(m) * k <= uint64_t(batch) * 4096;
+}
+
+/// Repacks the logical M x K 8-bit matrix of `plan` into VNNI panels: 16
+/// rows x roundUp(K, 4) columns per panel, each 4-column step 16 rows x 4
+/// bytes (row-major within the step), zero padded; and fills sums[r] with
+/// -offset * sum_c W[r][c] for the input offset the staging applies.
+void packVnniMatrix(const MatVecPlan &plan, int32_t offset,
+                    std::vector<uint8_t> &buf, std::vector<int32_t> &sums,
+                    Panels &panels) {
+  constexpr uint32_t kRows = 16;
+  uint32_t m = plan.m, k = plan.k;
+  uint64_t kp = roundUp(k, 4);
+  uint64_t panelBytes = kRows * kp;
+  buf.assign(ceilDiv(m, kRows) * panelBytes + 64, 0);
+  sums.assign(roundUp(m, 64), 0);
+  const LayoutParams &s = plan.stored;
+  bool isSigned = plan.weights == WeightKind::S8;
+  // Logical (r, c) advances by a constant per column for the linear
+  // layouts; the optimal ones go through the offset formula.
+  // InferencingOptimal (the usual operand) is read pair by pair.
+  bool linear = s.layout <= COOPVEC_LAYOUT_COLUMN_MAJOR;
+  bool optimal =
+      s.layout == COOPVEC_LAYOUT_INFERENCING_OPTIMAL && !plan.transpose;
+  uint64_t rowStep = s.layout == COOPVEC_LAYOUT_ROW_MAJOR ? s.stride : 1;
+  uint64_t colStep = s.layout == COOPVEC_LAYOUT_ROW_MAJOR ? 1 : s.stride;
+  if (plan.transpose)
+    std::swap(rowStep, colStep);
+  for (uint32_t r = 0; r < m; ++r) {
+    uint8_t *d = buf.data() + (r / kRows) * panelBytes + (r % kRows) * 4;
+    const uint8_t *row =
+        plan.matrix + (optimal ? (r / kPanelRows) * s.panelBytes() +
+                                     (r % kPanelRows) * 2
+                               : linear ? r * rowStep : 0);
+    int32_t sum = 0;
+    for (uint32_t c = 0; c < k; ++c) {
+      uint8_t byte = optimal  ? row[(c / 2) * (2 * kPanelRows) + c % 2]
+                     : linear ? row[c * colStep]
+                     : plan.matrix[plan.transpose ? s.offset(c, r)
+                                                  : s.offset(r, c)];
+      d[(c / 4) * (kRows * 4) + c % 4] = byte;
+      sum += isSigned ? int32_t(int8_t(byte)) : int32_t(byte);
+    }
+    // |sum| <= 255 * K and offset is +-128: wraps only where the sums do.
+    sums[r] = int32_t(uint32_t(-offset) * uint32_t(sum));
+  }
+  panels = Panels{buf.data(), panelBytes, uint64_t(kRows) * 4};
+}
+
+bool isSignedInput(InputKind kind) {
+  return kind == InputKind::S8 || kind == InputKind::F32ToS8 ||
+         kind == InputKind::I32ToS8 || kind == InputKind::U32ToS8;
 }
 
 template <class Fn> void runTasks(unsigned numTasks, uint32_t threads, Fn fn) {
@@ -249,10 +346,31 @@ extern "C" int32_t coopvecMatVecMulAdd(
   if (plan.outputStride < uint64_t(outElem) * m)
     return COOPVEC_ERROR_INVALID_STRIDE;
 
+  IsaLevel isa = activeIsa();
+  // Per-call VNNI panels, kept by the calling thread for its next calls.
+  static thread_local std::vector<uint8_t> vnniBuf;
+  static thread_local std::vector<int32_t> vnniSums;
+  bool vnni =
+      isa == IsaLevel::Avx512 && !floatPath && vnniPaysOff(m, k, batch);
+  if (vnni) {
+    // S8 weights take the s8 side of vpdpbusd, U8 weights the u8 side; the
+    // input goes on the other side, moved by 128 when its signedness is the
+    // weights' own.
+    bool signedW = plan.weights == WeightKind::S8;
+    bool signedX = isSignedInput(plan.inputKind);
+    int32_t offset = signedW == signedX ? (signedW ? 128 : -128) : 0;
+    plan.vnniFlip = offset ? 0x80 : 0;
+    packVnniMatrix(plan, offset, vnniBuf, vnniSums, plan.panels);
+    plan.native = true;
+    plan.rowCorrection = offset ? vnniSums.data() : nullptr;
+    plan.weights = signedW ? WeightKind::VnniS8 : WeightKind::VnniU8;
+  }
+
   // Tiles of the batch first; when they are too few to feed every thread,
   // the rows are split too (in whole 32-row strips).
   unsigned threads = resolveThreads(numThreads);
-  plan.batchTile = batchTileFor(uint64_t(k) * (floatPath ? 4 : 2), batch);
+  plan.batchTile = batchTileFor(
+      uint64_t(k) * (floatPath ? 4 : vnni ? 1 : 2), batch);
   plan.numBatchTiles = uint32_t(ceilDiv(batch, plan.batchTile));
   uint64_t rowChunks = 1;
   if (threads > 1 && plan.numBatchTiles < 4 * threads)
@@ -263,9 +381,10 @@ extern "C" int32_t coopvecMatVecMulAdd(
   if (numTasks > 0xffffffffu)
     return COOPVEC_ERROR_INVALID_DIMENSIONS;
 
-  bool avx2 = useAvx2();
   auto task = [&](unsigned t) {
-    if (avx2)
+    if (isa == IsaLevel::Avx512)
+      avx512::matVecTask(plan, t);
+    else if (isa == IsaLevel::Avx2)
       avx2::matVecTask(plan, t);
     else
       portable::matVecTask(plan, t);
@@ -293,40 +412,61 @@ extern "C" int32_t coopvecMatVecMul(
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Repacks one layer's weights into panels of the MLP's compute form: f32
-/// (from F32/F16) in 1-column groups, or 8-bit widened to 16-bit in 2-column
-/// groups (what S16Weights loads).
-void packMlpWeights(const CoopVecMlpLayer &l, const LayoutParams &stored,
-                    bool int8, std::vector<uint8_t> &buf, Panels &panels) {
+/// One layer's weights in the MLP's compute form: f32 (from F32/F16) in
+/// 1-column groups, or 8-bit widened to 16-bit in 2-column groups (what
+/// S16Weights loads). Native InferencingOptimal F32 weights are used in
+/// place; InferencingOptimal F16/I8 have the compute form's element order
+/// and are widened in one linear pass (the bulk numerics conversion for
+/// F16); other layouts go element by element. `buf` is reused across calls.
+void prepareMlpWeights(const CoopVecMlpLayer &l, const LayoutParams &stored,
+                       bool int8, std::vector<uint8_t> &buf, Panels &panels) {
   const uint8_t *src =
       static_cast<const uint8_t *>(l.weights) + l.weightsOffset;
   uint32_t m = l.outputs, k = l.inputs, g = int8 ? 2 : 1, es = int8 ? 2 : 4;
   uint64_t panelBytes = uint64_t(kPanelRows) * roundUp(k, g) * es;
-  buf.assign(ceilDiv(m, kPanelRows) * panelBytes, 0);
-  bool transpose = l.transpose != 0;
-  for (uint32_t r = 0; r < m; ++r)
-    for (uint32_t c = 0; c < k; ++c) {
-      const uint8_t *e =
-          src + (transpose ? stored.offset(c, r) : stored.offset(r, c));
-      uint8_t *d = buf.data() + (r / kPanelRows) * panelBytes +
-                   (c / g) * (kPanelRows * g * es) +
-                   (r % kPanelRows) * (g * es) + (c % g) * es;
-      if (int8) {
-        int16_t v = int8_t(*e);
-        std::memcpy(d, &v, 2);
-      } else {
-        float v;
-        if (l.weightsInterp == COOPVEC_TYPE_F16) {
-          uint16_t h;
-          std::memcpy(&h, e, 2);
-          v = halfToFloat(h);
+  uint64_t stepBytes = uint64_t(kPanelRows) * g * es;
+  uint64_t elems = ceilDiv(m, kPanelRows) * panelBytes / es;
+  bool optimal = stored.layout == COOPVEC_LAYOUT_INFERENCING_OPTIMAL &&
+                 l.transpose == 0;
+  if (optimal && l.weightsInterp == COOPVEC_TYPE_F32) {
+    panels = Panels{src, panelBytes, stepBytes};
+    return;
+  }
+  if (buf.size() < elems * es)
+    buf.resize(elems * es);
+  if (optimal && l.weightsInterp == COOPVEC_TYPE_F16) {
+    halvesToFloats(src, reinterpret_cast<float *>(buf.data()), elems);
+  } else if (optimal) {
+    auto *d = reinterpret_cast<int16_t *>(buf.data());
+    for (uint64_t i = 0; i < elems; ++i)
+      d[i] = int8_t(src[i]);
+  } else {
+    std::memset(buf.data(), 0, elems * es);
+    bool transpose = l.transpose != 0;
+    for (uint32_t r = 0; r < m; ++r)
+      for (uint32_t c = 0; c < k; ++c) {
+        const uint8_t *e =
+            src + (transpose ? stored.offset(c, r) : stored.offset(r, c));
+        uint8_t *d = buf.data() + (r / kPanelRows) * panelBytes +
+                     (c / g) * stepBytes + (r % kPanelRows) * (g * es) +
+                     (c % g) * es;
+        if (int8) {
+          int16_t v = int8_t(*e);
+          std::memcpy(d, &v, 2);
         } else {
-          std::memcpy(&v, e, 4);
+          float v;
+          if (l.weightsInterp == COOPVEC_TYPE_F16) {
+            uint16_t h;
+            std::memcpy(&h, e, 2);
+            v = halfToFloat(h);
+          } else {
+            std::memcpy(&v, e, 4);
+          }
+          std::memcpy(d, &v, 4);
         }
-        std::memcpy(d, &v, 4);
       }
-    }
-  panels = Panels{buf.data(), panelBytes, uint64_t(kPanelRows) * g * es};
+  }
+  panels = Panels{buf.data(), panelBytes, stepBytes};
 }
 } // namespace
 
@@ -388,14 +528,15 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
   plan.inputScale = inputScale;
   plan.outputExp = outputExp != 0;
 
-  // Weights and biases in compute form, once per call.
-  std::vector<uint8_t> weightBufs[kMaxMlpLayers];
-  std::vector<float> biasF[kMaxMlpLayers];
-  std::vector<int32_t> biasI[kMaxMlpLayers];
+  // Weights and biases in compute form, once per call, in buffers the
+  // calling thread keeps for its next calls (no allocation once warm).
+  static thread_local std::vector<uint8_t> weightBufs[kMaxMlpLayers];
+  static thread_local std::vector<float> biasF[kMaxMlpLayers];
+  static thread_local std::vector<int32_t> biasI[kMaxMlpLayers];
   for (uint32_t l = 0; l < numLayers; ++l) {
     const CoopVecMlpLayer &layer = layers[l];
     MlpLayerPlan &lp = plan.layers[l];
-    packMlpWeights(layer, stored[l], plan.int8, weightBufs[l], lp.panels);
+    prepareMlpWeights(layer, stored[l], plan.int8, weightBufs[l], lp.panels);
     lp.m = layer.outputs;
     lp.k = layer.inputs;
     lp.relu = layer.activation == COOPVEC_ACTIVATION_RELU;
@@ -410,29 +551,27 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
         std::memcpy(biasI[l].data(), b, 4ull * layer.outputs);
     } else {
       biasF[l].assign(padded, 0.0f);
-      for (uint32_t i = 0; b && i < layer.outputs; ++i) {
-        if (layer.biasInterp == COOPVEC_TYPE_F16) {
-          uint16_t h;
-          std::memcpy(&h, b + 2ull * i, 2);
-          biasF[l][i] = halfToFloat(h);
-        } else {
-          std::memcpy(&biasF[l][i], b + 4ull * i, 4);
-        }
-      }
+      if (b && layer.biasInterp == COOPVEC_TYPE_F16)
+        halvesToFloats(b, biasF[l].data(), layer.outputs);
+      else if (b)
+        std::memcpy(biasF[l].data(), b, 4ull * layer.outputs);
     }
     lp.biasF = biasF[l].data();
     lp.biasI = biasI[l].data();
   }
 
-  // A tile's activations (~16 KiB per buffer) stay in L1 between layers.
+  // A tile's activations (~16 KiB per buffer) stay in L1 between layers; a
+  // multiple of every register block's vector count (4, 6, 8, 12).
   uint64_t tile = 16384 / (4ull * plan.maxWidth);
-  tile = std::max<uint64_t>(6, std::min<uint64_t>(96, tile / 6 * 6));
+  tile = std::max<uint64_t>(24, std::min<uint64_t>(96, tile / 24 * 24));
   plan.batchTile = uint32_t(std::min<uint64_t>(tile, batch));
   plan.numBatchTiles = uint32_t(ceilDiv(batch, plan.batchTile));
 
-  bool avx2 = useAvx2();
+  IsaLevel isa = activeIsa();
   auto task = [&](unsigned t) {
-    if (avx2)
+    if (isa == IsaLevel::Avx512)
+      avx512::mlpTask(plan, t);
+    else if (isa == IsaLevel::Avx2)
       avx2::mlpTask(plan, t);
     else
       portable::mlpTask(plan, t);
@@ -641,12 +780,30 @@ extern "C" int32_t coopvecVectorAccumulate(const void *input,
 //===----------------------------------------------------------------------===//
 
 extern "C" void coopvecKernelsForcePortable(int32_t mode) {
-  forcedPortable.store(mode < 0 ? -1 : mode > 0 ? 1 : 0,
-                       std::memory_order_relaxed);
+  forcedIsa.store(mode < 0   ? -1
+                  : mode > 0 ? int32_t(IsaLevel::Portable)
+                             : int32_t(bestIsa()),
+                  std::memory_order_relaxed);
+}
+
+extern "C" int32_t coopvecKernelsForceIsa(const char *name) {
+  if (!name) {
+    forcedIsa.store(-1, std::memory_order_relaxed);
+    return COOPVEC_OK;
+  }
+  IsaLevel isa;
+  if (std::strcmp(name, "best") == 0)
+    isa = bestIsa();
+  else if (!parseIsa(name, isa))
+    return COOPVEC_ERROR_INVALID_ARGUMENT;
+  if (!cpuHas(isa))
+    return COOPVEC_ERROR_UNSUPPORTED_TYPE;
+  forcedIsa.store(int32_t(isa), std::memory_order_relaxed);
+  return COOPVEC_OK;
 }
 
 extern "C" const char *coopvecKernelsIsa(void) {
-  return useAvx2() ? "avx2" : "portable";
+  return isaName(activeIsa());
 }
 
 extern "C" uint32_t coopvecKernelsDefaultThreads(void) {

@@ -10,7 +10,7 @@
 
 #include "Plan.h"
 
-#include "Half.h"
+#include "Convert.h"
 
 #include <algorithm>
 #include <cmath>

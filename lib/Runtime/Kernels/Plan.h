@@ -1,8 +1,9 @@
 //===- Plan.h - Validated, decoded kernel arguments shared by both ISAs ---===//
 //
 // Kernels.cpp checks the C ABI arguments once and fills a plan; the ISA
-// instantiations of KernelBody.inc execute one task of it. Nothing here is
-// ISA specific, so both instantiations see the same plan.
+// instantiations of KernelBody.inc execute one task of it. The plan is ISA
+// neutral except for the VNNI weight kinds, which Kernels.cpp plans (with
+// their repacked panels) only when the AVX-512 path runs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,10 @@ enum class WeightKind : uint8_t {
   U8,
   /// 8-bit weights pre-widened to 16 bits (MLP only): one plain load a step.
   S16,
+  /// I8 / U8 weights repacked into 16-row, 4-column vpdpbusd panels
+  /// (AVX-512 VNNI only; see VnniEmit in KernelBody.inc).
+  VnniS8,
+  VnniU8,
 };
 
 /// What the kernels stage an input vector from.
@@ -76,6 +81,12 @@ struct MatVecPlan {
   uint64_t outputStride;
 
   uint32_t batchTile, numBatchTiles, rowChunk, numRowChunks;
+
+  /// VNNI only: byte xor applied to staged inputs (0x80 moves a signed input
+  /// into u8 range, or an unsigned one into s8, for vpdpbusd) and the per-row
+  /// i32 term that undoes it (-+128 * row sum), added to the bias.
+  uint8_t vnniFlip = 0;
+  const int32_t *rowCorrection = nullptr;
 };
 
 struct MlpLayerPlan {
@@ -113,6 +124,11 @@ namespace avx2 {
 void matVecTask(const MatVecPlan &plan, unsigned task);
 void mlpTask(const MlpPlan &plan, unsigned task);
 } // namespace avx2
+
+namespace avx512 {
+void matVecTask(const MatVecPlan &plan, unsigned task);
+void mlpTask(const MlpPlan &plan, unsigned task);
+} // namespace avx512
 
 } // namespace kernels
 } // namespace coopvec

@@ -20,6 +20,7 @@ namespace {
 
 struct Isa {
   static constexpr const char *kName = "avx2";
+  static constexpr unsigned kRegs = 16;
   using F = __m256;
   using I = __m256i;
   using W16 = __m256i;
@@ -58,7 +59,7 @@ struct Isa {
   static I addI(I a, I b) { return _mm256_add_epi32(a, b); }
   static I reluI(I a) { return _mm256_max_epi32(a, _mm256_setzero_si256()); }
   static F cvtIF(I a) { return _mm256_cvtepi32_ps(a); }
-  /// RTNE (MXCSR default), saturating, NaN -> 0, as floatToIntSat.
+  /// RTNE (MXCSR default), saturating, NaN -> 0, as floatToS8.
   static void storeS8AsI16(void *p, F a) {
     a = _mm256_and_ps(a, _mm256_cmp_ps(a, a, _CMP_ORD_Q));
     a = _mm256_min_ps(_mm256_max_ps(a, _mm256_set1_ps(-128.0f)),

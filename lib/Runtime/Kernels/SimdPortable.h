@@ -9,7 +9,7 @@
 #ifndef LINALGCOOP_LIB_RUNTIME_KERNELS_SIMDPORTABLE_H
 #define LINALGCOOP_LIB_RUNTIME_KERNELS_SIMDPORTABLE_H
 
-#include "Half.h"
+#include "Convert.h"
 
 #include <cstdint>
 #include <cstring>
@@ -20,6 +20,9 @@ namespace portable {
 
 struct Isa {
   static constexpr const char *kName = "portable";
+  /// Sizes the register blocks as for AVX2 (the compiler maps the lanes
+  /// onto whatever the baseline offers).
+  static constexpr unsigned kRegs = 16;
   struct F {
     float v[8];
   };
@@ -112,7 +115,7 @@ struct Isa {
   static void storeS8AsI16(void *p, F a) {
     int16_t q[8];
     for (int l = 0; l < 8; ++l)
-      q[l] = int16_t(floatToIntSat(a.v[l], -128, 127));
+      q[l] = int16_t(floatToS8(a.v[l]));
     std::memcpy(p, q, sizeof(q));
   }
 

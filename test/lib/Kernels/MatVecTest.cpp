@@ -1,10 +1,12 @@
 //===- MatVecTest.cpp - Batched matrix-vector kernels vs a scalar reference ===//
 //
 // Every matrix interpretation, layout, transpose, stride, input/bias/output
-// combination, with odd shapes and batches, on the portable and the default
-// ISA with 1 and 2 threads. Integer results must be bit-exact; float results
-// within (K + 1) * 2^-23 * sum|w*x| (+ one f16 rounding for f16 outputs).
-// The two thread counts must also agree bit for bit.
+// combination, with odd shapes and batches, on every ISA the CPU has
+// (portable, avx2, avx512) with 1 and 2 threads. Integer results must be
+// bit-exact (batches of 16 and more take the AVX-512 VNNI path, every
+// weight/input signedness); float results within (K + 1) * 2^-23 *
+// sum|w*x| (+ one f16 rounding for f16 outputs). The two thread counts must
+// agree bit for bit, and so must avx2 and avx512 (the same FMA sequence).
 //
 //===----------------------------------------------------------------------===//
 
@@ -195,8 +197,9 @@ int32_t run(const Case &c, const Prepared &p, std::vector<uint8_t> &out,
 void checkCase(Checker &ck, const Case &c, std::mt19937 &rng) {
   Prepared p = prepare(c, rng);
   uint32_t oes = elemSize(c.outType);
-  for (int32_t mode : {1, -1}) {
-    coopvecKernelsForcePortable(mode);
+  std::vector<uint8_t> avx2Out;
+  for (const char *isa : availableIsas()) {
+    coopvecKernelsForceIsa(isa);
     std::vector<uint8_t> first;
     for (uint32_t threads : {1u, 2u}) {
       std::vector<uint8_t> out(p.outStride * c.batch, 0x5a);
@@ -238,6 +241,10 @@ void checkCase(Checker &ck, const Case &c, std::mt19937 &rng) {
         first = out;
       else
         ok &= first == out;
+      if (threads == 1 && std::strcmp(isa, "avx2") == 0)
+        avx2Out = out;
+      if (std::strcmp(isa, "avx512") == 0 && !avx2Out.empty())
+        ok &= out == avx2Out;
       ck.check(ok,
                "%s threads=%u mtype=%u layout=%u T=%u %ux%u batch=%u in=(%u,%u) "
                "bias=%u out=%u pad=%d status=%d worst=%.3g",
@@ -246,7 +253,7 @@ void checkCase(Checker &ck, const Case &c, std::mt19937 &rng) {
                c.outType, int(c.padStrides), st, worst);
     }
   }
-  coopvecKernelsForcePortable(-1);
+  coopvecKernelsForceIsa(nullptr);
 }
 
 void checkInvalid(Checker &ck) {
@@ -282,6 +289,12 @@ void checkInvalid(Checker &ck) {
   ck.check(coopvecMatVecMulAdd(o, I32, 0, i, I8, I8, 0, 1, w, 0, I8, 4, 4, 2,
                                0, 0, w, 0, F32, 1) ==
                COOPVEC_ERROR_UNSUPPORTED_TYPE, "f32 bias on int path");
+  ck.check(coopvecKernelsForceIsa("sse9") == COOPVEC_ERROR_INVALID_ARGUMENT,
+           "unknown ISA name");
+  ck.check(coopvecKernelsForceIsa("portable") == COOPVEC_OK &&
+               std::strcmp(coopvecKernelsIsa(), "portable") == 0,
+           "force portable");
+  ck.check(coopvecKernelsForceIsa(nullptr) == COOPVEC_OK, "reset ISA");
 }
 
 } // namespace
@@ -336,8 +349,20 @@ int main(int argc, char **argv) {
         checkCase(ck, tall, rng);
         ++variant;
       }
+    // The VNNI path: both weight signedness, every input interpretation,
+    // rows not a multiple of 16, K not a multiple of 4, batch >= 16.
+    for (uint32_t mtype : {I8, U8})
+      for (const InputCombo &in : kIntInputs)
+        for (uint32_t layout : {0u, 1u, 2u, 3u}) {
+          Case c{mtype, layout, layout % 2, 45, 67, 40, in,
+                 variant % 2 ? I32 : 0u, variant % 3 ? I32 : F32,
+                 variant % 2 == 0};
+          checkCase(ck, c, rng);
+          ++variant;
+        }
   }
-  coopvecKernelsForcePortable(-1);
+  coopvecKernelsForceIsa(nullptr);
+  printIsas();
   std::printf("default-isa: %s\n", coopvecKernelsIsa());
   return ck.finish(large ? "matvec-large" : "matvec");
 }

@@ -4,7 +4,7 @@
 // run one coopvecMatVecMulAdd at a time (same ISA; ReLU and exp applied by
 // the test), and a double-precision reference within a relative bound.
 // I8 weights: bit-exact against the documented quantization scheme computed
-// here in scalar code.
+// here in scalar code. Every ISA the CPU has, 1 and 2 threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -133,8 +133,8 @@ void checkFloat(Checker &ck, const std::vector<LayerSpec> &specs,
       mag[uint64_t(b) * mOut + r] = hm[r];
     }
   }
-  for (int32_t mode : {1, -1}) {
-    coopvecKernelsForcePortable(mode);
+  for (const char *isa : availableIsas()) {
+    coopvecKernelsForceIsa(isa);
     // Chained matvecs on the same ISA.
     std::vector<float> cur = in, next;
     for (size_t l = 0; l < specs.size(); ++l) {
@@ -177,7 +177,7 @@ void checkFloat(Checker &ck, const std::vector<LayerSpec> &specs,
                int(same), int(close), st);
     }
   }
-  coopvecKernelsForcePortable(-1);
+  coopvecKernelsForceIsa(nullptr);
 }
 
 void checkInt8(Checker &ck, const std::vector<LayerSpec> &specs,
@@ -212,8 +212,8 @@ void checkInt8(Checker &ck, const std::vector<LayerSpec> &specs,
       q = nq;
     }
   }
-  for (int32_t mode : {1, -1}) {
-    coopvecKernelsForcePortable(mode);
+  for (const char *isa : availableIsas()) {
+    coopvecKernelsForceIsa(isa);
     for (uint32_t threads : {1u, 2u}) {
       std::vector<float> out(ref.size(), -7.0f);
       int32_t st = coopvecMlpForward(out.data(), 0, in.data(), 0, batch,
@@ -225,7 +225,7 @@ void checkInt8(Checker &ck, const std::vector<LayerSpec> &specs,
                coopvecKernelsIsa(), batch, threads, st);
     }
   }
-  coopvecKernelsForcePortable(-1);
+  coopvecKernelsForceIsa(nullptr);
 }
 
 void checkInvalid(Checker &ck) {
@@ -281,5 +281,6 @@ int main() {
     checkInt8(ck, small, batch, rng);
   }
   checkInvalid(ck);
+  printIsas();
   return ck.finish("mlp");
 }

@@ -9,11 +9,15 @@
 #ifndef COOPVEC_TEST_LIB_KERNELS_TESTUTIL_H
 #define COOPVEC_TEST_LIB_KERNELS_TESTUTIL_H
 
+#include "LinAlgCoop/Runtime/Kernels.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <string>
+#include <vector>
 
 namespace cvtest {
 
@@ -124,6 +128,27 @@ inline int32_t satRtne(double v, int32_t lo, int32_t hi) {
     return 0;
   double r = std::nearbyint(v);
   return r < lo ? lo : r > hi ? hi : int32_t(r);
+}
+
+/// The kernel ISAs this CPU can run, lowest first (portable always).
+inline const std::vector<const char *> &availableIsas() {
+  static const std::vector<const char *> isas = [] {
+    std::vector<const char *> v;
+    for (const char *isa : {"portable", "avx2", "avx512"})
+      if (coopvecKernelsForceIsa(isa) == 0)
+        v.push_back(isa);
+    coopvecKernelsForceIsa(nullptr);
+    return v;
+  }();
+  return isas;
+}
+
+/// Prints the tested ISAs ("isas: portable avx2 avx512").
+inline void printIsas() {
+  std::string line;
+  for (const char *isa : availableIsas())
+    line += std::string(" ") + isa;
+  std::printf("isas:%s\n", line.c_str());
 }
 
 } // namespace cvtest

@@ -1,0 +1,161 @@
+// The neural shader of examples/neural_shading for a whole frame: every row
+// of the feature matrix (one pixel: normal, view direction, light direction
+// times visibility, albedo; see Scene.h) goes through 12 -> 64 -> 64 -> 3
+// with bias and ReLU, exp at the output, and its RGB radiance is stored in
+// the same row of %rgb.
+//
+// The weights arrive exactly as train.py wrote them: the bytes of the
+// row-major float32 .npy files (coopvec-run fills a memref<?xi8> with any
+// array's bytes). With 12 features every row is 16-byte aligned, so they
+// could be read row-major as they are; the entries convert them instead with
+// `coopvec.convert_matrix`, once per frame before the pixel loop, to the
+// inferencing-optimal layout the CPU kernels and D3D12 devices prefer (and,
+// for F16, to the type D3D12 requires).
+//
+//   neural-shading features --width W --height H -o features.npy \
+//     --rgb-buffer rgb.npy
+//   coopvec-run shade_frame.mlir -e shade_frame \
+//     --arg features.npy --arg w0.npy --arg b0.npy --arg w1.npy \
+//     --arg b1.npy --arg w2.npy --arg b2.npy --arg rgb.npy \
+//     --out-arg 7=network.npy
+//
+// (%rgb is any f32 (pixels x 3) array; every row is overwritten.)
+//
+// The pixels are independent, but the loop is an scf.for: the CPU lowering
+// gives each scf.parallel body its own stack slots for the matvec operands,
+// and once scf.parallel becomes a sequential loop those allocas grow the
+// stack on every iteration (a crash past about 5000 pixels today).
+
+// F16 throughout, the D3D12 minimum support set (what shade_pixel.mlir
+// uses): matrices converted to F16 in the inferencing-optimal layout, biases
+// to F16 vectors, features rounded to f16 before the first layer.
+//
+// Converted weights (offsets 128-byte aligned; sizes are what
+// `coopvec.matrix_size` folds to, see @f16_weight_sizes): layer 0 (64x12,
+// 1536 bytes) at 0, layer 1 (64x64, 8192 bytes) at 1536, layer 2 (3x64, 1024
+// bytes) at 9728; 10752 bytes in all. Converted biases, each read as a 1xM
+// row-major matrix (offsets 128-byte aligned as a converted matrix needs,
+// which also meets the 64-byte bias rule): 64 halves at 0, 64 at 128, 3 at
+// 256; 272 bytes in all.
+func.func @shade_frame(%features: memref<?x12xf32>,
+                       %w0: memref<?xi8>, %b0: memref<?xi8>,
+                       %w1: memref<?xi8>, %b1: memref<?xi8>,
+                       %w2: memref<?xi8>, %b2: memref<?xi8>,
+                       %rgb: memref<?x3xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c12 = arith.constant 12 : index
+  %c16 = arith.constant 16 : index
+  %c48 = arith.constant 48 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %c1536 = arith.constant 1536 : index
+  %c9728 = arith.constant 9728 : index
+
+  %weights = memref.alloc() {alignment = 64 : i64} : memref<10752xi8>
+  %biases = memref.alloc() {alignment = 64 : i64} : memref<272xi8>
+  coopvec.convert_matrix %w0[%c0] matrix<F32, 64x12, RowMajor> stride %c48
+      to %weights[%c0] matrix<F16, 64x12, InferencingOptimal>
+      : memref<?xi8>, memref<10752xi8>
+  coopvec.convert_matrix %w1[%c0] matrix<F32, 64x64, RowMajor> stride %c256
+      to %weights[%c1536] matrix<F16, 64x64, InferencingOptimal>
+      : memref<?xi8>, memref<10752xi8>
+  coopvec.convert_matrix %w2[%c0] matrix<F32, 3x64, RowMajor> stride %c256
+      to %weights[%c9728] matrix<F16, 3x64, InferencingOptimal>
+      : memref<?xi8>, memref<10752xi8>
+  coopvec.convert_matrix %b0[%c0] matrix<F32, 1x64, RowMajor> stride %c256
+      to %biases[%c0] matrix<F16, 1x64, RowMajor> stride %c128
+      : memref<?xi8>, memref<272xi8>
+  coopvec.convert_matrix %b1[%c0] matrix<F32, 1x64, RowMajor> stride %c256
+      to %biases[%c128] matrix<F16, 1x64, RowMajor> stride %c128
+      : memref<?xi8>, memref<272xi8>
+  coopvec.convert_matrix %b2[%c0] matrix<F32, 1x3, RowMajor> stride %c12
+      to %biases[%c256] matrix<F16, 1x3, RowMajor> stride %c16
+      : memref<?xi8>, memref<272xi8>
+
+  %zero = arith.constant dense<0.0> : vector<64xf16>
+  %pixels = memref.dim %features, %c0 : memref<?x12xf32>
+  scf.for %i = %c0 to %pixels step %c1 {
+    %x = vector.load %features[%i, %c0] : memref<?x12xf32>, vector<12xf32>
+    %xh = arith.truncf %x : vector<12xf32> to vector<12xf16>
+    %l0 = coopvec.matvec %xh as F16, %weights[%c0] matrix<F16, 64x12, InferencingOptimal>
+            bias %biases[%c0] as F16
+            : vector<12xf16>, memref<10752xi8>, memref<272xi8> -> vector<64xf16>
+    %h0 = arith.maximumf %l0, %zero : vector<64xf16>
+    %l1 = coopvec.matvec %h0 as F16, %weights[%c1536] matrix<F16, 64x64, InferencingOptimal>
+            bias %biases[%c128] as F16
+            : vector<64xf16>, memref<10752xi8>, memref<272xi8> -> vector<64xf16>
+    %h1 = arith.maximumf %l1, %zero : vector<64xf16>
+    %l2 = coopvec.matvec %h1 as F16, %weights[%c9728] matrix<F16, 3x64, InferencingOptimal>
+            bias %biases[%c256] as F16
+            : vector<64xf16>, memref<10752xi8>, memref<272xi8> -> vector<3xf16>
+    %e = math.exp %l2 : vector<3xf16>
+    %y = arith.extf %e : vector<3xf16> to vector<3xf32>
+    vector.store %y, %rgb[%i, %c0] : memref<?x3xf32>, vector<3xf32>
+  }
+  memref.dealloc %biases : memref<272xi8>
+  memref.dealloc %weights : memref<10752xi8>
+  return
+}
+
+// The same network in F32: matrices converted to the inferencing-optimal
+// layout without a type change (64x12: 3072 bytes at 0, 64x64: 16384 bytes at
+// 3072, 3x64: 2048 bytes at 19456; 21504 bytes in all), biases read straight
+// from the .npy bytes. The per-pixel loop is the plainest shape: load a row,
+// matvec/ReLU chain, exp, store the row.
+func.func @shade_frame_f32(%features: memref<?x12xf32>,
+                           %w0: memref<?xi8>, %b0: memref<?xi8>,
+                           %w1: memref<?xi8>, %b1: memref<?xi8>,
+                           %w2: memref<?xi8>, %b2: memref<?xi8>,
+                           %rgb: memref<?x3xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c48 = arith.constant 48 : index
+  %c256 = arith.constant 256 : index
+  %c3072 = arith.constant 3072 : index
+  %c19456 = arith.constant 19456 : index
+
+  %weights = memref.alloc() {alignment = 64 : i64} : memref<21504xi8>
+  coopvec.convert_matrix %w0[%c0] matrix<F32, 64x12, RowMajor> stride %c48
+      to %weights[%c0] matrix<F32, 64x12, InferencingOptimal>
+      : memref<?xi8>, memref<21504xi8>
+  coopvec.convert_matrix %w1[%c0] matrix<F32, 64x64, RowMajor> stride %c256
+      to %weights[%c3072] matrix<F32, 64x64, InferencingOptimal>
+      : memref<?xi8>, memref<21504xi8>
+  coopvec.convert_matrix %w2[%c0] matrix<F32, 3x64, RowMajor> stride %c256
+      to %weights[%c19456] matrix<F32, 3x64, InferencingOptimal>
+      : memref<?xi8>, memref<21504xi8>
+
+  %zero = arith.constant dense<0.0> : vector<64xf32>
+  %pixels = memref.dim %features, %c0 : memref<?x12xf32>
+  scf.for %i = %c0 to %pixels step %c1 {
+    %x = vector.load %features[%i, %c0] : memref<?x12xf32>, vector<12xf32>
+    %l0 = coopvec.matvec %x as F32, %weights[%c0] matrix<F32, 64x12, InferencingOptimal>
+            bias %b0[%c0] as F32
+            : vector<12xf32>, memref<21504xi8>, memref<?xi8> -> vector<64xf32>
+    %h0 = arith.maximumf %l0, %zero : vector<64xf32>
+    %l1 = coopvec.matvec %h0 as F32, %weights[%c3072] matrix<F32, 64x64, InferencingOptimal>
+            bias %b1[%c0] as F32
+            : vector<64xf32>, memref<21504xi8>, memref<?xi8> -> vector<64xf32>
+    %h1 = arith.maximumf %l1, %zero : vector<64xf32>
+    %l2 = coopvec.matvec %h1 as F32, %weights[%c19456] matrix<F32, 3x64, InferencingOptimal>
+            bias %b2[%c0] as F32
+            : vector<64xf32>, memref<21504xi8>, memref<?xi8> -> vector<3xf32>
+    %y = math.exp %l2 : vector<3xf32>
+    vector.store %y, %rgb[%i, %c0] : memref<?x3xf32>, vector<3xf32>
+  }
+  memref.dealloc %weights : memref<21504xi8>
+  return
+}
+
+// The converted buffers' sizes, folded by --canonicalize through the
+// runtime's layout math: 1536, 8192, 1024 (F16) and 3072, 16384, 2048 (F32).
+func.func @weight_sizes() -> (index, index, index, index, index, index) {
+  %0 = coopvec.matrix_size matrix<F16, 64x12, InferencingOptimal> : index
+  %1 = coopvec.matrix_size matrix<F16, 64x64, InferencingOptimal> : index
+  %2 = coopvec.matrix_size matrix<F16, 3x64, InferencingOptimal> : index
+  %3 = coopvec.matrix_size matrix<F32, 64x12, InferencingOptimal> : index
+  %4 = coopvec.matrix_size matrix<F32, 64x64, InferencingOptimal> : index
+  %5 = coopvec.matrix_size matrix<F32, 3x64, InferencingOptimal> : index
+  return %0, %1, %2, %3, %4, %5 : index, index, index, index, index, index
+}

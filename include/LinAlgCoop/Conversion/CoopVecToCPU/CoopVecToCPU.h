@@ -1,0 +1,57 @@
+//===- CoopVecToCPU.h - coopvec to CPU runtime calls ------------*- C++ -*-===//
+//
+// The CPU target: lowering of coopvec ops to calls into the runtime's C ABI
+// (libcoopvec_runtime.so) and the pipeline that takes a coopvec program down
+// to the LLVM dialect for the JIT.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LINALGCOOP_CONVERSION_COOPVECTOCPU_COOPVECTOCPU_H
+#define LINALGCOOP_CONVERSION_COOPVECTOCPU_COOPVECTOCPU_H
+
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+class RewritePatternSet;
+
+namespace coopvec {
+
+#define GEN_PASS_DECL_CONVERTCOOPVECTOCPU
+#include "LinAlgCoop/Conversion/Passes.h.inc"
+
+/// Adds the patterns that rewrite each coopvec op into runtime calls.
+/// `numThreads` is passed to every kernel call (0: the runtime's default);
+/// with `boundsChecks`, every buffer access is checked against the memref's
+/// size first.
+void populateCoopVecToCPUPatterns(RewritePatternSet &patterns,
+                                  unsigned numThreads = 1,
+                                  bool boundsChecks = true);
+
+/// Options of --coopvec-cpu-pipeline.
+struct CoopVecCPUPipelineOptions
+    : public PassPipelineOptions<CoopVecCPUPipelineOptions> {
+  PassOptions::Option<unsigned> numThreads{
+      *this, "num-threads",
+      llvm::cl::desc("Threads each runtime call may use (0: runtime default)"),
+      llvm::cl::init(1)};
+  PassOptions::Option<bool> boundsChecks{
+      *this, "bounds-checks",
+      llvm::cl::desc("Check every buffer access against the memref size"),
+      llvm::cl::init(true)};
+};
+
+/// Builds the default CPU pipeline: coopvec and the upstream dialects around
+/// it (func, arith, math, memref, vector, scf, cf, affine, index) down to the
+/// LLVM dialect, ready for the ExecutionEngine.
+void buildCoopVecCPUPipeline(OpPassManager &pm,
+                             const CoopVecCPUPipelineOptions &options);
+
+/// Registers --coopvec-cpu-pipeline.
+void registerCoopVecCPUPipeline();
+
+} // namespace coopvec
+} // namespace mlir
+
+#endif // LINALGCOOP_CONVERSION_COOPVECTOCPU_COOPVECTOCPU_H

@@ -1,0 +1,85 @@
+//===- CpuTarget.h - CPU target glue: checks, errors, conversion -*- C -*-===//
+//
+// The entry points --convert-coopvec-to-cpu calls besides the kernels
+// (Kernels.h): bounds checks of buffers against the sizes memrefs carry,
+// matrix conversion (convert_matrix), and the reporter of a failed status.
+// Exported by libcoopvec_runtime.so together with Kernels.h, Layout.h and
+// Numerics.h.
+//
+// Errors. Lowered code checks the CoopVecStatus of every call; a non-zero
+// status calls coopvecCpuReportError with a constant string naming the op
+// and its source location. It prints one line
+//   coopvec runtime error: <site>: <status name> (<code>)
+// to stderr and then calls the handler installed with
+// coopvecCpuSetErrorHandler, or aborts if none is (a host such as coopvec-run
+// installs one that exits cleanly). Lowered code never continues after an
+// error, so a failed kernel call cannot yield garbage.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LINALGCOOP_RUNTIME_CPUTARGET_H
+#define LINALGCOOP_RUNTIME_CPUTARGET_H
+
+#include "LinAlgCoop/Runtime/Layout.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The enumerator name of a CoopVecStatus ("COOPVEC_ERROR_UNSUPPORTED_TYPE"),
+/// or "unknown status" for other values.
+const char *coopvecStatusName(int32_t status);
+
+/// Called after the error line is printed; must not return to lowered code
+/// (exit, longjmp or abort). NULL restores the default (abort).
+typedef void (*CoopVecCpuErrorHandler)(int32_t status, const char *site);
+void coopvecCpuSetErrorHandler(CoopVecCpuErrorHandler handler);
+
+/// Reports a failed status of the op described by `site` (see above). Does
+/// not return.
+void coopvecCpuReportError(int32_t status, const char *site);
+
+/// Bytes a stored matrix spans from its first byte: up to the end of the
+/// last element for RowMajor/ColumnMajor, the padded size
+/// (coopvecLayoutDestinationSize) for the optimal layouts, whose padding the
+/// kernels may read. The stride is ignored for the optimal layouts. 0 for an
+/// invalid matrix (coopvecLayoutValidate).
+uint64_t coopvecCpuMatrixFootprint(uint32_t layout, uint32_t rows,
+                                   uint32_t cols, uint32_t elemSize,
+                                   uint32_t stride);
+
+/// COOPVEC_OK if the `rows` x `cols` matrix stored at byte `offset` lies in a
+/// buffer of `bufferBytes` bytes, COOPVEC_ERROR_BUFFER_TOO_SMALL if not, or
+/// the coopvecLayoutValidate error of an invalid matrix.
+int32_t coopvecCpuCheckMatrix(uint64_t bufferBytes, uint64_t offset,
+                              uint32_t layout, uint32_t rows, uint32_t cols,
+                              uint32_t elemSize, uint32_t stride);
+
+/// COOPVEC_OK if bytes [offset, offset + bytes) lie in the buffer, else
+/// COOPVEC_ERROR_BUFFER_TOO_SMALL.
+int32_t coopvecCpuCheckRange(uint64_t bufferBytes, uint64_t offset,
+                             uint64_t bytes);
+
+/// Copies a rows x cols matrix from (src + srcOffset, srcInterp, srcLayout,
+/// srcStride) to (dst + dstOffset, dstInterp, dstLayout, dstStride),
+/// converting each element with coopvecDxilConvert (RTNE; a float beyond the
+/// destination's range saturates to its largest finite value) when the
+/// interpretations differ. Interpretations are DXIL ComponentType values
+/// (Kernels.h); any non-packed one is accepted. Padding of an optimal
+/// destination is zeroed. Both footprints are checked against the buffer
+/// sizes and must not overlap; nothing is written on failure.
+int32_t coopvecCpuConvertMatrix(void *dst, uint64_t dstBytes,
+                                uint64_t dstOffset, uint32_t dstInterp,
+                                uint32_t dstLayout, uint32_t dstStride,
+                                const void *src, uint64_t srcBytes,
+                                uint64_t srcOffset, uint32_t srcInterp,
+                                uint32_t srcLayout, uint32_t srcStride,
+                                uint32_t rows, uint32_t cols);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // LINALGCOOP_RUNTIME_CPUTARGET_H

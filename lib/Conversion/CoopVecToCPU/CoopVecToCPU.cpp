@@ -1,0 +1,537 @@
+//===- CoopVecToCPU.cpp - coopvec ops to CPU runtime calls ----------------===//
+//
+// Each coopvec op becomes a call into the C ABI of libcoopvec_runtime.so
+// (Kernels.h, Layout.h, CpuTarget.h) followed by a status check. The calls
+// are emitted with func/arith/memref/vector/scf ops and a few LLVM pointer
+// ops, so the rest of the CPU pipeline is the upstream LLVM lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinAlgCoop/Conversion/CoopVecToCPU/CoopVecToCPU.h"
+
+#include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
+#include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
+#include "LinAlgCoop/Runtime/Layout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::coopvec {
+#define GEN_PASS_DEF_CONVERTCOOPVECTOCPU
+#include "LinAlgCoop/Conversion/Passes.h.inc"
+} // namespace mlir::coopvec
+
+using namespace mlir;
+using namespace mlir::coopvec;
+
+//===----------------------------------------------------------------------===//
+// Runtime ABI
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Builds the IR around one runtime call: constants, buffer pointers, stack
+/// slots for vectors, the external declaration and the status check.
+class RuntimeCallBuilder {
+public:
+  RuntimeCallBuilder(ConversionPatternRewriter &rewriter, Operation *op)
+      : rewriter(rewriter), op(op), loc(op->getLoc()),
+        ptrType(LLVM::LLVMPointerType::get(op->getContext())) {}
+
+  Type ptr() const { return ptrType; }
+  Type i32() const { return rewriter.getI32Type(); }
+  Type i64() const { return rewriter.getI64Type(); }
+
+  Value constI32(int64_t value) { return constant(value, i32()); }
+  Value constI64(int64_t value) { return constant(value, i64()); }
+  Value constIndex(int64_t value) {
+    return constant(value, rewriter.getIndexType());
+  }
+  Value nullPtr() { return LLVM::ZeroOp::create(rewriter, loc, ptrType); }
+
+  /// An index value as i64 (offsets and sizes) or i32 (strides); a missing
+  /// value is 0, what an omitted stride means.
+  Value indexAs(Value index, Type type) {
+    if (!index)
+      return constant(0, type);
+    return arith::IndexCastOp::create(rewriter, loc, type, index);
+  }
+
+  /// The address of element 0 of a 1-D memref, as `!llvm.ptr`. A strided
+  /// byte buffer adds its own offset; its stride must be 1 (checked by the
+  /// pattern before anything is built).
+  Value bufferPointer(Value memref) {
+    auto type = cast<MemRefType>(memref.getType());
+    Value base =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, memref);
+    if (!type.getLayout().isIdentity()) {
+      auto metadata =
+          memref::ExtractStridedMetadataOp::create(rewriter, loc, memref);
+      base = arith::AddIOp::create(rewriter, loc, base,
+                                   toBytes(metadata.getOffset(), type));
+    }
+    Value address = arith::IndexCastOp::create(rewriter, loc, i64(), base);
+    return LLVM::IntToPtrOp::create(rewriter, loc, ptrType, address);
+  }
+
+  /// The size of a 1-D memref in bytes, as i64.
+  Value bufferBytes(Value memref) {
+    auto type = cast<MemRefType>(memref.getType());
+    Value elems = memref::DimOp::create(rewriter, loc, memref, constIndex(0));
+    return arith::IndexCastOp::create(rewriter, loc, i64(),
+                                      toBytes(elems, type));
+  }
+
+  /// A stack slot for a vector, allocated once in the entry block of the
+  /// enclosing function so that an op inside a loop does not grow the stack
+  /// on every iteration (scf.for is an allocation scope, but its lowering
+  /// does not restore the stack). Bodies of scf.parallel/scf.forall may run
+  /// concurrently, so each gets its own slots.
+  Value stackSlot(VectorType type) {
+    auto memrefType =
+        MemRefType::get(type.getShape(), type.getElementType());
+    OpBuilder::InsertionGuard guard(rewriter);
+    Operation *scope = op->getParentOp();
+    while (scope && !isa<FunctionOpInterface, scf::ParallelOp, scf::ForallOp>(
+                        scope))
+      scope = scope->getParentOp();
+    if (scope && scope->getNumRegions() && !scope->getRegion(0).empty())
+      rewriter.setInsertionPointToStart(&scope->getRegion(0).front());
+    return memref::AllocaOp::create(rewriter, loc, memrefType,
+                                    rewriter.getI64IntegerAttr(64));
+  }
+
+  /// Stores `vector` to a fresh stack slot and returns the slot.
+  Value spill(Value vector) {
+    auto type = cast<VectorType>(vector.getType());
+    Value slot = stackSlot(type);
+    vector::StoreOp::create(rewriter, loc, vector, slot,
+                            ValueRange{constIndex(0)});
+    return slot;
+  }
+
+  Value slotPointer(Value slot) { return bufferPointer(slot); }
+
+  Value load(VectorType type, Value slot) {
+    return vector::LoadOp::create(rewriter, loc, type, slot,
+                                  ValueRange{constIndex(0)});
+  }
+
+  /// Calls the runtime function `name`, declaring it on first use.
+  func::CallOp call(StringRef name, TypeRange results, ValueRange args) {
+    auto module = op->getParentOfType<ModuleOp>();
+    auto fnType = rewriter.getFunctionType(args.getTypes(), results);
+    if (!module.lookupSymbol<func::FuncOp>(name)) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      auto decl = func::FuncOp::create(rewriter, loc, name, fnType);
+      decl.setPrivate();
+    }
+    return func::CallOp::create(rewriter, loc, name, results, args);
+  }
+
+  /// Calls `name`, which returns a CoopVecStatus, and reports a non-zero
+  /// status through coopvecCpuReportError, which does not return.
+  void callChecked(StringRef name, ValueRange args) {
+    Value status = call(name, i32(), args).getResult(0);
+    checkStatus(status);
+  }
+
+  void checkStatus(Value status) {
+    Value failed = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                         status, constI32(0));
+    auto ifOp = scf::IfOp::create(rewriter, loc, failed, /*else=*/false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    call("coopvecCpuReportError", {}, {status, siteString()});
+  }
+
+private:
+  /// One constant per (value, type) at the op: the calls read better and
+  /// every use is dominated, since all are built in the op's block.
+  Value constant(int64_t value, Type type) {
+    Value &cached = constants[{value, type}];
+    if (!cached)
+      cached = arith::ConstantOp::create(
+          rewriter, loc, type, rewriter.getIntegerAttr(type, value));
+    return cached;
+  }
+
+  /// `elems` elements of a memref as bytes.
+  Value toBytes(Value elems, MemRefType type) {
+    unsigned bytes = type.getElementTypeBitWidth() / 8;
+    if (bytes == 1)
+      return elems;
+    return arith::MulIOp::create(rewriter, loc, elems, constIndex(bytes));
+  }
+
+  /// A constant C string naming the op and where it comes from, for the
+  /// runtime's error message; one global per op.
+  Value siteString() {
+    if (!site) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << op->getName() << " at ";
+      if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
+        os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
+           << ":" << fileLoc.getColumn();
+      else
+        os << loc;
+      text.push_back('\0');
+
+      auto module = op->getParentOfType<ModuleOp>();
+      std::string name;
+      for (unsigned i = 0;; ++i) {
+        name = "__coopvec_site_" + std::to_string(i);
+        if (!module.lookupSymbol(name))
+          break;
+      }
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      auto arrayType =
+          LLVM::LLVMArrayType::get(rewriter.getI8Type(), text.size());
+      site = LLVM::GlobalOp::create(rewriter, loc, arrayType,
+                                    /*isConstant=*/true,
+                                    LLVM::Linkage::Internal, name,
+                                    rewriter.getStringAttr(text));
+    }
+    return LLVM::AddressOfOp::create(rewriter, loc, site);
+  }
+
+  ConversionPatternRewriter &rewriter;
+  Operation *op;
+  Location loc;
+  Type ptrType;
+  LLVM::GlobalOp site;
+  llvm::DenseMap<std::pair<int64_t, Type>, Value> constants;
+};
+
+/// A byte buffer the runtime can address as contiguous bytes: unit stride.
+LogicalResult checkByteBuffer(ConversionPatternRewriter &rewriter,
+                              Operation *op, Value buffer) {
+  if (!buffer)
+    return success();
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t offset;
+  SmallVector<int64_t> strides;
+  if (succeeded(type.getStridesAndOffset(strides, offset)) &&
+      strides.size() == 1 && strides[0] == 1)
+    return success();
+  return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+    diag << "byte buffer " << type << " must have unit stride";
+  });
+}
+
+/// The DXIL ComponentType of a physical vector element.
+int64_t physicalType(Type elementType, bool isUnsigned) {
+  FailureOr<Interpretation> interp =
+      getPhysicalInterpretation(elementType, isUnsigned);
+  // The verifier admits only 16/32-bit ints and floats, which all map.
+  return succeeded(interp) ? static_cast<int64_t>(*interp) : 0;
+}
+
+int64_t value(Interpretation interp) { return static_cast<int64_t>(interp); }
+int64_t value(MatrixLayout layout) { return static_cast<int64_t>(layout); }
+
+/// Emits the bounds check of a matrix at `offset` in `buffer`: the runtime
+/// compares the layout's footprint with the buffer size.
+void checkMatrixBounds(RuntimeCallBuilder &b, Value buffer, Value offset,
+                       MatrixDescAttr desc, Value stride) {
+  b.callChecked("coopvecCpuCheckMatrix",
+                {b.bufferBytes(buffer), b.indexAs(offset, b.i64()),
+                 b.constI32(value(desc.getLayout())),
+                 b.constI32(desc.getStoredRows()),
+                 b.constI32(desc.getStoredCols()),
+                 b.constI32(desc.getElementBytes()),
+                 b.indexAs(stride, b.i32())});
+}
+
+/// Emits the bounds check of `bytes` contiguous bytes at `offset`.
+void checkRangeBounds(RuntimeCallBuilder &b, Value buffer, Value offset,
+                      int64_t bytes) {
+  b.callChecked("coopvecCpuCheckRange",
+                {b.bufferBytes(buffer), b.indexAs(offset, b.i64()),
+                 b.constI64(bytes)});
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// The common base: the thread count and whether to check bounds.
+template <typename OpTy>
+class RuntimeCallPattern : public OpConversionPattern<OpTy> {
+public:
+  RuntimeCallPattern(MLIRContext *ctx, unsigned numThreads, bool boundsChecks)
+      : OpConversionPattern<OpTy>(ctx), numThreads(numThreads),
+        boundsChecks(boundsChecks) {}
+
+protected:
+  unsigned numThreads;
+  bool boundsChecks;
+};
+
+/// coopvec.matvec -> coopvecMatVecMulAdd(batch = 1).
+class MatVecOpLowering : public RuntimeCallPattern<MatVecOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(MatVecOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkByteBuffer(rewriter, op, adaptor.getMatrix())) ||
+        failed(checkByteBuffer(rewriter, op, adaptor.getBias())))
+      return failure();
+    RuntimeCallBuilder b(rewriter, op);
+    MatrixDescAttr desc = op.getMatrixDesc();
+    VectorType inputType = op.getInput().getType();
+    VectorType resultType = op.getResult().getType();
+
+    if (boundsChecks) {
+      checkMatrixBounds(b, adaptor.getMatrix(), adaptor.getMatrixOffset(),
+                        desc, adaptor.getMatrixStride());
+      if (adaptor.getBias())
+        checkRangeBounds(b, adaptor.getBias(), adaptor.getBiasOffset(),
+                         desc.getRows() * getElementBytes(*op.getBiasInterp()));
+    }
+
+    Value inputSlot = b.spill(adaptor.getInput());
+    Value resultSlot = b.stackSlot(resultType);
+    // Operands in the order of coopvecMatVecMulAdd.
+    SmallVector<Value> args{
+        b.slotPointer(resultSlot),
+        b.constI32(physicalType(resultType.getElementType(),
+                                op.getOutputUnsigned())),
+        b.constI64(0),
+        b.slotPointer(inputSlot),
+        b.constI32(physicalType(inputType.getElementType(),
+                                op.getInputUnsigned())),
+        b.constI32(value(op.getInputInterp())),
+        b.constI64(0),
+        b.constI32(1),
+        b.bufferPointer(adaptor.getMatrix()),
+        b.indexAs(adaptor.getMatrixOffset(), b.i64()),
+        b.constI32(value(desc.getInterpretation())),
+        b.constI32(desc.getRows()),
+        b.constI32(desc.getCols()),
+        b.constI32(value(desc.getLayout())),
+        b.constI32(desc.getTranspose() ? 1 : 0),
+        b.indexAs(adaptor.getMatrixStride(), b.i32())};
+    if (adaptor.getBias()) {
+      args.push_back(b.bufferPointer(adaptor.getBias()));
+      args.push_back(b.indexAs(adaptor.getBiasOffset(), b.i64()));
+      args.push_back(b.constI32(value(*op.getBiasInterp())));
+    } else {
+      args.append({b.nullPtr(), b.constI64(0), b.constI32(0)});
+    }
+    args.push_back(b.constI32(numThreads));
+    b.callChecked("coopvecMatVecMulAdd", args);
+    rewriter.replaceOp(op, b.load(resultType, resultSlot));
+    return success();
+  }
+};
+
+/// coopvec.outer_product_accumulate -> coopvecOuterProductAccumulate.
+class OuterProductAccumulateOpLowering
+    : public RuntimeCallPattern<OuterProductAccumulateOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(OuterProductAccumulateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkByteBuffer(rewriter, op, adaptor.getMatrix())))
+      return failure();
+    RuntimeCallBuilder b(rewriter, op);
+    MatrixDescAttr desc = op.getMatrixDesc();
+    if (boundsChecks)
+      checkMatrixBounds(b, adaptor.getMatrix(), adaptor.getMatrixOffset(),
+                        desc, adaptor.getMatrixStride());
+    Value lhs = b.spill(adaptor.getLhs());
+    Value rhs = b.spill(adaptor.getRhs());
+    Value elemType =
+        b.constI32(physicalType(op.getLhs().getType().getElementType(),
+                                /*isUnsigned=*/false));
+    b.callChecked(
+        "coopvecOuterProductAccumulate",
+        {b.slotPointer(lhs), elemType, b.constI64(0), b.slotPointer(rhs),
+         elemType, b.constI64(0), b.constI32(1), b.constI32(desc.getRows()),
+         b.constI32(desc.getCols()), b.bufferPointer(adaptor.getMatrix()),
+         b.indexAs(adaptor.getMatrixOffset(), b.i64()),
+         b.constI32(value(desc.getInterpretation())),
+         b.constI32(value(desc.getLayout())),
+         b.indexAs(adaptor.getMatrixStride(), b.i32()),
+         b.constI32(numThreads)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// coopvec.vector_accumulate -> coopvecVectorAccumulate; the array has the
+/// element type of the vector.
+class VectorAccumulateOpLowering
+    : public RuntimeCallPattern<VectorAccumulateOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(VectorAccumulateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkByteBuffer(rewriter, op, adaptor.getBuffer())))
+      return failure();
+    RuntimeCallBuilder b(rewriter, op);
+    VectorType type = op.getInput().getType();
+    if (boundsChecks)
+      checkRangeBounds(b, adaptor.getBuffer(), adaptor.getOffset(),
+                       type.getNumElements() *
+                           (type.getElementTypeBitWidth() / 8));
+    Value input = b.spill(adaptor.getInput());
+    Value elemType =
+        b.constI32(physicalType(type.getElementType(), /*isUnsigned=*/false));
+    b.callChecked("coopvecVectorAccumulate",
+                  {b.slotPointer(input), elemType, b.constI64(0),
+                   b.constI32(1), b.constI32(type.getNumElements()),
+                   b.bufferPointer(adaptor.getBuffer()),
+                   b.indexAs(adaptor.getOffset(), b.i64()), elemType,
+                   b.constI32(numThreads)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// coopvec.convert_matrix -> coopvecCpuConvertMatrix, which checks both
+/// footprints against the buffer sizes itself.
+class ConvertMatrixOpLowering : public RuntimeCallPattern<ConvertMatrixOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(ConvertMatrixOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkByteBuffer(rewriter, op, adaptor.getSrc())) ||
+        failed(checkByteBuffer(rewriter, op, adaptor.getDst())))
+      return failure();
+    RuntimeCallBuilder b(rewriter, op);
+    MatrixDescAttr src = op.getSrcDesc(), dst = op.getDstDesc();
+    b.callChecked(
+        "coopvecCpuConvertMatrix",
+        {b.bufferPointer(adaptor.getDst()), b.bufferBytes(adaptor.getDst()),
+         b.indexAs(adaptor.getDstOffset(), b.i64()),
+         b.constI32(value(dst.getInterpretation())),
+         b.constI32(value(dst.getLayout())),
+         b.indexAs(adaptor.getDstStride(), b.i32()),
+         b.bufferPointer(adaptor.getSrc()), b.bufferBytes(adaptor.getSrc()),
+         b.indexAs(adaptor.getSrcOffset(), b.i64()),
+         b.constI32(value(src.getInterpretation())),
+         b.constI32(value(src.getLayout())),
+         b.indexAs(adaptor.getSrcStride(), b.i32()),
+         b.constI32(src.getRows()), b.constI32(src.getCols())});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// coopvec.matrix_size (a dynamic stride: it did not fold) ->
+/// coopvecLayoutDestinationSize; its 0 for invalid arguments is reported as
+/// an invalid stride, the only operand that is not static.
+class MatrixSizeOpLowering : public RuntimeCallPattern<MatrixSizeOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(MatrixSizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    Location loc = op.getLoc();
+    MatrixDescAttr desc = op.getDesc();
+    Value size =
+        b.call("coopvecLayoutDestinationSize", b.i64(),
+               {b.constI32(value(desc.getLayout())),
+                b.constI32(desc.getRows()), b.constI32(desc.getCols()),
+                b.constI32(desc.getElementBytes()),
+                b.indexAs(adaptor.getStride(), b.i32())})
+            .getResult(0);
+    Value invalid = arith::CmpIOp::create(rewriter, loc,
+                                          arith::CmpIPredicate::eq, size,
+                                          b.constI64(0));
+    Value status =
+        arith::SelectOp::create(rewriter, loc, invalid,
+                                b.constI32(COOPVEC_ERROR_INVALID_STRIDE),
+                                b.constI32(COOPVEC_OK));
+    b.checkStatus(status);
+    rewriter.replaceOp(op, arith::IndexCastOp::create(
+                               rewriter, loc, rewriter.getIndexType(), size));
+    return success();
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Pattern population
+//===----------------------------------------------------------------------===//
+
+void mlir::coopvec::populateCoopVecToCPUPatterns(RewritePatternSet &patterns,
+                                                 unsigned numThreads,
+                                                 bool boundsChecks) {
+  patterns.add<MatVecOpLowering, OuterProductAccumulateOpLowering,
+               VectorAccumulateOpLowering, ConvertMatrixOpLowering,
+               MatrixSizeOpLowering>(patterns.getContext(), numThreads,
+                                     boundsChecks);
+}
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ConvertCoopVecToCPUPass
+    : public coopvec::impl::ConvertCoopVecToCPUBase<ConvertCoopVecToCPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    // Name the offending op or buffer rather than let the conversion report
+    // a generic "failed to legalize".
+    WalkResult walk = getOperation()->walk([](Operation *op) {
+      if (!isa<CoopVecDialect>(op->getDialect()))
+        return WalkResult::advance();
+      if (!isa<MatVecOp, OuterProductAccumulateOp, VectorAccumulateOp,
+               ConvertMatrixOp, MatrixSizeOp>(op)) {
+        op->emitOpError("is not supported by the CPU target yet");
+        return WalkResult::interrupt();
+      }
+      for (Value operand : op->getOperands()) {
+        auto type = dyn_cast<MemRefType>(operand.getType());
+        if (!type || type.isLastDimUnitStride())
+          continue;
+        op->emitOpError() << "byte buffer " << type
+                          << " must have unit stride for the CPU runtime";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<CoopVecDialect>();
+    target.addLegalDialect<arith::ArithDialect, func::FuncDialect,
+                           LLVM::LLVMDialect, memref::MemRefDialect,
+                           scf::SCFDialect, vector::VectorDialect>();
+    RewritePatternSet patterns(ctx);
+    populateCoopVecToCPUPatterns(patterns, numThreads, boundsChecks);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,68 @@
+//===- Pipeline.cpp - the default CPU pipeline: coopvec to LLVM -----------===//
+//
+// --coopvec-cpu-pipeline: convert-coopvec-to-cpu, then the upstream lowerings
+// of everything a coopvec program is written with, ending in the LLVM
+// dialect that the ExecutionEngine (coopvec-run) translates and JITs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinAlgCoop/Conversion/CoopVecToCPU/CoopVecToCPU.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::coopvec::buildCoopVecCPUPipeline(
+    OpPassManager &pm, const CoopVecCPUPipelineOptions &options) {
+  ConvertCoopVecToCPUOptions cpuOptions;
+  cpuOptions.numThreads = options.numThreads;
+  cpuOptions.boundsChecks = options.boundsChecks;
+  pm.addPass(createConvertCoopVecToCPU(cpuOptions));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // High-level vector ops (transfers, contractions) become loops and simple
+  // vector ops before anything is lowered to LLVM.
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  // Math ops with an LLVM intrinsic first; libm calls for the rest (erf,
+  // atan2, ...), which the JIT resolves in the process.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  // Subviews and reinterpret casts become metadata arithmetic, which may
+  // produce affine.apply.
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::coopvec::registerCoopVecCPUPipeline() {
+  PassPipelineRegistration<CoopVecCPUPipelineOptions>(
+      "coopvec-cpu-pipeline",
+      "Lower a coopvec program with func/arith/math/memref/vector/scf/affine "
+      "to the LLVM dialect for the CPU JIT: convert-coopvec-to-cpu "
+      "(runtime calls into libcoopvec_runtime.so), canonicalize, cse, "
+      "convert-vector-to-scf, lower-affine, arith-expand, convert-scf-to-cf, "
+      "convert-vector-to-llvm, convert-math-to-llvm, convert-math-to-libm, "
+      "expand-strided-metadata, lower-affine, finalize-memref-to-llvm, "
+      "convert-arith-to-llvm, convert-index-to-llvm, convert-func-to-llvm, "
+      "convert-cf-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts, "
+      "canonicalize. Options: num-threads, bounds-checks (as for "
+      "convert-coopvec-to-cpu)",
+      buildCoopVecCPUPipeline);
+}

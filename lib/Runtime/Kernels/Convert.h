@@ -1,0 +1,78 @@
+//===- Convert.h - The kernels' element conversions, from CoopVecNumerics -===//
+//
+// The kernels convert with the numerics library's reference semantics (one
+// definition of f16 rounding and of the DXIL float-to-integer rule for the
+// whole project): scalar calls where single elements are converted, the bulk
+// entry points (AVX2 inside the library when the CPU has it) for whole input
+// vectors. The AVX2/AVX-512 microkernels' own F16C and vcvtps2dq sequences
+// give the same results for every non-NaN value; NaN payloads are not part
+// of the kernels' contract (the library returns the canonical quiet NaN,
+// F16C keeps the payload).
+//
+// Included before any target pragma, so these stay baseline code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LINALGCOOP_LIB_RUNTIME_KERNELS_CONVERT_H
+#define LINALGCOOP_LIB_RUNTIME_KERNELS_CONVERT_H
+
+#include "LinAlgCoop/Runtime/Numerics.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace coopvec {
+namespace kernels {
+
+inline float halfToFloat(uint16_t h) {
+  return coopvecDecodeToF32(COOPVEC_FMT_F16, h);
+}
+
+/// RTNE, overflow to infinity (DXIL and IEEE round-to-nearest).
+inline uint16_t floatToHalf(float f) {
+  return uint16_t(coopvecConvertF32(COOPVEC_FMT_F16, f, COOPVEC_RND_RN, 0, 0));
+}
+
+/// f32 -> int8 / uint8 by the DXIL rule: RTNE, saturating, NaN -> 0.
+inline int32_t floatToS8(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return int8_t(
+      uint8_t(coopvecDxilConvert(COOPVEC_FMT_I8, COOPVEC_FMT_F32, bits)));
+}
+inline int32_t floatToU8(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return uint8_t(coopvecDxilConvert(COOPVEC_FMT_U8, COOPVEC_FMT_F32, bits));
+}
+
+/// n f16 values at `src` (any alignment) widened to f32.
+inline void halvesToFloats(const uint8_t *src, float *dst, size_t n) {
+  if (reinterpret_cast<uintptr_t>(src) % 2 == 0) {
+    coopvecDecodeBuffer(COOPVEC_FMT_F16, src, dst, n);
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    uint16_t h;
+    std::memcpy(&h, src + 2 * i, 2);
+    dst[i] = halfToFloat(h);
+  }
+}
+
+/// n f32 values at `src` (any alignment) rounded to f16 and widened back.
+inline void floatsThroughHalf(const uint8_t *src, float *dst, size_t n) {
+  std::memcpy(dst, src, n * 4);
+  uint16_t tmp[256];
+  for (size_t i = 0; i < n; i += 256) {
+    size_t c = n - i < 256 ? n - i : 256;
+    coopvecConvertF32Buffer(COOPVEC_FMT_F16, dst + i, tmp, c, COOPVEC_RND_RN,
+                            0, nullptr);
+    coopvecDecodeBuffer(COOPVEC_FMT_F16, tmp, dst + i, c);
+  }
+}
+
+} // namespace kernels
+} // namespace coopvec
+
+#endif // LINALGCOOP_LIB_RUNTIME_KERNELS_CONVERT_H

@@ -1,0 +1,61 @@
+//===- SimdAvx512.h - The `Isa` interface on AVX-512 (F/BW/VL/DQ + VNNI) --===//
+//
+// Included only from KernelsAvx512.cpp, inside its AVX-512 target region.
+// The 8-lane operations are the AVX2 ones (SimdAvx2.h, included in the same
+// region, so they compile to EVEX code with 32 registers); this adds the
+// register count that widens the register blocks and the 512-bit integer
+// operations of the VNNI weight policies.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LINALGCOOP_LIB_RUNTIME_KERNELS_SIMDAVX512_H
+#define LINALGCOOP_LIB_RUNTIME_KERNELS_SIMDAVX512_H
+
+#include "SimdAvx2.h"
+
+#include <cstdint>
+#include <cstring>
+#include <immintrin.h>
+
+namespace coopvec {
+namespace kernels {
+namespace avx512 {
+namespace {
+
+struct Isa : avx2::Isa {
+  static constexpr const char *kName = "avx512";
+  static constexpr unsigned kRegs = 32;
+  using WideI = __m512i;
+
+  static WideI zeroWide() { return _mm512_setzero_si512(); }
+  static WideI loadWide(const void *p) { return _mm512_loadu_si512(p); }
+  /// The 4 bytes at p in every 32-bit lane.
+  static WideI bcastQuad(const uint8_t *p) {
+    int32_t quad;
+    std::memcpy(&quad, p, 4);
+    return _mm512_set1_epi32(quad);
+  }
+  /// acc += sum over the 4 byte pairs of each lane of u8(a) * s8(b), exact
+  /// (no saturation: vpdpbusd, not vpdpbusds).
+  static WideI dpbusd(WideI acc, WideI a, WideI b) {
+    return _mm512_dpbusd_epi32(acc, a, b);
+  }
+  /// Halves by vector shuffles rather than _mm512_castsi512_si256 /
+  /// _mm512_extracti64x4_epi64: GCC implements those with an undefined
+  /// pass-through operand and warns (-Wmaybe-uninitialized) at every use.
+  static I lowHalf(WideI a) {
+    __v8di v = (__v8di)a;
+    return (I)__builtin_shufflevector(v, v, 0, 1, 2, 3);
+  }
+  static I highHalf(WideI a) {
+    __v8di v = (__v8di)a;
+    return (I)__builtin_shufflevector(v, v, 4, 5, 6, 7);
+  }
+};
+
+} // namespace
+} // namespace avx512
+} // namespace kernels
+} // namespace coopvec
+
+#endif // LINALGCOOP_LIB_RUNTIME_KERNELS_SIMDAVX512_H

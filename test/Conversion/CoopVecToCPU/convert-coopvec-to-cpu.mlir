@@ -1,0 +1,225 @@
+// RUN: coopvec-opt %s --convert-coopvec-to-cpu --split-input-file | FileCheck %s
+
+// A matvec with a bias: bounds checks of the matrix and the bias, the input
+// spilled to a stack slot in the entry block, one kernel call with batch 1,
+// each status checked, the result loaded back.
+
+// CHECK-DAG: func.func private @coopvecMatVecMulAdd(!llvm.ptr, i32, i64, !llvm.ptr, i32, i32, i64, i32, !llvm.ptr, i64, i32, i32, i32, i32, i32, i32, !llvm.ptr, i64, i32, i32) -> i32
+// CHECK-DAG: func.func private @coopvecCpuCheckRange(i64, i64, i64) -> i32
+// CHECK-DAG: func.func private @coopvecCpuCheckMatrix(i64, i64, i32, i32, i32, i32, i32) -> i32
+// CHECK-DAG: func.func private @coopvecCpuReportError(i32, !llvm.ptr)
+// CHECK-DAG: llvm.mlir.global internal constant @[[$SITE:__coopvec_site_0]]("coopvec.matvec at {{.*}}convert-coopvec-to-cpu.mlir:[[@LINE+52]]:8\00")
+// CHECK-LABEL: func.func @matvec_bias(
+// CHECK-SAME:      %[[X:.*]]: vector<16xf16>, %[[W:.*]]: memref<?xi8>, %[[B:.*]]: memref<?xi8>, %[[OFF:.*]]: index, %[[S:.*]]: index)
+// CHECK:         %[[RES:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32xf16>
+// CHECK:         %[[IN:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf16>
+// CHECK:         %[[BOFF:.*]] = arith.constant 64 : index
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[WDIM:.*]] = memref.dim %[[W]], %[[C0]] : memref<?xi8>
+// CHECK:         %[[WBYTES:.*]] = arith.index_cast %[[WDIM]] : index to i64
+// CHECK:         %[[OFF64:.*]] = arith.index_cast %[[OFF]] : index to i64
+// CHECK:         %[[ROWMAJOR:.*]] = arith.constant 0 : i32
+// CHECK:         %[[M:.*]] = arith.constant 32 : i32
+// CHECK:         %[[K:.*]] = arith.constant 16 : i32
+// CHECK:         %[[ES:.*]] = arith.constant 2 : i32
+// CHECK:         %[[S32:.*]] = arith.index_cast %[[S]] : index to i32
+// CHECK:         %[[ST0:.*]] = call @coopvecCpuCheckMatrix(%[[WBYTES]], %[[OFF64]], %[[ROWMAJOR]], %[[M]], %[[K]], %[[ES]], %[[S32]])
+// CHECK:         %[[BAD0:.*]] = arith.cmpi ne, %[[ST0]], %[[ROWMAJOR]] : i32
+// CHECK:         scf.if %[[BAD0]] {
+// CHECK:           %[[SITE0:.*]] = llvm.mlir.addressof @[[$SITE]] : !llvm.ptr
+// CHECK:           func.call @coopvecCpuReportError(%[[ST0]], %[[SITE0]]) : (i32, !llvm.ptr) -> ()
+// CHECK:         }
+// CHECK:         %[[BDIM:.*]] = memref.dim %[[B]], %[[C0]] : memref<?xi8>
+// CHECK:         %[[BBYTES:.*]] = arith.index_cast %[[BDIM]] : index to i64
+// CHECK:         %[[BOFF64:.*]] = arith.index_cast %[[BOFF]] : index to i64
+// CHECK:         %[[BIASBYTES:.*]] = arith.constant 64 : i64
+// CHECK:         %[[ST1:.*]] = call @coopvecCpuCheckRange(%[[BBYTES]], %[[BOFF64]], %[[BIASBYTES]])
+// CHECK:         scf.if
+// CHECK:         vector.store %[[X]], %[[IN]][%[[C0]]] : memref<16xf16>, vector<16xf16>
+// CHECK:         %[[RESI:.*]] = memref.extract_aligned_pointer_as_index %[[RES]]
+// CHECK:         %[[RES64:.*]] = arith.index_cast %[[RESI]] : index to i64
+// CHECK:         %[[RESP:.*]] = llvm.inttoptr %[[RES64]] : i64 to !llvm.ptr
+// CHECK:         %[[F16:.*]] = arith.constant 8 : i32
+// CHECK:         %[[Z64:.*]] = arith.constant 0 : i64
+// CHECK:         %[[INP:.*]] = llvm.inttoptr
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK:         %[[WI:.*]] = memref.extract_aligned_pointer_as_index %[[W]]
+// CHECK:         %[[WP:.*]] = llvm.inttoptr
+// CHECK:         %[[WOFF:.*]] = arith.index_cast %[[OFF]] : index to i64
+// CHECK:         %[[WS:.*]] = arith.index_cast %[[S]] : index to i32
+// CHECK:         %[[BI:.*]] = memref.extract_aligned_pointer_as_index %[[B]]
+// CHECK:         %[[BP:.*]] = llvm.inttoptr
+// CHECK:         %[[BO:.*]] = arith.index_cast %[[BOFF]] : index to i64
+// CHECK:         %[[ST:.*]] = call @coopvecMatVecMulAdd(%[[RESP]], %[[F16]], %[[Z64]], %[[INP]], %[[F16]], %[[F16]], %[[Z64]], %[[ONE]], %[[WP]], %[[WOFF]], %[[F16]], %[[M]], %[[K]], %[[ROWMAJOR]], %[[ROWMAJOR]], %[[WS]], %[[BP]], %[[BO]], %[[F16]], %[[ONE]])
+// CHECK:         %[[BAD:.*]] = arith.cmpi ne, %[[ST]], %[[ROWMAJOR]] : i32
+// CHECK:         scf.if %[[BAD]] {
+// CHECK:           func.call @coopvecCpuReportError(%[[ST]],
+// CHECK:         }
+// CHECK:         %[[Y:.*]] = vector.load %[[RES]][%[[C0]]] : memref<32xf16>, vector<32xf16>
+// CHECK:         return %[[Y]] : vector<32xf16>
+func.func @matvec_bias(%x: vector<16xf16>, %w: memref<?xi8>, %b: memref<?xi8>,
+                       %off: index, %s: index) -> vector<32xf16> {
+  %boff = arith.constant 64 : index
+  %y = coopvec.matvec %x as F16, %w[%off] matrix<F16, 32x16, RowMajor> stride %s
+         bias %b[%boff] as F16
+         : vector<16xf16>, memref<?xi8>, memref<?xi8> -> vector<32xf16>
+  return %y : vector<32xf16>
+}
+
+// -----
+
+// Packed input, transposed optimal matrix, no bias (a null pointer), an
+// omitted stride (0), a U32 physical input (`unsigned`).
+
+// CHECK-LABEL: func.func @matvec_packed_transpose(
+// CHECK-SAME:      %[[P:.*]]: vector<8xi32>, %[[W:.*]]: memref<?xi8>)
+// CHECK:         %[[RES:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32xi32>
+// CHECK:         %[[IN:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8xi32>
+// CHECK:         %[[INFOPT:.*]] = arith.constant 2 : i32
+// CHECK:         %[[STOREDROWS:.*]] = arith.constant 30 : i32
+// CHECK:         %[[STOREDCOLS:.*]] = arith.constant 32 : i32
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK:         %[[NOSTRIDE:.*]] = arith.constant 0 : i32
+// CHECK:         call @coopvecCpuCheckMatrix(%{{.*}}, %{{.*}}, %[[INFOPT]], %[[STOREDROWS]], %[[STOREDCOLS]], %[[ONE]], %[[NOSTRIDE]])
+// CHECK:         vector.store %[[P]], %[[IN]]
+// CHECK-DAG:     %[[I32:.*]] = arith.constant 4 : i32
+// CHECK-DAG:     %[[U32:.*]] = arith.constant 5 : i32
+// CHECK-DAG:     %[[PACKED:.*]] = arith.constant 17 : i32
+// CHECK-DAG:     %[[I8:.*]] = arith.constant 20 : i32
+// CHECK-DAG:     %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK:         call @coopvecMatVecMulAdd(%{{.*}}, %[[I32]], %{{.*}}, %{{.*}}, %[[U32]], %[[PACKED]], %{{.*}}, %[[ONE]], %{{.*}}, %{{.*}}, %[[I8]], %[[STOREDCOLS]], %[[STOREDROWS]], %[[INFOPT]], %[[ONE]], %[[NOSTRIDE]], %[[NULL]], %{{.*}}, %[[NOSTRIDE]], %[[ONE]])
+func.func @matvec_packed_transpose(%p: vector<8xi32>, %w: memref<?xi8>) -> vector<32xi32> {
+  %c0 = arith.constant 0 : index
+  %q = coopvec.matvec %p unsigned as PackedS8x32, %w[%c0]
+         matrix<I8, 32x30, InferencingOptimal, transpose>
+         : vector<8xi32>, memref<?xi8> -> vector<32xi32>
+  return %q : vector<32xi32>
+}
+
+// -----
+
+// Stack slots go to the entry block even when the op sits in a loop.
+
+// CHECK-LABEL: func.func @matvec_in_loop(
+// CHECK-NEXT:    memref.alloca() {alignment = 64 : i64} : memref<4xf32>
+// CHECK-NEXT:    memref.alloca() {alignment = 64 : i64} : memref<4xf32>
+// CHECK:         scf.for
+// CHECK-NOT:       memref.alloca
+// CHECK:           call @coopvecMatVecMulAdd
+// CHECK:         return
+func.func @matvec_in_loop(%x: vector<4xf32>, %w: memref<?xi8>, %n: index) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> vector<4xf32> {
+    %y = coopvec.matvec %v as F32, %w[%c0] matrix<F32, 4x4, TrainingOptimal>
+           : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+    scf.yield %y : vector<4xf32>
+  }
+  return %r : vector<4xf32>
+}
+
+// -----
+
+// Bounds checks can be turned off; a strided byte buffer adds its offset.
+
+// CHECK-LABEL: func.func @matvec_strided_buffer(
+// CHECK-SAME:      %{{.*}}: vector<4xf32>, %[[W:.*]]: memref<?xi8, strided<[1], offset: ?>>)
+// CHECK:         %[[ALIGNED:.*]] = memref.extract_aligned_pointer_as_index %[[W]]
+// CHECK:         %{{.*}}, %[[OFFSET:.*]], %{{.*}}, %{{.*}} = memref.extract_strided_metadata %[[W]]
+// CHECK:         %[[ADDR:.*]] = arith.addi %[[ALIGNED]], %[[OFFSET]] : index
+// CHECK:         %[[ADDR64:.*]] = arith.index_cast %[[ADDR]] : index to i64
+// CHECK:         %[[PTR:.*]] = llvm.inttoptr %[[ADDR64]] : i64 to !llvm.ptr
+// CHECK:         call @coopvecMatVecMulAdd(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[PTR]],
+func.func @matvec_strided_buffer(%x: vector<4xf32>, %w: memref<?xi8, strided<[1], offset: ?>>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %y = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 4x4, TrainingOptimal>
+         : vector<4xf32>, memref<?xi8, strided<[1], offset: ?>> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @outer_product(
+// CHECK-SAME:      %[[A:.*]]: vector<8xf16>, %[[B:.*]]: vector<4xf16>, %[[W:.*]]: memref<?xi8>, %[[OFF:.*]]: index)
+// CHECK-DAG:     %[[SB:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4xf16>
+// CHECK-DAG:     %[[SA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8xf16>
+// CHECK:         call @coopvecCpuCheckMatrix(%{{.*}}, %{{.*}}, %[[TRAINOPT:[a-z0-9_]+]], %[[M:[a-z0-9_]+]], %[[N:[a-z0-9_]+]], %{{.*}}, %[[NOSTRIDE:[a-z0-9_]+]])
+// CHECK:         vector.store %[[A]], %[[SA]]
+// CHECK:         vector.store %[[B]], %[[SB]]
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[F32:.*]] = arith.constant 9 : i32
+// CHECK:         %[[ST:.*]] = call @coopvecOuterProductAccumulate(%{{.*}}, %[[M]], %{{.*}}, %{{.*}}, %[[M]], %{{.*}}, %[[ONE]], %[[M]], %[[N]], %{{.*}}, %{{.*}}, %[[F32]], %[[TRAINOPT]], %[[NOSTRIDE]], %[[ONE]]) : (!llvm.ptr, i32, i64, !llvm.ptr, i32, i64, i32, i32, i32, !llvm.ptr, i64, i32, i32, i32, i32) -> i32
+// CHECK:         scf.if
+// CHECK:           func.call @coopvecCpuReportError(%[[ST]]
+// CHECK-NOT:     coopvec.
+// CHECK:         return
+// (F16 = 8 and M = 8 are one constant.)
+func.func @outer_product(%a: vector<8xf16>, %b: vector<4xf16>, %w: memref<?xi8>, %off: index) {
+  coopvec.outer_product_accumulate %a, %b, %w[%off] matrix<F32, 8x4, TrainingOptimal>
+      : vector<8xf16>, vector<4xf16>, memref<?xi8>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @vector_accumulate(
+// CHECK-SAME:      %[[V:.*]]: vector<16xf32>, %[[BUF:.*]]: memref<?xi8>)
+// CHECK:         %[[BYTES:.*]] = arith.constant 64 : i64
+// CHECK:         call @coopvecCpuCheckRange(%{{.*}}, %{{.*}}, %[[BYTES]])
+// CHECK:         vector.store %[[V]]
+// CHECK-DAG:     %[[F32:.*]] = arith.constant 9 : i32
+// CHECK-DAG:     %[[N:.*]] = arith.constant 16 : i32
+// CHECK:         call @coopvecVectorAccumulate(%{{.*}}, %[[F32]], %{{.*}}, %{{.*}}, %[[N]], %{{.*}}, %{{.*}}, %[[F32]], %{{.*}}) : (!llvm.ptr, i32, i64, i32, i32, !llvm.ptr, i64, i32, i32) -> i32
+func.func @vector_accumulate(%v: vector<16xf32>, %buf: memref<?xi8>) {
+  %c128 = arith.constant 128 : index
+  coopvec.vector_accumulate %v, %buf[%c128] : vector<16xf32>, memref<?xi8>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @convert_matrix(
+// CHECK-SAME:      %[[SRC:.*]]: memref<?xi8>, %[[DST:.*]]: memref<?xi8>)
+// CHECK-DAG:     %[[E4M3:.*]] = arith.constant 21 : i32
+// CHECK-DAG:     %[[INFOPT:.*]] = arith.constant 2 : i32
+// CHECK-DAG:     %[[F32:.*]] = arith.constant 9 : i32
+// CHECK-DAG:     %[[ROWMAJOR:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[ROWS:.*]] = arith.constant 64 : i32
+// CHECK-DAG:     %[[COLS:.*]] = arith.constant 32 : i32
+// CHECK:         %[[ST:.*]] = call @coopvecCpuConvertMatrix(%{{.*}}, %{{.*}}, %{{.*}}, %[[E4M3]], %[[INFOPT]], %[[ROWMAJOR]], %{{.*}}, %{{.*}}, %{{.*}}, %[[F32]], %[[ROWMAJOR]], %{{.*}}, %[[ROWS]], %[[COLS]]) : (!llvm.ptr, i64, i64, i32, i32, i32, !llvm.ptr, i64, i64, i32, i32, i32, i32, i32) -> i32
+// CHECK:         scf.if
+func.func @convert_matrix(%src: memref<?xi8>, %dst: memref<?xi8>) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  coopvec.convert_matrix %src[%c0] matrix<F32, 64x32, RowMajor> stride %c128
+      to %dst[%c0] matrix<F8_E4M3, 64x32, InferencingOptimal>
+      : memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+// A size query with a dynamic stride calls the layout math; its 0 for an
+// invalid stride is reported as COOPVEC_ERROR_INVALID_STRIDE (-4).
+
+// CHECK-LABEL: func.func @matrix_size(
+// CHECK-SAME:      %[[S:.*]]: index) -> index
+// CHECK-DAG:     %[[COLMAJOR:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[ROWS:.*]] = arith.constant 8 : i32
+// CHECK-DAG:     %[[COLS:.*]] = arith.constant 4 : i32
+// CHECK-DAG:     %[[ES:.*]] = arith.constant 2 : i32
+// CHECK:         %[[S32:.*]] = arith.index_cast %[[S]] : index to i32
+// CHECK:         %[[SIZE:.*]] = call @coopvecLayoutDestinationSize(%[[COLMAJOR]], %[[ROWS]], %[[COLS]], %[[ES]], %[[S32]]) : (i32, i32, i32, i32, i32) -> i64
+// CHECK:         %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK:         %[[BAD:.*]] = arith.cmpi eq, %[[SIZE]], %[[ZERO]] : i64
+// CHECK:         %[[EINVAL:.*]] = arith.constant -4 : i32
+// CHECK:         %[[OK:.*]] = arith.constant 0 : i32
+// CHECK:         %[[ST:.*]] = arith.select %[[BAD]], %[[EINVAL]], %[[OK]] : i32
+// CHECK:         scf.if
+// CHECK:           func.call @coopvecCpuReportError(%[[ST]]
+// CHECK:         %[[R:.*]] = arith.index_cast %[[SIZE]] : i64 to index
+// CHECK:         return %[[R]] : index
+func.func @matrix_size(%s: index) -> index {
+  %n = coopvec.matrix_size matrix<F16, 8x4, ColumnMajor> stride %s : index
+  return %n : index
+}

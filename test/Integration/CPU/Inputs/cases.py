@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""Integration harness: runs coopvec programs through coopvec-run and checks
+them against a NumPy reference computed here, independently of the runtime.
+
+For every case it writes the program (the matrix description is static),
+lays the matrix out in memory with the formulas of
+include/LinAlgCoop/Runtime/Layout.h re-implemented below, runs the program
+and compares the result:
+  * integer paths (I8/U8 matrices, I32 bias, i32 result) bit-exact; an f32
+    result of an integer path is the exact sum rounded once (RTNE), also
+    compared exactly;
+  * float paths: |y - ref| <= (K + 2) * 2^-24 * (sum_k |w_k x_k| + |bias|)
+    + ulp_out(ref) / 2, with ref computed in float64 from the same rounded
+    inputs (f32 accumulation error bound plus one rounding to the output).
+Prints one line per case and a summary "<group>: N cases, M failures".
+"""
+
+import argparse
+import itertools
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+ROWMAJOR, COLMAJOR, INFOPT, TRAINOPT = "RowMajor", "ColumnMajor", "InferencingOptimal", "TrainingOptimal"
+LAYOUTS = [(ROWMAJOR, False), (COLMAJOR, False), (INFOPT, False), (TRAINOPT, False),
+           (INFOPT, True), (TRAINOPT, True)]
+NP = {"F32": np.float32, "F16": np.float16, "I8": np.int8, "U8": np.uint8, "I32": np.int32}
+
+
+def ceil_div(a, b):
+    return -(-a // b)
+
+
+def layout_size(layout, rows, cols, es, stride):
+    if layout == ROWMAJOR:
+        return (rows - 1) * stride + cols * es
+    if layout == COLMAJOR:
+        return (cols - 1) * stride + rows * es
+    if layout == INFOPT:
+        g = 2 if es == 1 else 1
+        return ceil_div(rows, 8) * 8 * (ceil_div(cols, g) * g) * es
+    return ceil_div(rows, 8) * ceil_div(cols, 8) * 64 * es
+
+
+def element_offset(layout, rows, cols, es, stride, r, c):
+    if layout == ROWMAJOR:
+        return r * stride + c * es
+    if layout == COLMAJOR:
+        return c * stride + r * es
+    if layout == INFOPT:
+        g = 2 if es == 1 else 1
+        panel = 8 * (ceil_div(cols, g) * g) * es
+        return (r // 8) * panel + (c // g) * (8 * g * es) + (r % 8) * (g * es) + (c % g) * es
+    tc = ceil_div(cols, 8)
+    return ((r // 8) * tc + c // 8) * 64 * es + ((c % 8) * 8 + r % 8) * es
+
+
+def store_matrix(stored, layout, stride):
+    """Bytes of the stored matrix (rows x cols array) in `layout`."""
+    rows, cols = stored.shape
+    es = stored.dtype.itemsize
+    buf = np.zeros(layout_size(layout, rows, cols, es, stride) + 16, np.uint8)
+    raw = stored.view(np.uint8).reshape(rows, cols, es)
+    for r in range(rows):
+        for c in range(cols):
+            off = element_offset(layout, rows, cols, es, stride, r, c)
+            buf[off:off + es] = raw[r, c]
+    return buf
+
+
+def strided_stride(layout, rows, cols, es):
+    # One row/column plus padding, 16-byte aligned (the verifier's rule).
+    n = cols if layout == ROWMAJOR else rows
+    return ((n * es + 15) // 16) * 16 + 16
+
+
+def run(args, mlir, entry, inputs, out):
+    cmd = [args.runner, mlir, "-e", entry, "--no-print", "-o", out]
+    for a in inputs:
+        cmd += ["--arg", a]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, p.stderr.strip()
+    return np.load(out), ""
+
+
+def rtne_sat(x, lo, hi):
+    return np.clip(np.rint(x), lo, hi)
+
+
+#===-------------------------------------------------------------------------===#
+# matvec
+#===-------------------------------------------------------------------------===#
+
+FLOAT_INPUTS = [("f32", "F32"), ("f16", "F16"), ("f16", "F32"), ("f32", "F16")]
+INT_INPUTS = [("i32", "PackedS8x32", False), ("i32", "PackedU8x32", True),
+              ("f32", "I8", False), ("f32", "U8", False),
+              ("i32", "I8", False), ("i32", "U8", True)]
+
+
+def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_interp,
+                in_unsigned, bias, out_phys):
+    es = np.dtype(NP[matrix]).itemsize
+    srows, scols = (k, m) if transpose else (m, k)
+    strided = layout in (ROWMAJOR, COLMAJOR)
+    stride = strided_stride(layout, srows, scols, es) if strided else 0
+    # Values.
+    if matrix in ("F32", "F16"):
+        w = rng.uniform(-1, 1, (m, k)).astype(NP[matrix])
+    elif matrix == "I8":
+        w = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    else:
+        w = rng.integers(0, 256, (m, k)).astype(np.uint8)
+    stored = np.ascontiguousarray(w.T if transpose else w)
+    wbuf = store_matrix(stored, layout, stride)
+    base = os.path.join(args.tmp, name)
+    np.save(base + ".w.npy", wbuf)
+    packed = in_interp.startswith("Packed")
+    nin = ceil_div(k, 4) if packed else k
+    if packed:
+        lanes = rng.integers(0, 256, 4 * nin).astype(np.uint8)
+        x_phys = lanes.view(np.int32)
+        logical = lanes[:k].view(np.int8 if in_interp == "PackedS8x32" else np.uint8).astype(np.float64)
+    elif in_phys in ("f32", "f16"):
+        lim = 300.0 if in_interp in ("I8", "U8") else 1.0
+        x_phys = rng.uniform(-lim, lim, k).astype(np.float32 if in_phys == "f32" else np.float16)
+        # Exact halves exercise RTNE ties.
+        if in_interp in ("I8", "U8"):
+            x_phys[:4] = [2.5, -3.5, 0.5, 127.5][:min(4, k)]
+        if in_interp == "I8":
+            logical = rtne_sat(x_phys.astype(np.float64), -128, 127)
+        elif in_interp == "U8":
+            logical = rtne_sat(x_phys.astype(np.float64), 0, 255)
+        elif in_interp == "F16":
+            logical = x_phys.astype(np.float16).astype(np.float64)
+        else:
+            logical = x_phys.astype(np.float64)
+    else:  # i32 read as I8/U8, saturating
+        x_phys = rng.integers(-400, 400, k).astype(np.int32)
+        logical = np.clip(x_phys, -128, 127) if in_interp == "I8" else np.clip(
+            x_phys.view(np.uint32).astype(np.float64), 0, 255)
+        logical = np.asarray(logical, np.float64)
+    np.save(base + ".x.npy", x_phys)
+    inputs = [base + ".x.npy", base + ".w.npy"]
+    bvals = None
+    if bias:
+        if bias == "I32":
+            bvals = rng.integers(-100000, 100000, m).astype(np.int32)
+        else:
+            bvals = rng.uniform(-1, 1, m).astype(NP[bias])
+        bbuf = np.zeros(m * bvals.dtype.itemsize + 64, np.uint8)
+        bbuf[64:64 + bvals.nbytes] = bvals.view(np.uint8)
+        np.save(base + ".b.npy", bbuf)
+        inputs.append(base + ".b.npy")
+
+    in_ty = {"f32": "f32", "f16": "f16", "i32": "i32"}[in_phys]
+    out_ty = out_phys
+    desc = f"matrix<{matrix}, {m}x{k}, {layout}{', transpose' if transpose else ''}>"
+    stride_txt = f" stride %s" if strided else ""
+    bias_txt = f" bias %b[%c64] as {bias}" if bias else ""
+    bias_arg = ", %b: memref<?xi8>" if bias else ""
+    bias_ty = ", memref<?xi8>" if bias else ""
+    uns = " unsigned" if in_unsigned else ""
+    prog = f"""func.func @{name}(%x: vector<{nin}x{in_ty}>, %w: memref<?xi8>{bias_arg}) -> vector<{m}x{out_ty}> {{
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %s = arith.constant {stride} : index
+  %y = coopvec.matvec %x{uns} as {in_interp}, %w[%c0] {desc}{stride_txt}{bias_txt}
+         : vector<{nin}x{in_ty}>, memref<?xi8>{bias_ty} -> vector<{m}x{out_ty}>
+  return %y : vector<{m}x{out_ty}>
+}}
+"""
+    mlir = base + ".mlir"
+    with open(mlir, "w") as f:
+        f.write(prog)
+    y, err = run(args, mlir, name, inputs, base + ".y.npy")
+    if y is None:
+        return f"FAIL {name}: {err}"
+
+    wf = w.astype(np.float64)
+    if matrix in ("F32", "F16"):
+        ref = wf @ logical + (bvals.astype(np.float64) if bvals is not None else 0)
+        mag = np.abs(wf) @ np.abs(logical) + (np.abs(bvals.astype(np.float64)) if bvals is not None else 0)
+        out_eps = 2.0**-11 if out_ty == "f16" else 2.0**-24
+        tol = (k + 2) * 2.0**-24 * mag + out_eps * np.abs(ref) + (2.0**-24 if out_ty == "f16" else 0)
+        diff = np.abs(y.astype(np.float64) - ref)
+        if np.all(diff <= tol):
+            return f"ok {name}"
+        i = int(np.argmax(diff - tol))
+        return f"FAIL {name}: y[{i}] = {y[i]!r}, reference {ref[i]!r}, bound {tol[i]!r}"
+    acc = (w.astype(np.int64) @ logical.astype(np.int64)) + (bvals.astype(np.int64) if bvals is not None else 0)
+    if out_ty == "i32":
+        ref = acc.astype(np.int64).astype(np.int32)
+    else:
+        ref = acc.astype(np.float32)  # exact integer, rounded once RTNE
+    if np.array_equal(y, ref):
+        return f"ok {name}"
+    i = int(np.argmax(y != ref))
+    return f"FAIL {name}: y[{i}] = {y[i]!r}, reference {ref[i]!r} (exact)"
+
+
+def group_matvec_float(args, rng):
+    cases = []
+    n = 0
+    for (layout, transpose), matrix in itertools.product(LAYOUTS, ["F32", "F16"]):
+        for j, (phys, interp) in enumerate(FLOAT_INPUTS):
+            bias = [None, "F32", "F16"][(n + j) % 3]
+            out = ["f32", "f16"][(n // 3 + j) % 2]
+            m, k = [(8, 8), (13, 7), (32, 16), (5, 33)][(n + j) % 4]
+            name = f"mvf{n}_{matrix}_{layout}{'_T' if transpose else ''}_{phys}{interp}_{bias}_{out}"
+            cases.append((name, m, k, matrix, layout, transpose, phys, interp, False, bias, out))
+            n += 1
+    return cases
+
+
+def group_matvec_int(args, rng):
+    cases = []
+    n = 0
+    for (layout, transpose), matrix in itertools.product(LAYOUTS, ["I8", "U8"]):
+        for j, (phys, interp, uns) in enumerate(INT_INPUTS):
+            bias = [None, "I32"][(n + j) % 2]
+            out = ["i32", "f32"][(n // 2 + j) % 2]
+            m, k = [(8, 8), (13, 7), (32, 16), (5, 33)][(n + j) % 4]
+            name = f"mvi{n}_{matrix}_{layout}{'_T' if transpose else ''}_{phys}{interp}_{bias}_{out}"
+            cases.append((name, m, k, matrix, layout, transpose, phys, interp, uns, bias, out))
+            n += 1
+    return cases
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("group", choices=["matvec-float", "matvec-int"])
+    ap.add_argument("--runner", required=True)
+    ap.add_argument("--tmp", required=True)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    os.makedirs(args.tmp, exist_ok=True)
+    rng = np.random.default_rng(args.seed)
+    cases = {"matvec-float": group_matvec_float, "matvec-int": group_matvec_int}[args.group](args, rng)
+    failures = 0
+    for case in cases:
+        line = matvec_case(args, rng, *case)
+        failures += line.startswith("FAIL")
+        print(line)
+    print(f"{args.group}: {len(cases)} cases, {failures} failures")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

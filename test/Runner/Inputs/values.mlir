@@ -1,0 +1,42 @@
+// Entry points exercising argument kinds and results for the runner tests.
+func.func @scalars(%a: i32, %b: f32, %c: index, %d: i1, %e: f16, %g: i64) -> (i32, f32, index, i1, f16, i64) {
+  return %a, %b, %c, %d, %e, %g : i32, f32, index, i1, f16, i64
+}
+
+func.func @vector_sum(%v: vector<4xf32>, %w: vector<4xf32>) -> vector<4xf32> {
+  %r = arith.addf %v, %w : vector<4xf32>
+  return %r : vector<4xf32>
+}
+
+func.func @scale(%m: memref<2x3xf32>, %s: f32) -> memref<2x3xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    scf.for %j = %c0 to %c3 step %c1 {
+      %x = memref.load %m[%i, %j] : memref<2x3xf32>
+      %y = arith.mulf %x, %s : f32
+      memref.store %y, %m[%i, %j] : memref<2x3xf32>
+    }
+  }
+  return %m : memref<2x3xf32>
+}
+
+func.func @first_byte(%b: memref<?xi8>) -> (i8, index) {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %b[%c0] : memref<?xi8>
+  %n = memref.dim %b, %c0 : memref<?xi8>
+  return %x, %n : i8, index
+}
+
+func.func @answer() -> i32 {
+  %c = arith.constant 42 : i32
+  return %c : i32
+}
+
+func.func @nothing() {
+  return
+}
+
+func.func private @external(i32) -> i32

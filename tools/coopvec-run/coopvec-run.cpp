@@ -1,0 +1,918 @@
+//===- coopvec-run.cpp - JIT runner for coopvec programs ------------------===//
+//
+// Lowers a coopvec program with the CPU pipeline (or --pass-pipeline), JITs
+// it with MLIR's ExecutionEngine against libcoopvec_runtime.so, calls the
+// entry function with arguments from .npy files or inline literals, and
+// prints (and optionally saves) its results.
+//
+// Calling convention: the ExecutionEngine's packed wrapper `_mlir_<entry>`
+// takes one pointer per LLVM-level argument followed by one pointer to the
+// result. A memref argument expands to its descriptor fields (allocated and
+// aligned pointer, offset, sizes, strides); a vector or scalar is one value.
+// Several results come back as an LLVM struct.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Npy.h"
+
+#include "LinAlgCoop/Conversion/CoopVecToCPU/CoopVecToCPU.h"
+#include "LinAlgCoop/InitAll.h"
+#include "LinAlgCoop/Runtime/CpuTarget.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <charconv>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <thread>
+
+using namespace mlir;
+using namespace coopvecrun;
+namespace cl = llvm::cl;
+
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+static cl::OptionCategory runCategory("coopvec-run options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::init("-"), cl::cat(runCategory));
+static cl::opt<std::string>
+    entryName("e", cl::desc("Entry function to run (default: main)"),
+              cl::value_desc("name"), cl::init("main"), cl::cat(runCategory));
+static cl::alias entryAlias("entry-point", cl::aliasopt(entryName),
+                            cl::desc("Alias for -e"), cl::cat(runCategory));
+static cl::list<std::string> argValues(
+    "arg",
+    cl::desc("Argument of the entry function, in order: a .npy file, a "
+             "scalar literal (3, -1.5, 0x10, true, nan) or a list "
+             "([1, 2, 3]) for a vector or a memref"),
+    cl::value_desc("value"), cl::cat(runCategory));
+static cl::alias argAlias("a", cl::aliasopt(argValues),
+                          cl::desc("Alias for --arg"), cl::cat(runCategory));
+static cl::list<std::string>
+    outputFiles("o",
+                cl::desc("Write result i (in order of -o) to this .npy file"),
+                cl::value_desc("file.npy"), cl::cat(runCategory));
+static cl::list<std::string> outArgs(
+    "out-arg",
+    cl::desc("After the run, write memref argument N to FILE (.npy), viewed "
+             "with the dtype and shape of the .npy it was read from"),
+    cl::value_desc("N=FILE"), cl::cat(runCategory));
+static cl::opt<bool>
+    printArgs("print-args",
+              cl::desc("After the run, print every memref argument (viewed "
+                       "as the .npy it was read from)"),
+              cl::cat(runCategory));
+static cl::opt<bool> noPrint("no-print", cl::desc("Do not print the results"),
+                             cl::cat(runCategory));
+static cl::opt<std::string> passPipeline(
+    "pass-pipeline",
+    cl::desc("Textual pass pipeline to run instead of the default CPU "
+             "pipeline, e.g. 'builtin.module(coopvec-cpu-pipeline)'"),
+    cl::cat(runCategory));
+static cl::opt<unsigned> numThreads(
+    "num-threads",
+    cl::desc("Threads each kernel call may use (default pipeline only; "
+             "0: the runtime's default)"),
+    cl::init(1), cl::cat(runCategory));
+static cl::opt<bool> noBoundsChecks(
+    "no-bounds-checks",
+    cl::desc("Do not check buffer accesses against memref sizes (default "
+             "pipeline only)"),
+    cl::cat(runCategory));
+static cl::opt<std::string> entryResult(
+    "entry-point-result",
+    cl::desc("mlir-runner compatibility: the entry's result type (void, i32, "
+             "i64, f32); checked against its signature"),
+    cl::value_desc("type"), cl::cat(runCategory));
+static cl::list<std::string>
+    sharedLibs("shared-libs",
+               cl::desc("Extra shared libraries the JIT resolves symbols in"),
+               cl::CommaSeparated, cl::value_desc("lib.so"),
+               cl::cat(runCategory));
+static cl::opt<std::string> runtimeLib(
+    "runtime-lib",
+    cl::desc("Path of libcoopvec_runtime.so (default: ../lib next to this "
+             "executable)"),
+    cl::cat(runCategory));
+static cl::opt<unsigned> optLevel("O", cl::Prefix,
+                                  cl::desc("LLVM optimization level (0-3)"),
+                                  cl::init(2), cl::cat(runCategory));
+static cl::opt<bool> timing("time",
+                            cl::desc("Report compile and run time on stderr"),
+                            cl::cat(runCategory));
+static cl::opt<unsigned>
+    repeat("repeat", cl::desc("Call the entry this many times (for --time)"),
+           cl::init(1), cl::cat(runCategory));
+static cl::opt<unsigned> invocations(
+    "invocations",
+    cl::desc("Call the entry concurrently from this many threads with the "
+             "same arguments, as GPU invocations share buffers; results are "
+             "those of invocation 0"),
+    cl::init(1), cl::cat(runCategory));
+static cl::opt<bool>
+    printLowered("print-lowered",
+                 cl::desc("Print the module after the pipeline and stop"),
+                 cl::cat(runCategory));
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+/// Whether an MLIR diagnostic already explained the failure on its line.
+static bool diagnosed = false;
+
+/// Every failure is one line on stderr and exit code 1.
+[[noreturn]] static void fatal(const llvm::Twine &message) {
+  llvm::outs().flush();
+  llvm::errs() << "coopvec-run: error: " << message << "\n";
+  llvm::errs().flush();
+  std::exit(1);
+}
+
+static void exitOnError(llvm::Error error, const llvm::Twine &context = "") {
+  if (!error)
+    return;
+  if (diagnosed) {
+    llvm::consumeError(std::move(error));
+    std::exit(1);
+  }
+  std::string message = llvm::toString(std::move(error));
+  fatal(context.isTriviallyEmpty() ? llvm::Twine(message)
+                                   : context + ": " + message);
+}
+
+static std::string formatLocation(Location loc) {
+  if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
+    return (fileLoc.getFilename().getValue() + ":" +
+            llvm::Twine(fileLoc.getLine()) + ":" +
+            llvm::Twine(fileLoc.getColumn()))
+        .str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << loc;
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+/// Storage of one element in memory (LLVM's layout of the lowered type).
+static std::optional<unsigned> elementBytes(Type type) {
+  if (type.isIndex())
+    return 8;
+  if (auto intType = dyn_cast<IntegerType>(type)) {
+    unsigned width = intType.getWidth();
+    if (width == 1 || width == 8 || width == 16 || width == 32 || width == 64)
+      return std::max(1u, width / 8);
+    return std::nullopt;
+  }
+  if (type.isF16() || type.isBF16() || type.isF32() || type.isF64())
+    return type.getIntOrFloatBitWidth() / 8;
+  return std::nullopt;
+}
+
+/// The NumPy dtype that holds `type` (bf16 has none).
+static std::optional<std::pair<char, unsigned>> dtypeOf(Type type) {
+  std::optional<unsigned> bytes = elementBytes(type);
+  if (!bytes || type.isBF16())
+    return std::nullopt;
+  if (type.isInteger(1))
+    return std::make_pair('b', 1u);
+  return std::make_pair(isa<FloatType>(type) ? 'f' : 'i', *bytes);
+}
+
+static std::string dtypeName(std::pair<char, unsigned> dtype) {
+  NpyArray a;
+  a.kind = dtype.first;
+  a.elemBytes = dtype.second;
+  return a.descr();
+}
+
+/// Whether data of dtype `have` can fill elements of dtype `want`: the same
+/// kind and size; signed and unsigned integers of one size are the same
+/// signless MLIR type.
+static bool dtypeMatches(std::pair<char, unsigned> have,
+                         std::pair<char, unsigned> want) {
+  if (have.second != want.second)
+    return false;
+  auto isInt = [](char k) { return k == 'i' || k == 'u'; };
+  return have.first == want.first || (isInt(have.first) && isInt(want.first));
+}
+
+/// Parses one literal element of `type` into its little-endian bytes.
+static bool parseElement(StringRef text, Type type, uint8_t *out) {
+  text = text.trim();
+  unsigned bytes = *elementBytes(type);
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    llvm::APFloat value(floatType.getFloatSemantics());
+    // Decimal text rounds once, to nearest even, to the target type.
+    auto status =
+        value.convertFromString(text, llvm::APFloat::rmNearestTiesToEven);
+    if (!status) {
+      llvm::consumeError(status.takeError());
+      return false;
+    }
+    uint64_t raw = value.bitcastToAPInt().getZExtValue();
+    std::memcpy(out, &raw, bytes);
+    return true;
+  }
+  if (type.isInteger(1)) {
+    if (text == "true" || text == "1")
+      return *out = 1, true;
+    if (text == "false" || text == "0")
+      return *out = 0, true;
+    return false;
+  }
+  int64_t value;
+  if (text.getAsInteger(0, value)) {
+    uint64_t unsignedValue;
+    if (text.getAsInteger(0, unsignedValue))
+      return false;
+    value = static_cast<int64_t>(unsignedValue);
+  }
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  // Accept the signed and the unsigned range of the width.
+  if (width < 64 && (value < -(int64_t(1) << (width - 1)) ||
+                     value >= (int64_t(1) << width)))
+    return false;
+  std::memcpy(out, &value, bytes);
+  return true;
+}
+
+static std::string formatElement(Type type, const uint8_t *data) {
+  unsigned bytes = *elementBytes(type);
+  uint64_t raw = 0;
+  std::memcpy(&raw, data, bytes);
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    llvm::APFloat value(floatType.getFloatSemantics(),
+                        llvm::APInt(floatType.getWidth(), raw));
+    if (value.isNaN())
+      return "nan";
+    if (value.isInfinity())
+      return value.isNegative() ? "-inf" : "inf";
+    // The shortest text that reads back as the same value: f16 and bf16 go
+    // through f32, which holds them exactly.
+    char buf[64];
+    std::to_chars_result r;
+    if (type.isF64()) {
+      r = std::to_chars(buf, buf + sizeof(buf), value.convertToDouble());
+    } else {
+      bool lost;
+      value.convert(llvm::APFloat::IEEEsingle(),
+                    llvm::APFloat::rmNearestTiesToEven, &lost);
+      r = std::to_chars(buf, buf + sizeof(buf), value.convertToFloat());
+    }
+    return std::string(buf, r.ptr);
+  }
+  if (type.isInteger(1))
+    return raw ? "1" : "0";
+  unsigned width = bytes * 8;
+  int64_t value = width == 64 ? static_cast<int64_t>(raw)
+                              : llvm::SignExtend64(raw, width);
+  return std::to_string(value);
+}
+
+//===----------------------------------------------------------------------===//
+// Arrays: arguments and results in memory
+//===----------------------------------------------------------------------===//
+
+/// A C-order array of MLIR elements, with the dtype it was read from (the
+/// view printed and saved for byte buffers).
+struct Array {
+  Type elemType;
+  SmallVector<int64_t> shape;
+  uint8_t *data = nullptr;
+  // The .npy this came from, if any: its dtype and shape over the same bytes.
+  std::optional<NpyArray> view;
+};
+
+/// Memory that lives as long as the run: 128-byte aligned (the matrix
+/// alignment DXIL requires) and zero-padded to a multiple of 16 bytes.
+static std::deque<std::unique_ptr<uint8_t[], void (*)(void *)>> arena;
+
+static uint8_t *allocate(size_t bytes) {
+  size_t size = llvm::alignTo(std::max<size_t>(bytes, 1), 128);
+  auto *p = static_cast<uint8_t *>(std::aligned_alloc(128, size));
+  if (!p)
+    fatal("out of memory allocating " + llvm::Twine(bytes) + " bytes");
+  std::memset(p, 0, size);
+  arena.emplace_back(p, std::free);
+  return p;
+}
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s = "(";
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? ", " : "") + std::to_string(d);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+static void printArray(llvm::raw_ostream &os, Type elemType,
+                       ArrayRef<int64_t> shape, const uint8_t *data,
+                       unsigned elemBytes) {
+  if (shape.empty()) {
+    os << formatElement(elemType, data);
+    return;
+  }
+  int64_t inner = 1;
+  for (int64_t d : shape.drop_front())
+    inner *= d;
+  os << "[";
+  for (int64_t i = 0; i < shape[0]; ++i) {
+    if (i)
+      os << ", ";
+    printArray(os, elemType, shape.drop_front(), data + i * inner * elemBytes,
+               elemBytes);
+  }
+  os << "]";
+}
+
+/// The element type a .npy view's dtype stands for, for printing.
+static Type viewElementType(MLIRContext *ctx, const NpyArray &view) {
+  Builder b(ctx);
+  switch (view.kind) {
+  case 'f':
+    return view.elemBytes == 2   ? Type(b.getF16Type())
+           : view.elemBytes == 4 ? Type(b.getF32Type())
+                                 : Type(b.getF64Type());
+  case 'b':
+    return b.getI1Type();
+  default:
+    return b.getIntegerType(view.elemBytes * 8);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Arguments
+//===----------------------------------------------------------------------===//
+
+/// The packed-call slots of one entry argument.
+struct Argument {
+  Type type;
+  std::optional<Array> memref; // memref arguments only
+  SmallVector<void *> slots;
+};
+
+static Array arrayFromNpy(unsigned index, StringRef path, Type elemType,
+                          ArrayRef<int64_t> wantShape, Type argType,
+                          bool isMemRef) {
+  std::string what = "argument " + std::to_string(index);
+  llvm::Expected<NpyArray> npy = readNpy(path);
+  if (!npy)
+    exitOnError(npy.takeError(), what);
+  std::optional<std::pair<char, unsigned>> want = dtypeOf(elemType);
+  if (!want)
+    fatal(what + ": no NumPy dtype holds element type " +
+          llvm::Twine(llvm::StringRef(
+              [&] {
+                std::string s;
+                llvm::raw_string_ostream os(s);
+                os << argType;
+                return s;
+              }())));
+  std::string typeText;
+  llvm::raw_string_ostream typeOs(typeText);
+  typeOs << argType;
+
+  Array array;
+  array.elemType = elemType;
+  // A 1-D i8 memref is a byte buffer (a matrix, a bias): any array fills it
+  // with its raw bytes.
+  bool byteBuffer = isMemRef && elemType.isInteger(8) && wantShape.size() == 1;
+  if (byteBuffer) {
+    array.shape = {static_cast<int64_t>(npy->data.size())};
+  } else {
+    if (!dtypeMatches({npy->kind, npy->elemBytes}, *want))
+      fatal(what + " ('" + path + "'): dtype " + npy->descr() +
+            " does not match " + typeText + " (expected " + dtypeName(*want) +
+            ")");
+    array.shape.assign(npy->shape.begin(), npy->shape.end());
+  }
+  if (array.shape.size() != wantShape.size())
+    fatal(what + " ('" + path + "'): shape " + shapeString(npy->shape) +
+          " does not match " + typeText + " (rank " +
+          llvm::Twine(wantShape.size()) + ")");
+  for (auto [have, need] : llvm::zip(array.shape, wantShape))
+    if (!ShapedType::isDynamic(need) && have != need)
+      fatal(what + " ('" + path + "'): shape " +
+            shapeString(byteBuffer ? ArrayRef<int64_t>(array.shape)
+                                   : ArrayRef<int64_t>(npy->shape)) +
+            " does not match " + typeText);
+  array.data = allocate(npy->data.size());
+  std::memcpy(array.data, npy->data.data(), npy->data.size());
+  array.view = std::move(*npy);
+  return array;
+}
+
+static Array arrayFromLiteral(unsigned index, StringRef text, Type elemType,
+                              ArrayRef<int64_t> wantShape, Type argType) {
+  std::string what = "argument " + std::to_string(index);
+  std::string typeText;
+  llvm::raw_string_ostream typeOs(typeText);
+  typeOs << argType;
+  std::string flat = text.str();
+  for (char &c : flat)
+    if (c == '[' || c == ']' || c == ',')
+      c = ' ';
+  SmallVector<StringRef> tokens;
+  StringRef(flat).split(tokens, ' ', -1, /*KeepEmpty=*/false);
+
+  Array array;
+  array.elemType = elemType;
+  array.shape.assign(wantShape.begin(), wantShape.end());
+  if (array.shape.size() == 1 && ShapedType::isDynamic(array.shape[0]))
+    array.shape[0] = tokens.size();
+  int64_t count = 1;
+  for (int64_t d : array.shape) {
+    if (ShapedType::isDynamic(d))
+      fatal(what + ": a literal cannot fill " + typeText +
+            " (several dynamic dimensions); give a .npy file");
+    count *= d;
+  }
+  if (static_cast<int64_t>(tokens.size()) != count)
+    fatal(what + ": literal '" + text + "' has " +
+          llvm::Twine(tokens.size()) + " elements, but " + typeText +
+          " needs " + llvm::Twine(count));
+  unsigned bytes = *elementBytes(elemType);
+  array.data = allocate(count * bytes);
+  for (auto [i, token] : llvm::enumerate(tokens))
+    if (!parseElement(token, elemType, array.data + i * bytes))
+      fatal(what + ": '" + token + "' is not a valid " +
+            llvm::Twine(llvm::StringRef([&] {
+              std::string s;
+              llvm::raw_string_ostream os(s);
+              os << elemType;
+              return s;
+            }())) +
+            " value");
+  return array;
+}
+
+static Argument buildArgument(unsigned index, StringRef text, Type type) {
+  Argument arg;
+  arg.type = type;
+  std::string what = "argument " + std::to_string(index);
+  std::string typeText;
+  llvm::raw_string_ostream typeOs(typeText);
+  typeOs << type;
+  bool isFile = text.ends_with(".npy");
+
+  if (auto memrefType = dyn_cast<MemRefType>(type)) {
+    if (!memrefType.getLayout().isIdentity() || !elementBytes(memrefType.getElementType()))
+      fatal(what + ": unsupported argument type " + typeText +
+            " (identity-layout memrefs of integers, index and f16/bf16/f32/"
+            "f64 are)");
+    Array array =
+        isFile ? arrayFromNpy(index, text, memrefType.getElementType(),
+                              memrefType.getShape(), type, /*isMemRef=*/true)
+               : arrayFromLiteral(index, text, memrefType.getElementType(),
+                                  memrefType.getShape(), type);
+    // Descriptor: allocated, aligned, offset, sizes..., strides...
+    auto *fields = reinterpret_cast<int64_t *>(
+        allocate(8 * (3 + 2 * array.shape.size())));
+    fields[0] = fields[1] = reinterpret_cast<intptr_t>(array.data);
+    fields[2] = 0;
+    size_t rank = array.shape.size();
+    int64_t stride = 1;
+    for (size_t d = rank; d-- > 0;) {
+      fields[3 + d] = array.shape[d];
+      fields[3 + rank + d] = stride;
+      stride *= array.shape[d];
+    }
+    for (size_t i = 0; i < 3 + 2 * rank; ++i)
+      arg.slots.push_back(&fields[i]);
+    arg.memref = std::move(array);
+    return arg;
+  }
+  if (auto vectorType = dyn_cast<VectorType>(type)) {
+    if (vectorType.isScalable() || vectorType.getRank() != 1 ||
+        !elementBytes(vectorType.getElementType()) ||
+        vectorType.getElementType().isInteger(1))
+      fatal(what + ": unsupported argument type " + typeText +
+            " (1-D vectors of integers, index and floats are)");
+    Array array =
+        isFile ? arrayFromNpy(index, text, vectorType.getElementType(),
+                              vectorType.getShape(), type, /*isMemRef=*/false)
+               : arrayFromLiteral(index, text, vectorType.getElementType(),
+                                  vectorType.getShape(), type);
+    arg.slots.push_back(array.data);
+    return arg;
+  }
+  if (!elementBytes(type))
+    fatal(what + ": unsupported argument type " + typeText);
+  if (isFile)
+    fatal(what + ": scalar " + typeText + " takes an inline literal, not '" +
+          text + "'");
+  uint8_t *slot = allocate(8);
+  if (!parseElement(text, type, slot))
+    fatal(what + ": '" + text + "' is not a valid " + typeText + " value");
+  arg.slots.push_back(slot);
+  return arg;
+}
+
+//===----------------------------------------------------------------------===//
+// Results
+//===----------------------------------------------------------------------===//
+
+/// Where one result lives in the value the packed wrapper stores: LLVM's
+/// layout of its lowered type (x86-64 and AArch64 data layouts agree here).
+struct ResultLayout {
+  Type type;
+  uint64_t size = 0, align = 1, offset = 0;
+};
+
+static ResultLayout layoutOf(Type type) {
+  ResultLayout l;
+  l.type = type;
+  std::string typeText;
+  llvm::raw_string_ostream os(typeText);
+  os << type;
+  if (auto memrefType = dyn_cast<MemRefType>(type)) {
+    if (!elementBytes(memrefType.getElementType()))
+      fatal("unsupported result type " + typeText);
+    l.size = 8 * (3 + 2 * memrefType.getRank());
+    l.align = 8;
+    return l;
+  }
+  if (auto vectorType = dyn_cast<VectorType>(type)) {
+    Type elem = vectorType.getElementType();
+    if (vectorType.isScalable() || !elementBytes(elem) || elem.isInteger(1))
+      fatal("unsupported result type " + typeText);
+    // An n-D vector is an array of 1-D LLVM vectors; a vector is aligned to
+    // its size rounded up to a power of two.
+    uint64_t inner = vectorType.getShape().back() * *elementBytes(elem);
+    l.align = llvm::PowerOf2Ceil(inner);
+    uint64_t count = vectorType.getNumElements() / vectorType.getShape().back();
+    l.size = count * llvm::alignTo(inner, l.align);
+    return l;
+  }
+  std::optional<unsigned> bytes = elementBytes(type);
+  if (!bytes)
+    fatal("unsupported result type " + typeText);
+  l.size = l.align = *bytes;
+  return l;
+}
+
+/// A result as an array (a scalar has shape ()).
+static Array resultArray(const ResultLayout &l, uint8_t *base) {
+  Array array;
+  uint8_t *at = base + l.offset;
+  if (auto memrefType = dyn_cast<MemRefType>(l.type)) {
+    auto *fields = reinterpret_cast<int64_t *>(at);
+    unsigned rank = memrefType.getRank();
+    array.elemType = memrefType.getElementType();
+    unsigned bytes = *elementBytes(array.elemType);
+    auto *aligned = reinterpret_cast<uint8_t *>(fields[1]);
+    int64_t count = 1;
+    for (unsigned d = 0; d < rank; ++d) {
+      array.shape.push_back(fields[3 + d]);
+      count *= fields[3 + d];
+    }
+    // Gather through the strides into C order.
+    array.data = allocate(count * bytes);
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t rest = i, element = fields[2];
+      for (unsigned d = rank; d-- > 0;) {
+        element += (rest % array.shape[d]) * fields[3 + rank + d];
+        rest /= array.shape[d];
+      }
+      std::memcpy(array.data + i * bytes, aligned + element * bytes, bytes);
+    }
+    return array;
+  }
+  if (auto vectorType = dyn_cast<VectorType>(l.type)) {
+    array.elemType = vectorType.getElementType();
+    array.shape.assign(vectorType.getShape().begin(),
+                       vectorType.getShape().end());
+    unsigned bytes = *elementBytes(array.elemType);
+    uint64_t inner = vectorType.getShape().back() * bytes;
+    uint64_t rows = vectorType.getNumElements() / vectorType.getShape().back();
+    array.data = allocate(vectorType.getNumElements() * bytes);
+    for (uint64_t r = 0; r < rows; ++r)
+      std::memcpy(array.data + r * inner,
+                  at + r * llvm::alignTo(inner, l.align), inner);
+    return array;
+  }
+  array.elemType = l.type;
+  array.data = at;
+  return array;
+}
+
+static NpyArray toNpy(const Array &array) {
+  NpyArray npy;
+  if (array.view) {
+    npy = *array.view;
+    npy.data.assign(array.data, array.data + npy.data.size());
+    return npy;
+  }
+  std::optional<std::pair<char, unsigned>> dtype = dtypeOf(array.elemType);
+  if (!dtype)
+    fatal("no NumPy dtype holds the element type of a result to save");
+  npy.kind = dtype->first;
+  npy.elemBytes = dtype->second;
+  npy.shape = array.shape;
+  npy.data.assign(array.data,
+                  array.data + npy.numElements() * npy.elemBytes);
+  return npy;
+}
+
+static void printArrayValue(llvm::raw_ostream &os, MLIRContext *ctx,
+                            const Array &array) {
+  if (array.view) {
+    printArray(os, viewElementType(ctx, *array.view), array.view->shape,
+               array.data, array.view->elemBytes);
+    return;
+  }
+  printArray(os, array.elemType, array.shape, array.data,
+             *elementBytes(array.elemType));
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+/// Prints each diagnostic as one line: `file:line:col: error: message`.
+static void installDiagnosticPrinter(MLIRContext &context) {
+  context.getDiagEngine().registerHandler([](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Note)
+      return success();
+    const char *kind = diag.getSeverity() == DiagnosticSeverity::Error
+                           ? "error"
+                       : diag.getSeverity() == DiagnosticSeverity::Warning
+                           ? "warning"
+                           : "remark";
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      diagnosed = true;
+    llvm::outs().flush();
+    llvm::errs() << "coopvec-run: " << formatLocation(diag.getLocation())
+                 << ": " << kind << ": " << diag.str() << "\n";
+    return success();
+  });
+}
+
+/// The runtime reports a failed kernel status and then calls this: the run
+/// stops with exit code 1 like every other error.
+static void onRuntimeError(int32_t, const char *) {
+  std::fflush(stdout);
+  std::_Exit(1);
+}
+
+static std::string findRuntimeLibrary(const char *argv0) {
+  if (!runtimeLib.empty())
+    return runtimeLib;
+  static int anchor;
+  std::string exe = llvm::sys::fs::getMainExecutable(argv0, &anchor);
+  llvm::SmallString<256> path(llvm::sys::path::parent_path(exe));
+  llvm::sys::path::append(path, "..", "lib", "libcoopvec_runtime.so");
+  return std::string(path);
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  mlir::coopvec::registerAllPasses();
+  cl::HideUnrelatedOptions(runCategory);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "coopvec JIT runner\n\n"
+      "Lowers a coopvec program with --coopvec-cpu-pipeline (or "
+      "--pass-pipeline), JITs it against libcoopvec_runtime.so and runs the "
+      "entry function:\n"
+      "  coopvec-run prog.mlir -e mlp --arg w.npy --arg x.npy --arg 3 -o y.npy\n"
+      "Memref arguments come from .npy files (dtype and static dimensions "
+      "are checked; a 1-D i8 memref takes any array as raw bytes) or inline "
+      "lists; vectors from lists or .npy files; scalars from literals.\n");
+
+  auto start = std::chrono::steady_clock::now();
+  DialectRegistry registry;
+  mlir::coopvec::registerAllDialects(registry);
+  registerAllToLLVMIRTranslations(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  installDiagnosticPrinter(context);
+
+  // Parse and find the entry before lowering: its signature in terms of
+  // memrefs and vectors drives argument checking.
+  std::string errorMessage;
+  auto sourceFile = openInputFile(inputFile, &errorMessage);
+  if (!sourceFile)
+    fatal(errorMessage);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(sourceFile), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+  auto entry = module->lookupSymbol<func::FuncOp>(entryName);
+  if (!entry || entry.isExternal())
+    fatal("no function @" + entryName + " with a body in '" + inputFile + "'");
+  FunctionType signature = entry.getFunctionType();
+
+  if (!entryResult.empty()) {
+    StringRef want = entryResult;
+    bool ok = want == "void"
+                  ? signature.getNumResults() == 0
+                  : signature.getNumResults() == 1 &&
+                        ((want == "i32" && signature.getResult(0).isInteger(32)) ||
+                         (want == "i64" && signature.getResult(0).isInteger(64)) ||
+                         (want == "f32" && signature.getResult(0).isF32()));
+    if (want != "void" && want != "i32" && want != "i64" && want != "f32")
+      fatal("--entry-point-result=" + want + " is not one of void, i32, i64, "
+            "f32");
+    if (!ok)
+      fatal("--entry-point-result=" + want + ", but @" + entryName +
+            " returns " + std::to_string(signature.getNumResults()) +
+            " result(s) of other types");
+  }
+  if (argValues.size() != signature.getNumInputs())
+    fatal("@" + entryName + " takes " + llvm::Twine(signature.getNumInputs()) +
+          " argument(s), but " + llvm::Twine(argValues.size()) +
+          " were given (--arg)");
+  if (outputFiles.size() > signature.getNumResults())
+    fatal(llvm::Twine(outputFiles.size()) + " output file(s) (-o), but @" +
+          entryName + " has " + llvm::Twine(signature.getNumResults()) +
+          " result(s)");
+  if (invocations == 0 || repeat == 0)
+    fatal("--invocations and --repeat must be at least 1");
+
+  std::vector<Argument> args;
+  for (auto [i, type] : llvm::enumerate(signature.getInputs()))
+    args.push_back(buildArgument(i, argValues[i], type));
+
+  SmallVector<std::pair<unsigned, std::string>> argOutputs;
+  for (StringRef spec : outArgs) {
+    auto [indexText, path] = spec.split('=');
+    unsigned index;
+    if (indexText.getAsInteger(10, index) || path.empty())
+      fatal("--out-arg=" + spec + " is not N=FILE");
+    if (index >= args.size() || !args[index].memref)
+      fatal("--out-arg=" + spec + ": argument " + indexText +
+            " is not a memref argument");
+    argOutputs.emplace_back(index, path.str());
+  }
+
+  // Results: one value, or an LLVM struct of them.
+  SmallVector<ResultLayout> results;
+  uint64_t resultSize = 0, resultAlign = 1;
+  for (Type type : signature.getResults()) {
+    ResultLayout l = layoutOf(type);
+    l.offset = llvm::alignTo(resultSize, l.align);
+    resultSize = l.offset + l.size;
+    resultAlign = std::max(resultAlign, l.align);
+    results.push_back(l);
+  }
+
+  // Lower.
+  PassManager pm(&context);
+  if (!passPipeline.empty()) {
+    std::string pipelineError;
+    llvm::raw_string_ostream errorStream(pipelineError);
+    // "builtin.module(...)" names the anchor that `pm` already has; a bare
+    // list of passes is added to it directly.
+    StringRef text = StringRef(passPipeline).trim();
+    LogicalResult parsed = failure();
+    if (text.starts_with("builtin.module(")) {
+      FailureOr<OpPassManager> anchored = parsePassPipeline(text, errorStream);
+      if (succeeded(anchored)) {
+        static_cast<OpPassManager &>(pm) = std::move(*anchored);
+        parsed = success();
+      }
+    } else {
+      parsed = parsePassPipeline(text, pm, errorStream);
+    }
+    if (failed(parsed))
+      fatal("invalid --pass-pipeline: " +
+            StringRef(pipelineError).trim().split('\n').first);
+  } else {
+    mlir::coopvec::CoopVecCPUPipelineOptions options;
+    options.numThreads = numThreads;
+    options.boundsChecks = !noBoundsChecks;
+    mlir::coopvec::buildCoopVecCPUPipeline(pm, options);
+  }
+  if (failed(pm.run(*module))) {
+    // The failing pass reported why, one line per diagnostic.
+    if (diagnosed)
+      return 1;
+    fatal("the pass pipeline failed on '" + inputFile + "'");
+  }
+  if (printLowered) {
+    module->print(llvm::outs());
+    return 0;
+  }
+
+  // JIT.
+  std::string runtimePath = findRuntimeLibrary(argv[0]);
+  if (!llvm::sys::fs::exists(runtimePath))
+    fatal("cannot find the runtime library '" + runtimePath +
+          "' (use --runtime-lib)");
+  SmallVector<StringRef> libs{runtimePath};
+  for (const std::string &lib : sharedLibs) {
+    if (!llvm::sys::fs::exists(lib))
+      fatal("cannot find shared library '" + lib + "' (--shared-libs)");
+    libs.push_back(lib);
+  }
+  if (optLevel > 3)
+    fatal("-O" + llvm::Twine(optLevel) + " is not an optimization level (0-3)");
+  auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                                               /*targetMachine=*/nullptr);
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel =
+      static_cast<llvm::CodeGenOptLevel>(optLevel.getValue());
+  engineOptions.sharedLibPaths = libs;
+  auto engine = ExecutionEngine::create(*module, engineOptions);
+  if (!engine)
+    exitOnError(engine.takeError(), "cannot JIT '" + inputFile + "'");
+  if (auto *setHandler = reinterpret_cast<void (*)(CoopVecCpuErrorHandler)>(
+          llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
+              "coopvecCpuSetErrorHandler")))
+    setHandler(onRuntimeError);
+  auto function = (*engine)->lookupPacked(entryName);
+  if (!function)
+    exitOnError(function.takeError(), "cannot find the JIT-compiled @" +
+                                          entryName);
+  auto compiled = std::chrono::steady_clock::now();
+
+  // Run.
+  SmallVector<void *> packed;
+  for (Argument &arg : args)
+    packed.append(arg.slots.begin(), arg.slots.end());
+  SmallVector<uint8_t *> resultStorage;
+  for (unsigned i = 0; i < invocations; ++i)
+    resultStorage.push_back(allocate(std::max<uint64_t>(resultSize, 8)));
+  auto invoke = [&](unsigned invocation) {
+    SmallVector<void *> call(packed);
+    if (!results.empty())
+      call.push_back(resultStorage[invocation]);
+    for (unsigned r = 0; r < repeat; ++r)
+      (*function)(call.data());
+  };
+  if (invocations == 1) {
+    invoke(0);
+  } else {
+    std::vector<std::thread> threads;
+    for (unsigned i = 0; i < invocations; ++i)
+      threads.emplace_back(invoke, i);
+    for (std::thread &t : threads)
+      t.join();
+  }
+  auto finished = std::chrono::steady_clock::now();
+
+  // Report.
+  for (auto [i, l] : llvm::enumerate(results)) {
+    Array array = resultArray(l, resultStorage[0]);
+    if (!noPrint) {
+      printArrayValue(llvm::outs(), &context, array);
+      llvm::outs() << "\n";
+    }
+    if (i < outputFiles.size())
+      exitOnError(writeNpy(outputFiles[i], toNpy(array)));
+  }
+  if (printArgs)
+    for (auto [i, arg] : llvm::enumerate(args))
+      if (arg.memref) {
+        llvm::outs() << "arg " << i << ": ";
+        printArrayValue(llvm::outs(), &context, *arg.memref);
+        llvm::outs() << "\n";
+      }
+  for (auto &[index, path] : argOutputs)
+    exitOnError(writeNpy(path, toNpy(*args[index].memref)));
+  llvm::outs().flush();
+  if (timing) {
+    using ms = std::chrono::duration<double, std::milli>;
+    llvm::errs() << llvm::format(
+        "coopvec-run: compile: %.3f ms, run: %.3f ms (%u call(s) x %u "
+        "invocation(s))\n",
+        ms(compiled - start).count(), ms(finished - compiled).count(),
+        repeat.getValue(), invocations.getValue());
+  }
+  return 0;
+}
