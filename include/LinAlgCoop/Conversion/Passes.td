@@ -62,6 +62,11 @@ def ConvertCoopVecToCPU : Pass<"convert-coopvec-to-cpu", "ModuleOp"> {
     error (`COOPVEC_ERROR_BUFFER_TOO_SMALL`). Offsets are not required to be
     128/64-byte aligned on the CPU.
 
+    Batched and fused ops: `coopvec.batch_matvec` calls `coopvecMatVecMulAdd`
+    once over all rows and `coopvec.mlp` calls the fused network kernel
+    (`coopvecCpuMlpForward`), each with `batch-threads` threads (a thread
+    pool in the runtime, all cores by default).
+
     Every matrix op of a verified module is rewritten; a byte buffer with a
     non-unit stride, or a numerics op (`coopvec.convert`, `pack`,
     `mx_quantize`, `mx_dequantize`: not lowered for the CPU yet), is reported
@@ -80,6 +85,9 @@ def ConvertCoopVecToCPU : Pass<"convert-coopvec-to-cpu", "ModuleOp"> {
            "Threads each runtime call may use: 1 runs on the calling thread "
            "(right for the one vector a single op multiplies), 0 lets the "
            "runtime choose (COOPVEC_NUM_THREADS or all cores)">,
+    Option<"batchThreads", "batch-threads", "unsigned", /*default=*/"0",
+           "Threads a coopvec.batch_matvec or coopvec.mlp call may use (0: "
+           "the runtime's default, COOPVEC_NUM_THREADS or all cores)">,
     Option<"boundsChecks", "bounds-checks", "bool", /*default=*/"true",
            "Check that every matrix, bias and accumulation array lies inside "
            "its memref before the kernel runs (coopvecCpuCheckMatrix / "

@@ -78,6 +78,22 @@ int32_t coopvecCpuConvertMatrix(void *dst, uint64_t dstBytes,
                                 uint32_t srcLayout, uint32_t srcStride,
                                 uint32_t rows, uint32_t cols);
 
+/// Words per layer of coopvecCpuMlpForward's flat layer table.
+enum { COOPVEC_CPU_MLP_LAYER_WORDS = 12 };
+
+/// coopvecMlpForward (Kernels.h) with its layer table flattened to
+/// `numLayers` x COOPVEC_CPU_MLP_LAYER_WORDS 64-bit words, which lowered code
+/// fills without knowing the C struct layout. Words of a layer, in order:
+///   weights address, weights offset, weights interpretation, outputs (M),
+///   inputs (K), layout, transpose, stride, bias address (0: none), bias
+///   offset, bias interpretation, activation (CoopVecActivation).
+/// Input and output rows are f32; strides are in bytes.
+int32_t coopvecCpuMlpForward(float *output, uint64_t outputStride,
+                             const float *input, uint64_t inputStride,
+                             uint32_t batch, const uint64_t *layerWords,
+                             uint32_t numLayers, uint32_t outputExp,
+                             uint32_t numThreads);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

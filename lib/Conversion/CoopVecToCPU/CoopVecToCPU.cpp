@@ -11,6 +11,7 @@
 
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
+#include "LinAlgCoop/Runtime/CpuTarget.h"
 #include "LinAlgCoop/Runtime/Layout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -81,6 +82,33 @@ public:
     Value address = arith::IndexCastOp::create(rewriter, loc, i64(), base);
     return LLVM::IntToPtrOp::create(rewriter, loc, ptrType, address);
   }
+
+  /// A batch: a 2-D memref whose rows are vectors. Returns the address of
+  /// row 0, the byte distance between rows (i64) and the row count (i32).
+  /// The rows must be contiguous (unit column stride, checked before).
+  std::tuple<Value, Value, Value> batchRows(Value memref) {
+    auto type = cast<MemRefType>(memref.getType());
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, memref);
+    Value base =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, memref);
+    base = arith::AddIOp::create(rewriter, loc, base,
+                                 toBytes(metadata.getOffset(), type));
+    Value address = arith::IndexCastOp::create(rewriter, loc, i64(), base);
+    Value pointer = LLVM::IntToPtrOp::create(rewriter, loc, ptrType, address);
+    Value rowStride = arith::IndexCastOp::create(
+        rewriter, loc, i64(), toBytes(metadata.getStrides()[0], type));
+    Value rows = arith::IndexCastOp::create(rewriter, loc, i32(),
+                                            metadata.getSizes()[0]);
+    return {pointer, rowStride, rows};
+  }
+
+  /// An `!llvm.ptr` as an i64 word.
+  Value pointerWord(Value pointer) {
+    return LLVM::PtrToIntOp::create(rewriter, loc, i64(), pointer);
+  }
+
+  Value indexToI64(Value index) { return indexAs(index, i64()); }
 
   /// The size of a 1-D memref in bytes, as i64.
   Value bufferBytes(Value memref) {
@@ -439,6 +467,153 @@ public:
   }
 };
 
+/// Whether the rows of a batch memref are contiguous (unit column stride).
+bool hasContiguousRows(Value memref) {
+  return cast<MemRefType>(memref.getType()).isLastDimUnitStride();
+}
+
+/// coopvec.batch_matvec -> coopvecMatVecMulAdd over all rows: one
+/// matrix-matrix product.
+class BatchMatVecOpLowering : public RuntimeCallPattern<BatchMatVecOp> {
+public:
+  BatchMatVecOpLowering(MLIRContext *ctx, unsigned numThreads,
+                        bool boundsChecks)
+      : RuntimeCallPattern(ctx, numThreads, boundsChecks) {}
+
+  LogicalResult
+  matchAndRewrite(BatchMatVecOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkByteBuffer(rewriter, op, adaptor.getMatrix())) ||
+        failed(checkByteBuffer(rewriter, op, adaptor.getBias())))
+      return failure();
+    RuntimeCallBuilder b(rewriter, op);
+    MatrixDescAttr desc = op.getMatrixDesc();
+    MemRefType inputType = op.getInputs().getType();
+    MemRefType outputType = op.getOutputs().getType();
+    if (boundsChecks) {
+      checkMatrixBounds(b, adaptor.getMatrix(), adaptor.getMatrixOffset(),
+                        desc, adaptor.getMatrixStride());
+      if (adaptor.getBias())
+        checkRangeBounds(b, adaptor.getBias(), adaptor.getBiasOffset(),
+                         desc.getRows() * getElementBytes(*op.getBiasInterp()));
+    }
+    auto [inputs, inputStride, rows] = b.batchRows(adaptor.getInputs());
+    auto [outputs, outputStride, outputRows] =
+        b.batchRows(adaptor.getOutputs());
+    // The verifier compares static row counts; dynamic ones are checked
+    // here, before anything is written.
+    Value sameRows = arith::CmpIOp::create(
+        rewriter, op.getLoc(), arith::CmpIPredicate::eq, rows, outputRows);
+    b.checkStatus(arith::SelectOp::create(
+        rewriter, op.getLoc(), sameRows, b.constI32(COOPVEC_OK),
+        b.constI32(COOPVEC_ERROR_INVALID_DIMENSIONS)));
+    SmallVector<Value> args{
+        outputs,
+        b.constI32(physicalType(outputType.getElementType(),
+                                op.getOutputUnsigned())),
+        outputStride,
+        inputs,
+        b.constI32(physicalType(inputType.getElementType(),
+                                op.getInputUnsigned())),
+        b.constI32(value(op.getInputInterp())),
+        inputStride,
+        rows,
+        b.bufferPointer(adaptor.getMatrix()),
+        b.indexAs(adaptor.getMatrixOffset(), b.i64()),
+        b.constI32(value(desc.getInterpretation())),
+        b.constI32(desc.getRows()),
+        b.constI32(desc.getCols()),
+        b.constI32(value(desc.getLayout())),
+        b.constI32(desc.getTranspose() ? 1 : 0),
+        b.indexAs(adaptor.getMatrixStride(), b.i32())};
+    if (adaptor.getBias()) {
+      args.push_back(b.bufferPointer(adaptor.getBias()));
+      args.push_back(b.indexAs(adaptor.getBiasOffset(), b.i64()));
+      args.push_back(b.constI32(value(*op.getBiasInterp())));
+    } else {
+      args.append({b.nullPtr(), b.constI64(0), b.constI32(0)});
+    }
+    args.push_back(b.constI32(numThreads));
+    b.callChecked("coopvecMatVecMulAdd", args);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// coopvec.mlp -> coopvecCpuMlpForward: the fused network kernel, with the
+/// layer table built in a stack slot.
+class MLPOpLowering : public RuntimeCallPattern<MLPOp> {
+public:
+  MLPOpLowering(MLIRContext *ctx, unsigned numThreads, bool boundsChecks)
+      : RuntimeCallPattern(ctx, numThreads, boundsChecks) {}
+
+  LogicalResult
+  matchAndRewrite(MLPOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    for (Value buffer : adaptor.getWeights())
+      if (failed(checkByteBuffer(rewriter, op, buffer)))
+        return failure();
+    for (Value buffer : adaptor.getBiases())
+      if (failed(checkByteBuffer(rewriter, op, buffer)))
+        return failure();
+    RuntimeCallBuilder b(rewriter, op);
+    Location loc = op.getLoc();
+    unsigned numLayers = op.getNumLayers();
+    auto tableType = MemRefType::get(
+        {numLayers * int64_t(COOPVEC_CPU_MLP_LAYER_WORDS)}, b.i64());
+    Value table = memref::AllocaOp::create(rewriter, loc, tableType);
+    unsigned word = 0;
+    auto put = [&](Value v) {
+      memref::StoreOp::create(rewriter, loc, v, table,
+                              ValueRange{b.constIndex(word++)});
+    };
+    for (unsigned l = 0; l < numLayers; ++l) {
+      MatrixDescAttr desc = op.getLayerDesc(l);
+      Value weights = adaptor.getWeights()[l];
+      Value offset = adaptor.getWeightOffsets()[l];
+      Value stride = adaptor.getWeightStrides()[l];
+      if (boundsChecks)
+        checkMatrixBounds(b, weights, offset, desc, stride);
+      put(b.pointerWord(b.bufferPointer(weights)));
+      put(b.indexToI64(offset));
+      put(b.constI64(value(desc.getInterpretation())));
+      put(b.constI64(desc.getRows()));
+      put(b.constI64(desc.getCols()));
+      put(b.constI64(value(desc.getLayout())));
+      put(b.constI64(desc.getTranspose() ? 1 : 0));
+      put(b.indexToI64(stride));
+      if (std::optional<unsigned> i = op.getBiasIndex(l)) {
+        Value bias = adaptor.getBiases()[*i];
+        Value biasOffset = adaptor.getBiasOffsets()[*i];
+        if (boundsChecks)
+          checkRangeBounds(b, bias, biasOffset, desc.getRows() * 4);
+        put(b.pointerWord(b.bufferPointer(bias)));
+        put(b.indexToI64(biasOffset));
+      } else {
+        put(b.constI64(0));
+        put(b.constI64(0));
+      }
+      put(b.constI64(value(Interpretation::F32)));
+      put(b.constI64(op.getActivations()[l]));
+    }
+    auto [inputs, inputStride, rows] = b.batchRows(adaptor.getInputs());
+    auto [outputs, outputStride, outputRows] =
+        b.batchRows(adaptor.getOutputs());
+    Value sameRows = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, rows, outputRows);
+    b.checkStatus(arith::SelectOp::create(
+        rewriter, loc, sameRows, b.constI32(COOPVEC_OK),
+        b.constI32(COOPVEC_ERROR_INVALID_DIMENSIONS)));
+    b.callChecked("coopvecCpuMlpForward",
+                  {outputs, outputStride, inputs, inputStride, rows,
+                   b.slotPointer(table), b.constI32(numLayers),
+                   b.constI32(op.getOutputExp() ? 1 : 0),
+                   b.constI32(numThreads)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// coopvec.matrix_size (a dynamic stride: it did not fold) ->
 /// coopvecLayoutDestinationSize; its 0 for invalid arguments is reported as
 /// an invalid stride, the only operand that is not static.
@@ -481,11 +656,15 @@ public:
 
 void mlir::coopvec::populateCoopVecToCPUPatterns(RewritePatternSet &patterns,
                                                  unsigned numThreads,
-                                                 bool boundsChecks) {
+                                                 bool boundsChecks,
+                                                 unsigned batchThreads) {
   patterns.add<MatVecOpLowering, OuterProductAccumulateOpLowering,
                VectorAccumulateOpLowering, ConvertMatrixOpLowering,
                MatrixSizeOpLowering>(patterns.getContext(), numThreads,
                                      boundsChecks);
+  // A batch has the work to keep every core busy.
+  patterns.add<BatchMatVecOpLowering, MLPOpLowering>(
+      patterns.getContext(), batchThreads, boundsChecks);
 }
 
 //===----------------------------------------------------------------------===//
@@ -505,7 +684,7 @@ struct ConvertCoopVecToCPUPass
       if (!isa<CoopVecDialect>(op->getDialect()))
         return WalkResult::advance();
       if (!isa<MatVecOp, OuterProductAccumulateOp, VectorAccumulateOp,
-               ConvertMatrixOp, MatrixSizeOp>(op)) {
+               ConvertMatrixOp, MatrixSizeOp, BatchMatVecOp, MLPOp>(op)) {
         op->emitOpError("is not supported by the CPU target yet");
         return WalkResult::interrupt();
       }
@@ -528,7 +707,8 @@ struct ConvertCoopVecToCPUPass
                            LLVM::LLVMDialect, memref::MemRefDialect,
                            scf::SCFDialect, vector::VectorDialect>();
     RewritePatternSet patterns(ctx);
-    populateCoopVecToCPUPatterns(patterns, numThreads, boundsChecks);
+    populateCoopVecToCPUPatterns(patterns, numThreads, boundsChecks,
+                                 batchThreads);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -20,8 +21,13 @@ using namespace mlir;
 
 void mlir::coopvec::buildCoopVecCPUPipeline(
     OpPassManager &pm, const CoopVecCPUPipelineOptions &options) {
+  // Cooperative batching first: per-invocation loops become matrix-matrix
+  // and fused network kernels.
+  if (options.batch)
+    pm.addPass(coopvec::createCoopVecBatch());
   ConvertCoopVecToCPUOptions cpuOptions;
   cpuOptions.numThreads = options.numThreads;
+  cpuOptions.batchThreads = options.batchThreads;
   cpuOptions.boundsChecks = options.boundsChecks;
   pm.addPass(createConvertCoopVecToCPU(cpuOptions));
   pm.addPass(createCanonicalizerPass());
@@ -55,14 +61,15 @@ void mlir::coopvec::registerCoopVecCPUPipeline() {
   PassPipelineRegistration<CoopVecCPUPipelineOptions>(
       "coopvec-cpu-pipeline",
       "Lower a coopvec program with func/arith/math/memref/vector/scf/affine "
-      "to the LLVM dialect for the CPU JIT: convert-coopvec-to-cpu "
+      "to the LLVM dialect for the CPU JIT: coopvec-batch (unless "
+      "batch=false), convert-coopvec-to-cpu "
       "(runtime calls into libcoopvec_runtime.so), canonicalize, cse, "
       "convert-vector-to-scf, lower-affine, arith-expand, convert-scf-to-cf, "
       "convert-vector-to-llvm, convert-math-to-llvm, convert-math-to-libm, "
       "expand-strided-metadata, lower-affine, finalize-memref-to-llvm, "
       "convert-arith-to-llvm, convert-index-to-llvm, convert-func-to-llvm, "
       "convert-cf-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts, "
-      "canonicalize. Options: num-threads, bounds-checks (as for "
-      "convert-coopvec-to-cpu)",
+      "canonicalize. Options: batch, num-threads, batch-threads, "
+      "bounds-checks (as for convert-coopvec-to-cpu)",
       buildCoopVecCPUPipeline);
 }

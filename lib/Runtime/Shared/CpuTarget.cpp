@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace {
 
@@ -144,6 +145,37 @@ extern "C" int32_t coopvecCpuCheckMatrix(uint64_t bufferBytes, uint64_t offset,
   return coopvecCpuCheckRange(
       bufferBytes, offset,
       coopvecCpuMatrixFootprint(layout, rows, cols, elemSize, stride));
+}
+
+extern "C" int32_t coopvecCpuMlpForward(float *output, uint64_t outputStride,
+                                        const float *input,
+                                        uint64_t inputStride, uint32_t batch,
+                                        const uint64_t *layerWords,
+                                        uint32_t numLayers, uint32_t outputExp,
+                                        uint32_t numThreads) {
+  if (!layerWords || numLayers == 0)
+    return COOPVEC_ERROR_INVALID_ARGUMENT;
+  std::vector<CoopVecMlpLayer> layers(numLayers);
+  for (uint32_t l = 0; l < numLayers; ++l) {
+    const uint64_t *w = layerWords + l * COOPVEC_CPU_MLP_LAYER_WORDS;
+    CoopVecMlpLayer &layer = layers[l];
+    layer.weights = reinterpret_cast<const void *>(uintptr_t(w[0]));
+    layer.weightsOffset = w[1];
+    layer.weightsInterp = uint32_t(w[2]);
+    layer.outputs = uint32_t(w[3]);
+    layer.inputs = uint32_t(w[4]);
+    layer.layout = uint32_t(w[5]);
+    layer.transpose = uint32_t(w[6]);
+    layer.stride = uint32_t(w[7]);
+    layer.bias = reinterpret_cast<const void *>(uintptr_t(w[8]));
+    layer.biasOffset = w[9];
+    layer.biasInterp = uint32_t(w[10]);
+    layer.activation = uint32_t(w[11]);
+    layer.requantScale = 1.0f; // Float weights only: unused.
+  }
+  return coopvecMlpForward(output, outputStride, input, inputStride, batch,
+                           layers.data(), numLayers, /*inputScale=*/1.0f,
+                           outputExp, numThreads);
 }
 
 extern "C" int32_t coopvecCpuConvertMatrix(

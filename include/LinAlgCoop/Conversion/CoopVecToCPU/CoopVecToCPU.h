@@ -22,12 +22,14 @@ namespace coopvec {
 #include "LinAlgCoop/Conversion/Passes.h.inc"
 
 /// Adds the patterns that rewrite each coopvec op into runtime calls.
-/// `numThreads` is passed to every kernel call (0: the runtime's default);
-/// with `boundsChecks`, every buffer access is checked against the memref's
-/// size first.
+/// `numThreads` is passed to the kernel calls of single-vector ops and
+/// `batchThreads` to those of batched and fused ops (0: the runtime's
+/// default, all cores); with `boundsChecks`, every buffer access is checked
+/// against the memref's size first.
 void populateCoopVecToCPUPatterns(RewritePatternSet &patterns,
                                   unsigned numThreads = 1,
-                                  bool boundsChecks = true);
+                                  bool boundsChecks = true,
+                                  unsigned batchThreads = 0);
 
 /// Options of --coopvec-cpu-pipeline.
 struct CoopVecCPUPipelineOptions
@@ -36,6 +38,15 @@ struct CoopVecCPUPipelineOptions
       *this, "num-threads",
       llvm::cl::desc("Threads each runtime call may use (0: runtime default)"),
       llvm::cl::init(1)};
+  PassOptions::Option<unsigned> batchThreads{
+      *this, "batch-threads",
+      llvm::cl::desc("Threads a batched or fused op may use (0: all cores)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> batch{
+      *this, "batch",
+      llvm::cl::desc("Run --coopvec-batch first: per-invocation network "
+                     "loops become batched and fused kernels"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> boundsChecks{
       *this, "bounds-checks",
       llvm::cl::desc("Check every buffer access against the memref size"),
