@@ -21,7 +21,7 @@ def ConvertCoopVecToCPU : Pass<"convert-coopvec-to-cpu", "ModuleOp"> {
     by `libcoopvec_runtime.so`), leaving func/arith/memref/vector/scf/llvm
     ops that the upstream LLVM lowerings handle:
 
-    * `coopvec.matvec` -> `coopvecMatVecMulAdd` with batch 1 (a null bias
+    * `coopvec.matvec` -> `coopvecCpuMatVecMulAdd` with batch 1 (a null bias
       pointer without a `bias` clause). The input vector is stored to a
       stack slot (`memref.alloca` in the entry block of the enclosing
       function, so loops do not grow the stack) and the result is loaded
@@ -47,12 +47,13 @@ def ConvertCoopVecToCPU : Pass<"convert-coopvec-to-cpu", "ModuleOp"> {
     string naming the op and its source location; it prints one line
     `coopvec runtime error: <site>: <status name> (<code>)` to stderr and
     aborts, so an unsupported combination or an invalid argument never
-    produces garbage silently. Combinations the CPU kernels reject with
-    `COOPVEC_ERROR_UNSUPPORTED_TYPE` today (see Kernels.h): matrices other
-    than F32/F16/I8/U8 (I16, U16, I32, U32, F8_E4M3, F8_E5M2), `i16`
-    physical vectors, 16-bit or FP8 input interpretations, an unsigned
-    (U32) or `i16` result, float inputs into 8-bit matrices other than
-    (f32, I8/U8), and integer outer-product or vector accumulation.
+    produces garbage silently. Matrix-vector products the vectorized kernels
+    do not cover (I16, U16, I32, U32, F8_E4M3, F8_E5M2 matrices, `i16`
+    vectors, 16-bit or FP8 input interpretations, unsigned results) run
+    through the reference semantics (`coopvecReferenceMatVecMulAdd`), so
+    every combination the dialect accepts executes. Integer outer-product
+    and vector accumulation are not supported by the runtime yet and
+    report `COOPVEC_ERROR_UNSUPPORTED_TYPE`.
 
     Bounds: the kernels do not know buffer sizes, but memrefs do. With
     `bounds-checks` (the default) each op first checks that the matrix
@@ -62,7 +63,7 @@ def ConvertCoopVecToCPU : Pass<"convert-coopvec-to-cpu", "ModuleOp"> {
     error (`COOPVEC_ERROR_BUFFER_TOO_SMALL`). Offsets are not required to be
     128/64-byte aligned on the CPU.
 
-    Batched and fused ops: `coopvec.batch_matvec` calls `coopvecMatVecMulAdd`
+    Batched and fused ops: `coopvec.batch_matvec` calls `coopvecCpuMatVecMulAdd`
     once over all rows and `coopvec.mlp` calls the fused network kernel
     (`coopvecCpuMlpForward`), each with `batch-threads` threads (a thread
     pool in the runtime, all cores by default).

@@ -78,6 +78,20 @@ int32_t coopvecCpuConvertMatrix(void *dst, uint64_t dstBytes,
                                 uint32_t srcLayout, uint32_t srcStride,
                                 uint32_t rows, uint32_t cols);
 
+/// coopvecMatVecMulAdd (Kernels.h), completed for every combination the
+/// dialect accepts: where the kernels answer COOPVEC_ERROR_UNSUPPORTED_TYPE
+/// (FP8, 16- and 32-bit integer matrices, 16-bit inputs, unsigned results,
+/// ...), each vector of the batch goes through the reference semantics
+/// (coopvecReferenceMatVecMulAdd, Dxil.h) instead. Same arguments.
+int32_t coopvecCpuMatVecMulAdd(
+    void *output, uint32_t outputType, uint64_t outputStride,
+    const void *input, uint32_t inputType, uint32_t inputInterp,
+    uint64_t inputStride, uint32_t batch, const void *matrix,
+    uint64_t matrixOffset, uint32_t matrixInterp, uint32_t m, uint32_t k,
+    uint32_t layout, uint32_t transpose, uint32_t matrixStride,
+    const void *bias, uint64_t biasOffset, uint32_t biasInterp,
+    uint32_t numThreads);
+
 /// Words per layer of coopvecCpuMlpForward's flat layer table.
 enum { COOPVEC_CPU_MLP_LAYER_WORDS = 12 };
 

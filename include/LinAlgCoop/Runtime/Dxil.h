@@ -247,6 +247,23 @@ int32_t coopvecDxGetLinearAlgebraMatrixConversionDestinationInfo(
 int32_t coopvecDxConvertLinearAlgebraMatrix(
     const CoopVecDxMatrixConversionInfo *descs, uint32_t count);
 
+//===----------------------------------------------------------------------===//
+// Reference semantics
+//===----------------------------------------------------------------------===//
+
+/// The reference matrix-vector product the driver falls back to when the
+/// CPU kernels do not take a combination, for callers that checked bounds
+/// themselves (the CPU target): every interpretation, layout, transpose and
+/// stride, without the DXIL alignment rules. Physical types are
+/// ComponentTypes (I16/U16/I32/U32 say the signedness, F16, F32); element by
+/// element as described for coopvecDxMatVecMulAdd. Returns a CoopVecStatus.
+int32_t coopvecReferenceMatVecMulAdd(
+    void *output, uint32_t outputType, const void *input, uint32_t inputType,
+    uint32_t inputInterp, const void *matrix, uint64_t matrixOffset,
+    uint32_t matrixInterp, uint32_t m, uint32_t k, uint32_t layout,
+    uint32_t transpose, uint32_t matrixStride, const void *bias,
+    uint64_t biasOffset, uint32_t biasInterp);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

@@ -307,7 +307,7 @@ protected:
   bool boundsChecks;
 };
 
-/// coopvec.matvec -> coopvecMatVecMulAdd(batch = 1).
+/// coopvec.matvec -> coopvecCpuMatVecMulAdd(batch = 1).
 class MatVecOpLowering : public RuntimeCallPattern<MatVecOp> {
 public:
   using RuntimeCallPattern::RuntimeCallPattern;
@@ -333,7 +333,7 @@ public:
 
     Value inputSlot = b.spill(adaptor.getInput());
     Value resultSlot = b.stackSlot(resultType);
-    // Operands in the order of coopvecMatVecMulAdd.
+    // Operands in the order of coopvecCpuMatVecMulAdd (= coopvecMatVecMulAdd).
     SmallVector<Value> args{
         b.slotPointer(resultSlot),
         b.constI32(physicalType(resultType.getElementType(),
@@ -361,7 +361,7 @@ public:
       args.append({b.nullPtr(), b.constI64(0), b.constI32(0)});
     }
     args.push_back(b.constI32(numThreads));
-    b.callChecked("coopvecMatVecMulAdd", args);
+    b.callChecked("coopvecCpuMatVecMulAdd", args);
     rewriter.replaceOp(op, b.load(resultType, resultSlot));
     return success();
   }
@@ -472,7 +472,7 @@ bool hasContiguousRows(Value memref) {
   return cast<MemRefType>(memref.getType()).isLastDimUnitStride();
 }
 
-/// coopvec.batch_matvec -> coopvecMatVecMulAdd over all rows: one
+/// coopvec.batch_matvec -> coopvecCpuMatVecMulAdd over all rows: one
 /// matrix-matrix product.
 class BatchMatVecOpLowering : public RuntimeCallPattern<BatchMatVecOp> {
 public:
@@ -534,7 +534,7 @@ public:
       args.append({b.nullPtr(), b.constI64(0), b.constI32(0)});
     }
     args.push_back(b.constI32(numThreads));
-    b.callChecked("coopvecMatVecMulAdd", args);
+    b.callChecked("coopvecCpuMatVecMulAdd", args);
     rewriter.eraseOp(op);
     return success();
   }

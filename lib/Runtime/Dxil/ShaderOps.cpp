@@ -303,6 +303,81 @@ uint32_t encodeInteger(const ComponentInfo *info, __int128 value) {
 }
 } // namespace
 
+namespace {
+/// The semantics of a matrix-vector product for every interpretation,
+/// layout and transpose, element by element: logical values exact in double,
+/// integer paths summed exactly, float paths summed in f32 (multiply then
+/// add, never fused). Arguments are checked by the caller.
+void referenceMatVec(const ComponentInfo *out, const ComponentInfo *in,
+                     const ComponentInfo *interp, void *result,
+                     const void *input, uint32_t inputCount,
+                     const MatrixRef &ref, uint32_t transpose,
+                     const ComponentInfo *biasInfo, const uint8_t *biasBase,
+                     uint64_t biasOffset) {
+  uint32_t m = transpose ? ref.storedCols : ref.storedRows;
+  uint32_t k = transpose ? ref.storedRows : ref.storedCols;
+  // Logical input values as doubles (exact for every interpretation).
+  std::vector<double> x(k);
+  if (interp->isPacked) {
+    for (uint32_t w = 0; w < inputCount; ++w) {
+      int32_t bytes[4];
+      uint32_t word = loadBits(input, uint64_t(w) * 4, 4);
+      if (interp->componentType == COOPVEC_TYPE_PACKED_S8X32)
+        coopvecDxilUnpackS8x32(word, bytes);
+      else
+        coopvecDxilUnpackU8x32(word, bytes);
+      for (uint32_t j = 0; j < 4 && w * 4 + j < k; ++j)
+        x[w * 4 + j] = bytes[j];
+    }
+  } else {
+    for (uint32_t i = 0; i < k; ++i) {
+      uint32_t bits = loadBits(input, uint64_t(i) * in->bytes, in->bytes);
+      x[i] = decode(interp, uint32_t(coopvecDxilConvert(interp->format,
+                                                         in->format, bits)));
+    }
+  }
+  const ComponentInfo *mInfo = ref.interp;
+  bool integerPath = !interp->isFloat && !mInfo->isFloat &&
+                     (!biasInfo || !biasInfo->isFloat);
+  auto weight = [&](uint32_t row, uint32_t col) {
+    uint64_t off = transpose ? ref.elementOffset(col, row)
+                             : ref.elementOffset(row, col);
+    return decode(mInfo, loadBits(ref.buffer->base, off, mInfo->bytes));
+  };
+  for (uint32_t row = 0; row < m; ++row) {
+    uint32_t bits;
+    if (integerPath) {
+      __int128 sum = 0;
+      for (uint32_t col = 0; col < k; ++col)
+        sum += __int128(int64_t(weight(row, col))) * int64_t(x[col]);
+      if (biasInfo)
+        sum += int64_t(decode(biasInfo,
+                              loadBits(biasBase,
+                                       biasOffset + uint64_t(row) *
+                                                        biasInfo->bytes,
+                                       biasInfo->bytes)));
+      bits = encodeInteger(out, sum);
+    } else {
+      // Multiply, then add, as separate statements: no FMA contraction, so
+      // the result does not depend on the compiler or the ISA.
+      float sum = 0.0f;
+      for (uint32_t col = 0; col < k; ++col) {
+        float product = float(weight(row, col)) * float(x[col]);
+        sum = sum + product;
+      }
+      if (biasInfo)
+        sum = sum + float(decode(
+                        biasInfo,
+                        loadBits(biasBase,
+                                 biasOffset + uint64_t(row) * biasInfo->bytes,
+                                 biasInfo->bytes)));
+      bits = encodeF32(out, sum);
+    }
+    storeBits(result, uint64_t(row) * out->bytes, out->bytes, bits);
+  }
+}
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // dx.op.matVecMul / dx.op.matVecMulAdd
 //===----------------------------------------------------------------------===//
@@ -391,66 +466,50 @@ extern "C" void coopvecDxMatVecMulAdd(
     return;
   }
 
-  // The reference for every other combination. Logical input values as
-  // doubles (exact for every interpretation).
-  std::vector<double> x(k);
-  if (interp->isPacked) {
-    for (uint32_t w = 0; w < inputCount; ++w) {
-      int32_t bytes[4];
-      uint32_t word = loadBits(input, uint64_t(w) * 4, 4);
-      if (interp->componentType == COOPVEC_TYPE_PACKED_S8X32)
-        coopvecDxilUnpackS8x32(word, bytes);
-      else
-        coopvecDxilUnpackU8x32(word, bytes);
-      for (uint32_t j = 0; j < 4 && w * 4 + j < k; ++j)
-        x[w * 4 + j] = bytes[j];
-    }
-  } else {
-    for (uint32_t i = 0; i < k; ++i) {
-      uint32_t bits = loadBits(input, uint64_t(i) * in->bytes, in->bytes);
-      x[i] = decode(interp, uint32_t(coopvecDxilConvert(interp->format,
-                                                         in->format, bits)));
-    }
-  }
-  const ComponentInfo *mInfo = ref.interp;
-  bool integerPath = !interp->isFloat && !mInfo->isFloat &&
-                     (!biasInfo || !biasInfo->isFloat);
-  auto weight = [&](uint32_t row, uint32_t col) {
-    uint64_t off = transpose ? ref.elementOffset(col, row)
-                             : ref.elementOffset(row, col);
-    return decode(mInfo, loadBits(matrix->base, off, mInfo->bytes));
-  };
-  for (uint32_t row = 0; row < m; ++row) {
-    uint32_t bits;
-    if (integerPath) {
-      __int128 sum = 0;
-      for (uint32_t col = 0; col < k; ++col)
-        sum += __int128(int64_t(weight(row, col))) * int64_t(x[col]);
-      if (biasInfo)
-        sum += int64_t(decode(biasInfo,
-                              loadBits(bias->base,
-                                       biasOffset + uint64_t(row) *
-                                                        biasInfo->bytes,
-                                       biasInfo->bytes)));
-      bits = encodeInteger(out, sum);
-    } else {
-      // Multiply, then add, as separate statements: no FMA contraction, so
-      // the result does not depend on the compiler or the ISA.
-      float sum = 0.0f;
-      for (uint32_t col = 0; col < k; ++col) {
-        float product = float(weight(row, col)) * float(x[col]);
-        sum = sum + product;
-      }
-      if (biasInfo)
-        sum = sum + float(decode(
-                        biasInfo,
-                        loadBits(bias->base,
-                                 biasOffset + uint64_t(row) * biasInfo->bytes,
-                                 biasInfo->bytes)));
-      bits = encodeF32(out, sum);
-    }
-    storeBits(result, uint64_t(row) * out->bytes, out->bytes, bits);
-  }
+  // The reference for every other combination.
+  referenceMatVec(out, in, interp, result, input, inputCount, ref, transpose,
+                  biasInfo, bias ? bias->base : nullptr, biasOffset);
+}
+
+extern "C" int32_t coopvecReferenceMatVecMulAdd(
+    void *output, uint32_t outputType, const void *input, uint32_t inputType,
+    uint32_t inputInterp, const void *matrix, uint64_t matrixOffset,
+    uint32_t matrixInterp, uint32_t m, uint32_t k, uint32_t layout,
+    uint32_t transpose, uint32_t matrixStride, const void *bias,
+    uint64_t biasOffset, uint32_t biasInterp) {
+  const ComponentInfo *out = getComponent(outputType);
+  const ComponentInfo *in = getComponent(inputType);
+  const ComponentInfo *interp = getComponent(inputInterp);
+  const ComponentInfo *mInfo =
+      isMemoryInterpretation(matrixInterp) ? getComponent(matrixInterp)
+                                           : nullptr;
+  const ComponentInfo *biasInfo =
+      bias ? (isMemoryInterpretation(biasInterp) ? getComponent(biasInterp)
+                                                 : nullptr)
+           : nullptr;
+  if (!out || !in || !interp || !mInfo || (bias && !biasInfo) ||
+      in->isPacked || out->isPacked || out->bytes < 2 || in->bytes < 2 ||
+      (interp->isPacked && in->isFloat))
+    return COOPVEC_ERROR_UNSUPPORTED_TYPE;
+  if (!output || !input || !matrix)
+    return COOPVEC_ERROR_NULL_POINTER;
+  if (m == 0 || k == 0 || m > kMaxDim || k > kMaxDim ||
+      matrixOffset > UINT32_MAX)
+    return COOPVEC_ERROR_INVALID_DIMENSIONS;
+  uint32_t storedRows = transpose ? k : m, storedCols = transpose ? m : k;
+  if (coopvecLayoutValidate(layout, storedRows, storedCols, mInfo->bytes,
+                            matrixStride) != COOPVEC_OK)
+    return COOPVEC_ERROR_INVALID_STRIDE;
+  // Bounds were checked by the caller (the memrefs carry the sizes).
+  CoopVecDxBuffer buffer{const_cast<uint8_t *>(
+                             static_cast<const uint8_t *>(matrix)),
+                         UINT64_MAX};
+  MatrixRef ref{&buffer,    uint32_t(matrixOffset), layout, matrixStride,
+                storedRows, storedCols,             mInfo};
+  uint32_t inputCount = interp->isPacked ? (k + 3) / 4 : k;
+  referenceMatVec(out, in, interp, output, input, inputCount, ref, transpose,
+                  biasInfo, static_cast<const uint8_t *>(bias), biasOffset);
+  return COOPVEC_OK;
 }
 
 //===----------------------------------------------------------------------===//

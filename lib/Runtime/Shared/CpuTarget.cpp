@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LinAlgCoop/Runtime/CpuTarget.h"
+#include "LinAlgCoop/Runtime/Dxil.h"
 #include "LinAlgCoop/Runtime/Kernels.h"
 #include "LinAlgCoop/Runtime/Numerics.h"
 
@@ -145,6 +146,52 @@ extern "C" int32_t coopvecCpuCheckMatrix(uint64_t bufferBytes, uint64_t offset,
   return coopvecCpuCheckRange(
       bufferBytes, offset,
       coopvecCpuMatrixFootprint(layout, rows, cols, elemSize, stride));
+}
+
+/// Bytes of one element of a physical ComponentType.
+static uint64_t physicalBytes(uint32_t type) {
+  switch (type) {
+  case COOPVEC_TYPE_I16:
+  case COOPVEC_TYPE_U16:
+  case COOPVEC_TYPE_F16:
+    return 2;
+  default:
+    return 4;
+  }
+}
+
+extern "C" int32_t coopvecCpuMatVecMulAdd(
+    void *output, uint32_t outputType, uint64_t outputStride,
+    const void *input, uint32_t inputType, uint32_t inputInterp,
+    uint64_t inputStride, uint32_t batch, const void *matrix,
+    uint64_t matrixOffset, uint32_t matrixInterp, uint32_t m, uint32_t k,
+    uint32_t layout, uint32_t transpose, uint32_t matrixStride,
+    const void *bias, uint64_t biasOffset, uint32_t biasInterp,
+    uint32_t numThreads) {
+  int32_t status = coopvecMatVecMulAdd(
+      output, outputType, outputStride, input, inputType, inputInterp,
+      inputStride, batch, matrix, matrixOffset, matrixInterp, m, k, layout,
+      transpose, matrixStride, bias, biasOffset, biasInterp, numThreads);
+  if (status != COOPVEC_ERROR_UNSUPPORTED_TYPE)
+    return status;
+  // Strides of 0 mean tightly packed, as for the kernels.
+  bool packed = inputInterp == COOPVEC_TYPE_PACKED_S8X32 ||
+                inputInterp == COOPVEC_TYPE_PACKED_U8X32;
+  uint64_t inputCount = packed ? (uint64_t(k) + 3) / 4 : k;
+  if (!inputStride)
+    inputStride = inputCount * physicalBytes(inputType);
+  if (!outputStride)
+    outputStride = uint64_t(m) * physicalBytes(outputType);
+  for (uint32_t b = 0; b < batch; ++b) {
+    status = coopvecReferenceMatVecMulAdd(
+        static_cast<uint8_t *>(output) + b * outputStride, outputType,
+        static_cast<const uint8_t *>(input) + b * inputStride, inputType,
+        inputInterp, matrix, matrixOffset, matrixInterp, m, k, layout,
+        transpose, matrixStride, bias, biasOffset, biasInterp);
+    if (status != COOPVEC_OK)
+      return status;
+  }
+  return COOPVEC_OK;
 }
 
 extern "C" int32_t coopvecCpuMlpForward(float *output, uint64_t outputStride,

@@ -15,11 +15,11 @@
 // CHECK:         %[[SAME:.*]] = arith.cmpi eq, %[[XROWS]], %[[YROWS]] : i32
 // CHECK:         %[[ST:.*]] = arith.select %[[SAME]]
 // CHECK:         scf.if
-// CHECK:         call @coopvecMatVecMulAdd(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[XROWS]], {{.*}})
+// CHECK:         call @coopvecCpuMatVecMulAdd(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[XROWS]], {{.*}})
 // CHECK-NOT:     {{^[[:space:]]*coopvec\.}}
 // THREADS-LABEL: func.func @batch(
 // THREADS:       %[[TWO:.*]] = arith.constant 2 : i32
-// THREADS:       call @coopvecMatVecMulAdd({{.*}}, %[[TWO]])
+// THREADS:       call @coopvecCpuMatVecMulAdd({{.*}}, %[[TWO]])
 func.func @batch(%x: memref<?x9xf32, strided<[9, 1], offset: ?>>, %w: memref<?xi8>, %y: memref<?x64xf32>) {
   %c0 = arith.constant 0 : index
   coopvec.batch_matvec %x as F32, %w[%c0] matrix<F32, 64x9, InferencingOptimal> into %y

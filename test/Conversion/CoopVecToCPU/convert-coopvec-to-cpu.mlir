@@ -4,7 +4,7 @@
 // spilled to a stack slot in the entry block, one kernel call with batch 1,
 // each status checked, the result loaded back.
 
-// CHECK-DAG: func.func private @coopvecMatVecMulAdd(!llvm.ptr, i32, i64, !llvm.ptr, i32, i32, i64, i32, !llvm.ptr, i64, i32, i32, i32, i32, i32, i32, !llvm.ptr, i64, i32, i32) -> i32
+// CHECK-DAG: func.func private @coopvecCpuMatVecMulAdd(!llvm.ptr, i32, i64, !llvm.ptr, i32, i32, i64, i32, !llvm.ptr, i64, i32, i32, i32, i32, i32, i32, !llvm.ptr, i64, i32, i32) -> i32
 // CHECK-DAG: func.func private @coopvecCpuCheckRange(i64, i64, i64) -> i32
 // CHECK-DAG: func.func private @coopvecCpuCheckMatrix(i64, i64, i32, i32, i32, i32, i32) -> i32
 // CHECK-DAG: func.func private @coopvecCpuReportError(i32, !llvm.ptr)
@@ -50,7 +50,7 @@
 // CHECK:         %[[BI:.*]] = memref.extract_aligned_pointer_as_index %[[B]]
 // CHECK:         %[[BP:.*]] = llvm.inttoptr
 // CHECK:         %[[BO:.*]] = arith.index_cast %[[BOFF]] : index to i64
-// CHECK:         %[[ST:.*]] = call @coopvecMatVecMulAdd(%[[RESP]], %[[F16]], %[[Z64]], %[[INP]], %[[F16]], %[[F16]], %[[Z64]], %[[ONE]], %[[WP]], %[[WOFF]], %[[F16]], %[[M]], %[[K]], %[[ROWMAJOR]], %[[ROWMAJOR]], %[[WS]], %[[BP]], %[[BO]], %[[F16]], %[[ONE]])
+// CHECK:         %[[ST:.*]] = call @coopvecCpuMatVecMulAdd(%[[RESP]], %[[F16]], %[[Z64]], %[[INP]], %[[F16]], %[[F16]], %[[Z64]], %[[ONE]], %[[WP]], %[[WOFF]], %[[F16]], %[[M]], %[[K]], %[[ROWMAJOR]], %[[ROWMAJOR]], %[[WS]], %[[BP]], %[[BO]], %[[F16]], %[[ONE]])
 // CHECK:         %[[BAD:.*]] = arith.cmpi ne, %[[ST]], %[[ROWMAJOR]] : i32
 // CHECK:         scf.if %[[BAD]] {
 // CHECK:           func.call @coopvecCpuReportError(%[[ST]],
@@ -87,7 +87,7 @@ func.func @matvec_bias(%x: vector<16xf16>, %w: memref<?xi8>, %b: memref<?xi8>,
 // CHECK-DAG:     %[[PACKED:.*]] = arith.constant 17 : i32
 // CHECK-DAG:     %[[I8:.*]] = arith.constant 20 : i32
 // CHECK-DAG:     %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
-// CHECK:         call @coopvecMatVecMulAdd(%{{.*}}, %[[I32]], %{{.*}}, %{{.*}}, %[[U32]], %[[PACKED]], %{{.*}}, %[[ONE]], %{{.*}}, %{{.*}}, %[[I8]], %[[STOREDCOLS]], %[[STOREDROWS]], %[[INFOPT]], %[[ONE]], %[[NOSTRIDE]], %[[NULL]], %{{.*}}, %[[NOSTRIDE]], %[[ONE]])
+// CHECK:         call @coopvecCpuMatVecMulAdd(%{{.*}}, %[[I32]], %{{.*}}, %{{.*}}, %[[U32]], %[[PACKED]], %{{.*}}, %[[ONE]], %{{.*}}, %{{.*}}, %[[I8]], %[[STOREDCOLS]], %[[STOREDROWS]], %[[INFOPT]], %[[ONE]], %[[NOSTRIDE]], %[[NULL]], %{{.*}}, %[[NOSTRIDE]], %[[ONE]])
 func.func @matvec_packed_transpose(%p: vector<8xi32>, %w: memref<?xi8>) -> vector<32xi32> {
   %c0 = arith.constant 0 : index
   %q = coopvec.matvec %p unsigned as PackedS8x32, %w[%c0]
@@ -105,7 +105,7 @@ func.func @matvec_packed_transpose(%p: vector<8xi32>, %w: memref<?xi8>) -> vecto
 // CHECK-NEXT:    memref.alloca() {alignment = 64 : i64} : memref<4xf32>
 // CHECK:         scf.for
 // CHECK-NOT:       memref.alloca
-// CHECK:           call @coopvecMatVecMulAdd
+// CHECK:           call @coopvecCpuMatVecMulAdd
 // CHECK:         return
 func.func @matvec_in_loop(%x: vector<4xf32>, %w: memref<?xi8>, %n: index) -> vector<4xf32> {
   %c0 = arith.constant 0 : index
@@ -129,7 +129,7 @@ func.func @matvec_in_loop(%x: vector<4xf32>, %w: memref<?xi8>, %n: index) -> vec
 // CHECK:         %[[ADDR:.*]] = arith.addi %[[ALIGNED]], %[[OFFSET]] : index
 // CHECK:         %[[ADDR64:.*]] = arith.index_cast %[[ADDR]] : index to i64
 // CHECK:         %[[PTR:.*]] = llvm.inttoptr %[[ADDR64]] : i64 to !llvm.ptr
-// CHECK:         call @coopvecMatVecMulAdd(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[PTR]],
+// CHECK:         call @coopvecCpuMatVecMulAdd(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[PTR]],
 func.func @matvec_strided_buffer(%x: vector<4xf32>, %w: memref<?xi8, strided<[1], offset: ?>>) -> vector<4xf32> {
   %c0 = arith.constant 0 : index
   %y = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 4x4, TrainingOptimal>

@@ -26,7 +26,21 @@ import numpy as np
 ROWMAJOR, COLMAJOR, INFOPT, TRAINOPT = "RowMajor", "ColumnMajor", "InferencingOptimal", "TrainingOptimal"
 LAYOUTS = [(ROWMAJOR, False), (COLMAJOR, False), (INFOPT, False), (TRAINOPT, False),
            (INFOPT, True), (TRAINOPT, True)]
-NP = {"F32": np.float32, "F16": np.float16, "I8": np.int8, "U8": np.uint8, "I32": np.int32}
+NP = {"F32": np.float32, "F16": np.float16, "I8": np.int8, "U8": np.uint8, "I32": np.int32,
+      "U32": np.uint32, "I16": np.int16, "U16": np.uint16, "F8_E4M3": np.uint8, "F8_E5M2": np.uint8}
+
+
+def decode_fp8(bits, interp):
+    """The value of FP8 bit patterns (OCP E4M3FN / E5M2), independent of the
+    code under test."""
+    bits = bits.astype(np.int64)
+    sign = np.where(bits & 0x80, -1.0, 1.0)
+    mbits, bias = (3, 7) if interp == "F8_E4M3" else (2, 15)
+    e = (bits >> mbits) & ((1 << (7 - mbits)) - 1)
+    m = (bits & ((1 << mbits) - 1)).astype(np.float64)
+    normal = (1.0 + m / (1 << mbits)) * np.exp2(e - bias)
+    subnormal = m / (1 << mbits) * np.exp2(1 - bias)
+    return sign * np.where(e == 0, subnormal, normal)
 
 
 def ceil_div(a, b):
@@ -101,7 +115,7 @@ INT_INPUTS = [("i32", "PackedS8x32", False), ("i32", "PackedU8x32", True),
 
 
 def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_interp,
-                in_unsigned, bias, out_phys):
+                in_unsigned, bias, out_phys, out_unsigned=False):
     es = np.dtype(NP[matrix]).itemsize
     srows, scols = (k, m) if transpose else (m, k)
     strided = layout in (ROWMAJOR, COLMAJOR)
@@ -111,6 +125,14 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
         w = rng.uniform(-1, 1, (m, k)).astype(NP[matrix])
     elif matrix == "I8":
         w = rng.integers(-128, 128, (m, k)).astype(np.int8)
+    elif matrix in ("F8_E4M3", "F8_E5M2"):
+        # Finite patterns only (E4M3: not S.1111.111; E5M2: exponent < 31).
+        limit = 0x7F if matrix == "F8_E4M3" else 0x7C
+        w = (rng.integers(0, limit, (m, k)) | (rng.integers(0, 2, (m, k)) << 7)).astype(np.uint8)
+    elif matrix in ("I16", "I32"):
+        w = rng.integers(-1000, 1000, (m, k)).astype(NP[matrix])
+    elif matrix in ("U16", "U32"):
+        w = rng.integers(0, 2000, (m, k)).astype(NP[matrix])
     else:
         w = rng.integers(0, 256, (m, k)).astype(np.uint8)
     stored = np.ascontiguousarray(w.T if transpose else w)
@@ -123,6 +145,18 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
         lanes = rng.integers(0, 256, 4 * nin).astype(np.uint8)
         x_phys = lanes.view(np.int32)
         logical = lanes[:k].view(np.int8 if in_interp == "PackedS8x32" else np.uint8).astype(np.float64)
+    elif in_phys == "i32" and in_interp in ("I32", "U32", "I16", "U16"):
+        # Integers read as wider integers: saturating to the interpretation.
+        lo, hi = {"I32": (-2**31, 2**31 - 1), "U32": (0, 2**32 - 1),
+                  "I16": (-2**15, 2**15 - 1), "U16": (0, 2**16 - 1)}[in_interp]
+        x_phys = rng.integers(-70000, 70000, k).astype(np.int32)
+        raw = x_phys.view(np.uint32).astype(np.float64) if in_unsigned else x_phys.astype(np.float64)
+        logical = np.clip(raw, lo, hi)
+    elif in_phys in ("f32", "f16") and in_interp in ("I16", "U16"):
+        lo, hi = (-2**15, 2**15 - 1) if in_interp == "I16" else (0, 2**16 - 1)
+        x_phys = rng.uniform(-40000, 40000, k).astype(np.float32 if in_phys == "f32" else np.float16)
+        x_phys[:2] = [2.5, -3.5][:min(2, k)]
+        logical = rtne_sat(x_phys.astype(np.float64), lo, hi)
     elif in_phys in ("f32", "f16"):
         lim = 300.0 if in_interp in ("I8", "U8") else 1.0
         x_phys = rng.uniform(-lim, lim, k).astype(np.float32 if in_phys == "f32" else np.float16)
@@ -163,11 +197,12 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
     bias_arg = ", %b: memref<?xi8>" if bias else ""
     bias_ty = ", memref<?xi8>" if bias else ""
     uns = " unsigned" if in_unsigned else ""
+    uns_out = " unsigned_result" if out_unsigned else ""
     prog = f"""func.func @{name}(%x: vector<{nin}x{in_ty}>, %w: memref<?xi8>{bias_arg}) -> vector<{m}x{out_ty}> {{
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %s = arith.constant {stride} : index
-  %y = coopvec.matvec %x{uns} as {in_interp}, %w[%c0] {desc}{stride_txt}{bias_txt}
+  %y = coopvec.matvec %x{uns} as {in_interp}, %w[%c0] {desc}{stride_txt}{bias_txt}{uns_out}
          : vector<{nin}x{in_ty}>, memref<?xi8>{bias_ty} -> vector<{m}x{out_ty}>
   return %y : vector<{m}x{out_ty}>
 }}
@@ -179,8 +214,8 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
     if y is None:
         return f"FAIL {name}: {err}"
 
-    wf = w.astype(np.float64)
-    if matrix in ("F32", "F16"):
+    wf = decode_fp8(w, matrix) if matrix.startswith("F8") else w.astype(np.float64)
+    if matrix in ("F32", "F16", "F8_E4M3", "F8_E5M2"):
         ref = wf @ logical + (bvals.astype(np.float64) if bvals is not None else 0)
         mag = np.abs(wf) @ np.abs(logical) + (np.abs(bvals.astype(np.float64)) if bvals is not None else 0)
         out_eps = 2.0**-11 if out_ty == "f16" else 2.0**-24
@@ -191,7 +226,10 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
         i = int(np.argmax(diff - tol))
         return f"FAIL {name}: y[{i}] = {y[i]!r}, reference {ref[i]!r}, bound {tol[i]!r}"
     acc = (w.astype(np.int64) @ logical.astype(np.int64)) + (bvals.astype(np.int64) if bvals is not None else 0)
-    if out_ty == "i32":
+    if out_ty == "i32" and out_unsigned:
+        # The reference saturates an integer result to the unsigned range.
+        ref = np.clip(acc, 0, 2**32 - 1).astype(np.uint32).view(np.int32)
+    elif out_ty == "i32":
         ref = acc.astype(np.int64).astype(np.int32)
     else:
         ref = acc.astype(np.float32)  # exact integer, rounded once RTNE
@@ -229,16 +267,40 @@ def group_matvec_int(args, rng):
     return cases
 
 
+def group_matvec_wide(args, rng):
+    """Combinations outside the vectorized kernels (16/32-bit integer and FP8
+    matrices, 16- and 32-bit integer input interpretations, unsigned
+    results): they run through the runtime's reference semantics."""
+    cases = []
+    n = 0
+    combos = [("I16", "i32", "I32", False, None, "i32", False),
+              ("U16", "i32", "U32", True, "I32", "i32", True),
+              ("I32", "i32", "I16", False, "I32", "i32", False),
+              ("U32", "i32", "U16", True, None, "i32", True),
+              ("I16", "f32", "I16", False, None, "f32", False),
+              ("F8_E4M3", "f32", "F32", False, "F32", "f32", False),
+              ("F8_E5M2", "f16", "F16", False, None, "f16", False),
+              ("F8_E4M3", "f16", "F32", False, "F16", "f32", False)]
+    for (layout, transpose) in LAYOUTS:
+        for j, (matrix, phys, interp, uns, bias, out, uout) in enumerate(combos):
+            m, k = [(8, 8), (13, 7), (32, 16), (5, 33)][(n + j) % 4]
+            name = f"mvw{n}_{matrix}_{layout}{'_T' if transpose else ''}_{phys}{interp}_{bias}_{out}"
+            cases.append((name, m, k, matrix, layout, transpose, phys, interp, uns, bias, out, uout))
+            n += 1
+    return cases
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("group", choices=["matvec-float", "matvec-int"])
+    ap.add_argument("group", choices=["matvec-float", "matvec-int", "matvec-wide"])
     ap.add_argument("--runner", required=True)
     ap.add_argument("--tmp", required=True)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     os.makedirs(args.tmp, exist_ok=True)
     rng = np.random.default_rng(args.seed)
-    cases = {"matvec-float": group_matvec_float, "matvec-int": group_matvec_int}[args.group](args, rng)
+    cases = {"matvec-float": group_matvec_float, "matvec-int": group_matvec_int,
+             "matvec-wide": group_matvec_wide}[args.group](args, rng)
     failures = 0
     for case in cases:
         line = matvec_case(args, rng, *case)
