@@ -90,8 +90,10 @@ def strided_stride(layout, rows, cols, es):
     return ((n * es + 15) // 16) * 16 + 16
 
 
-def run(args, mlir, entry, inputs, out):
+def run(args, mlir, entry, inputs, out, pipeline=None):
     cmd = [args.runner, mlir, "-e", entry, "--no-print", "-o", out]
+    if pipeline:
+        cmd.append("--pass-pipeline=" + pipeline)
     for a in inputs:
         cmd += ["--arg", a]
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -213,6 +215,15 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
     y, err = run(args, mlir, name, inputs, base + ".y.npy")
     if y is None:
         return f"FAIL {name}: {err}"
+    if args.also_pipeline:
+        # The same program through another pipeline (the DXIL lowering and
+        # its software driver) must give the very same bits.
+        y2, err = run(args, mlir, name, inputs, base + ".y2.npy",
+                      args.also_pipeline)
+        if y2 is None:
+            return f"FAIL {name} ({args.also_pipeline}): {err}"
+        if y2.dtype != y.dtype or y2.tobytes() != y.tobytes():
+            return f"FAIL {name}: {args.also_pipeline} gives {y2!r}, default {y!r}"
 
     wf = decode_fp8(w, matrix) if matrix.startswith("F8") else w.astype(np.float64)
     if matrix in ("F32", "F16", "F8_E4M3", "F8_E5M2"):
@@ -296,6 +307,9 @@ def main():
     ap.add_argument("--runner", required=True)
     ap.add_argument("--tmp", required=True)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--also-pipeline", default=None,
+                    help="also run every case through this pass pipeline "
+                         "and require bit-identical results")
     args = ap.parse_args()
     os.makedirs(args.tmp, exist_ok=True)
     rng = np.random.default_rng(args.seed)
