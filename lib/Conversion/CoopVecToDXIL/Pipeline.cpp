@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - coopvec-dxil-pipeline: coopvec to DXIL-style LLVM IR ===//
 
 #include "LinAlgCoop/Conversion/CoopVecToDXIL/CoopVecToDXIL.h"
+#include "LinAlgCoop/Conversion/LowerToLLVM.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -16,18 +17,8 @@ void mlir::coopvec::buildCoopVecDXILPipeline(
   dxilOptions.profile = options.profile;
   dxilOptions.emulate = options.emulate;
   pm.addPass(createConvertCoopVecToDXIL(dxilOptions));
-  // Everything around the dx.op calls, in the usual upstream order.
-  pm.addPass(createConvertVectorToSCFPass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertVectorToLLVMPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  // Everything around the dx.op calls.
+  buildLowerToLLVMPasses(pm);
   if (options.hostDriver)
     pm.addPass(createCoopVecDXILLinkHostDriver());
 }
