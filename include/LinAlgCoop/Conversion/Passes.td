@@ -68,9 +68,14 @@ def ConvertCoopVecToCPU : Pass<"convert-coopvec-to-cpu", "ModuleOp"> {
     (`coopvecCpuMlpForward`), each with `batch-threads` threads (a thread
     pool in the runtime, all cores by default).
 
-    Every matrix op of a verified module is rewritten; a byte buffer with a
-    non-unit stride, or a numerics op (`coopvec.convert`, `pack`,
-    `mx_quantize`, `mx_dequantize`: not lowered for the CPU yet), is reported
+    Numerics ops (`coopvec.convert`, `coopvec.pack`, `coopvec.mx_quantize`,
+    `coopvec.mx_dequantize`) call the numerics library element by element
+    (`coopvecConvert`, `coopvecPackX2/X4`) or on stack buffers
+    (`coopvecMxQuantize`, `coopvecNvfp4Quantize` and their inverses): the
+    same functions constant folding calls, so both give the same bits.
+
+    Every op of a verified module is rewritten; a byte buffer with a
+    non-unit stride, or a batch whose rows are not contiguous, is reported
     as an error and the pass fails.
   }];
   let dependentDialects = [

@@ -13,8 +13,10 @@
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
 #include "LinAlgCoop/Runtime/CpuTarget.h"
 #include "LinAlgCoop/Runtime/Layout.h"
+#include "LinAlgCoop/Runtime/Numerics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -614,6 +616,254 @@ public:
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Numerics ops: element by element through the numerics library, the one
+// definition of every conversion (what constant folding computes too).
+//===----------------------------------------------------------------------===//
+
+/// The bits of a float scalar as a zero-extended i32.
+Value floatBitsI32(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<FloatType>(value.getType());
+  Value bits = arith::BitcastOp::create(
+      b, loc, b.getIntegerType(type.getWidth()), value);
+  if (type.getWidth() == 32)
+    return bits;
+  return arith::ExtUIOp::create(b, loc, b.getI32Type(), bits);
+}
+
+/// The float of `type` whose bits are the low bits of the i32 `bits`.
+Value floatFromBitsI32(OpBuilder &b, Location loc, FloatType type, Value bits) {
+  if (type.getWidth() == 32)
+    return arith::BitcastOp::create(b, loc, type, bits);
+  Value narrow = arith::TruncIOp::create(
+      b, loc, b.getIntegerType(type.getWidth()), bits);
+  return arith::BitcastOp::create(b, loc, type, narrow);
+}
+
+/// Elements of a scalar-or-vector value, and the inverse.
+SmallVector<Value> elementsOf(OpBuilder &b, Location loc, Value value) {
+  auto vector = dyn_cast<VectorType>(value.getType());
+  if (!vector)
+    return {value};
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < vector.getNumElements(); ++i)
+    elements.push_back(vector::ExtractOp::create(b, loc, value, i));
+  return elements;
+}
+
+Value fromElements(OpBuilder &b, Location loc, Type type,
+                   ArrayRef<Value> elements) {
+  if (!isa<VectorType>(type))
+    return elements.front();
+  return vector::FromElementsOp::create(b, loc, cast<VectorType>(type),
+                                        elements);
+}
+
+unsigned conversionFlags(bool satfinite, bool relu) {
+  return (satfinite ? COOPVEC_CVT_SATFINITE : 0) |
+         (relu ? COOPVEC_CVT_RELU : 0);
+}
+
+/// coopvec.convert -> coopvecConvert per element.
+class ConvertOpLowering : public RuntimeCallPattern<ConvertOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(ConvertOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    Location loc = op.getLoc();
+    Type resultType = op.getResult().getType();
+    auto dstType = cast<FloatType>(getElementTypeOrSelf(resultType));
+    Type srcType = getElementTypeOrSelf(op.getInput().getType());
+    unsigned src = *getNumericsFormat(srcType);
+    unsigned dst = *getNumericsFormat(dstType);
+    SmallVector<Value> inputs = elementsOf(rewriter, loc, adaptor.getInput());
+    SmallVector<Value> rbits;
+    if (adaptor.getRbits())
+      rbits = elementsOf(rewriter, loc, adaptor.getRbits());
+    SmallVector<Value> results;
+    for (auto [i, x] : llvm::enumerate(inputs)) {
+      Value bits = b.call("coopvecConvert", b.i32(),
+                          {b.constI32(dst), b.constI32(src),
+                           floatBitsI32(rewriter, loc, x),
+                           b.constI32(static_cast<int64_t>(op.getRounding())),
+                           b.constI32(conversionFlags(op.getSatfinite(),
+                                                      op.getRelu())),
+                           rbits.empty() ? b.constI32(0) : rbits[i]})
+                       .getResult(0);
+      // The runtime's TF32 is an f32 pattern; the builtin tf32 is 19 bits.
+      if (dst == COOPVEC_FMT_TF32)
+        bits = arith::ShRUIOp::create(rewriter, loc, bits, b.constI32(13));
+      results.push_back(floatFromBitsI32(rewriter, loc, dstType, bits));
+    }
+    rewriter.replaceOp(op, fromElements(rewriter, loc, resultType, results));
+    return success();
+  }
+};
+
+/// coopvec.pack -> coopvecPackX2 / coopvecPackX4.
+class PackOpLowering : public RuntimeCallPattern<PackOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(PackOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    Location loc = op.getLoc();
+    SmallVector<Value> args{b.constI32(*getNumericsFormat(op.getFormat()))};
+    llvm::append_range(args, adaptor.getInputs());
+    args.append({b.constI32(static_cast<int64_t>(op.getRounding())),
+                 b.constI32(conversionFlags(op.getSatfinite(), op.getRelu())),
+                 adaptor.getRbits() ? adaptor.getRbits() : b.constI32(0)});
+    StringRef callee =
+        op.getInputs().size() == 2 ? "coopvecPackX2" : "coopvecPackX4";
+    Value packed = b.call(callee, b.i32(), args).getResult(0);
+    IntegerType type = op.getResult().getType();
+    if (type.getWidth() < 32)
+      packed = arith::TruncIOp::create(rewriter, loc, type, packed);
+    rewriter.replaceOp(op, packed);
+    return success();
+  }
+};
+
+/// Byte storage of block-scaled element codes in the runtime's layout (one
+/// byte per element, E2M1 two per byte with element 2i in the low nibble).
+int64_t codeStorageBytes(unsigned format, int64_t n) {
+  return format == COOPVEC_FMT_E2M1 ? (n + 1) / 2 : n;
+}
+
+/// coopvec.mx_quantize -> coopvecMxQuantize / coopvecNvfp4Quantize on stack
+/// buffers, then the codes read back into the result vectors.
+class MXQuantizeOpLowering : public RuntimeCallPattern<MXQuantizeOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(MXQuantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    Location loc = op.getLoc();
+    VectorType elementsType = op.getElements().getType();
+    VectorType scalesType = op.getScales().getType();
+    auto elemType = cast<FloatType>(elementsType.getElementType());
+    auto scaleType = cast<FloatType>(scalesType.getElementType());
+    unsigned elem = *getNumericsFormat(elemType);
+    int64_t n = elementsType.getNumElements();
+    int64_t numScales = scalesType.getNumElements();
+    Value src = b.spill(adaptor.getInput());
+    auto i8 = rewriter.getI8Type();
+    Value codes = memref::AllocaOp::create(
+        rewriter, loc, MemRefType::get({codeStorageBytes(elem, n)}, i8));
+    Value scales =
+        memref::AllocaOp::create(rewriter, loc, MemRefType::get({numScales}, i8));
+    if (isa<Float8E8M0FNUType>(scaleType))
+      b.call("coopvecMxQuantize", {},
+             {b.constI32(elem), b.slotPointer(src), b.constI64(n),
+              b.slotPointer(codes), b.slotPointer(scales)});
+    else
+      b.call("coopvecNvfp4Quantize", {},
+             {b.slotPointer(src), b.constI64(n), b.slotPointer(codes),
+              b.slotPointer(scales)});
+
+    SmallVector<Value> elements, scaleValues;
+    for (int64_t i = 0; i < n; ++i) {
+      bool nibble = elem == COOPVEC_FMT_E2M1;
+      Value byte = memref::LoadOp::create(
+          rewriter, loc, codes, b.constIndex(nibble ? i / 2 : i));
+      if (nibble && i % 2)
+        byte = arith::ShRUIOp::create(
+            rewriter, loc, byte,
+            arith::ConstantOp::create(rewriter, loc, i8,
+                                      rewriter.getIntegerAttr(i8, 4)));
+      Value code = arith::TruncIOp::create(
+          rewriter, loc, rewriter.getIntegerType(elemType.getWidth()), byte);
+      elements.push_back(arith::BitcastOp::create(rewriter, loc, elemType, code));
+    }
+    for (int64_t i = 0; i < numScales; ++i) {
+      Value byte =
+          memref::LoadOp::create(rewriter, loc, scales, b.constIndex(i));
+      scaleValues.push_back(
+          arith::BitcastOp::create(rewriter, loc, scaleType, byte));
+    }
+    rewriter.replaceOp(op, {fromElements(rewriter, loc, elementsType, elements),
+                            fromElements(rewriter, loc, scalesType,
+                                         scaleValues)});
+    return success();
+  }
+};
+
+/// coopvec.mx_dequantize -> the codes written to stack buffers in the
+/// runtime's layout, then coopvecMxDequantize / coopvecNvfp4Dequantize.
+class MXDequantizeOpLowering : public RuntimeCallPattern<MXDequantizeOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(MXDequantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    Location loc = op.getLoc();
+    auto elementsType = cast<VectorType>(op.getElements().getType());
+    auto scalesType = cast<VectorType>(op.getScales().getType());
+    auto elemType = cast<FloatType>(elementsType.getElementType());
+    unsigned elem = *getNumericsFormat(elemType);
+    int64_t n = elementsType.getNumElements();
+    auto i8 = rewriter.getI8Type();
+    Value codes = memref::AllocaOp::create(
+        rewriter, loc, MemRefType::get({codeStorageBytes(elem, n)}, i8));
+    Value scales = memref::AllocaOp::create(
+        rewriter, loc, MemRefType::get({scalesType.getNumElements()}, i8));
+    auto toByte = [&](Value v, unsigned width) -> Value {
+      Value bits = arith::BitcastOp::create(
+          rewriter, loc, rewriter.getIntegerType(width), v);
+      return width == 8 ? bits : arith::ExtUIOp::create(rewriter, loc, i8, bits);
+    };
+    SmallVector<Value> elements = elementsOf(rewriter, loc, adaptor.getElements());
+    for (int64_t i = 0; i < n; ++i) {
+      Value byte = toByte(elements[i], elemType.getWidth());
+      if (elem == COOPVEC_FMT_E2M1) {
+        if (i % 2 == 0) {
+          // The high nibble is the next element, or 0 after the last.
+          Value high = i + 1 < n ? toByte(elements[i + 1], 4)
+                                 : arith::ConstantOp::create(
+                                       rewriter, loc, i8,
+                                       rewriter.getIntegerAttr(i8, 0))
+                                       .getResult();
+          high = arith::ShLIOp::create(
+              rewriter, loc, high,
+              arith::ConstantOp::create(rewriter, loc, i8,
+                                        rewriter.getIntegerAttr(i8, 4)));
+          byte = arith::OrIOp::create(rewriter, loc, byte, high);
+          memref::StoreOp::create(rewriter, loc, byte, codes,
+                                  b.constIndex(i / 2));
+        }
+        continue;
+      }
+      memref::StoreOp::create(rewriter, loc, byte, codes, b.constIndex(i));
+    }
+    SmallVector<Value> scaleValues =
+        elementsOf(rewriter, loc, adaptor.getScales());
+    for (auto [i, s] : llvm::enumerate(scaleValues))
+      memref::StoreOp::create(rewriter, loc, toByte(s, 8), scales,
+                              b.constIndex(i));
+    VectorType resultType = op.getResult().getType();
+    Value out = b.stackSlot(resultType);
+    if (isa<Float8E8M0FNUType>(scalesType.getElementType()))
+      b.call("coopvecMxDequantize", {},
+             {b.constI32(elem), b.slotPointer(codes), b.slotPointer(scales),
+              b.constI64(n), b.slotPointer(out)});
+    else
+      b.call("coopvecNvfp4Dequantize", {},
+             {b.slotPointer(codes), b.slotPointer(scales), b.constI64(n),
+              b.slotPointer(out)});
+    rewriter.replaceOp(op, b.load(resultType, out));
+    return success();
+  }
+};
+
 /// coopvec.matrix_size (a dynamic stride: it did not fold) ->
 /// coopvecLayoutDestinationSize; its 0 for invalid arguments is reported as
 /// an invalid stride, the only operand that is not static.
@@ -660,8 +910,9 @@ void mlir::coopvec::populateCoopVecToCPUPatterns(RewritePatternSet &patterns,
                                                  unsigned batchThreads) {
   patterns.add<MatVecOpLowering, OuterProductAccumulateOpLowering,
                VectorAccumulateOpLowering, ConvertMatrixOpLowering,
-               MatrixSizeOpLowering>(patterns.getContext(), numThreads,
-                                     boundsChecks);
+               MatrixSizeOpLowering, ConvertOpLowering, PackOpLowering,
+               MXQuantizeOpLowering, MXDequantizeOpLowering>(
+      patterns.getContext(), numThreads, boundsChecks);
   // A batch has the work to keep every core busy.
   patterns.add<BatchMatVecOpLowering, MLPOpLowering>(
       patterns.getContext(), batchThreads, boundsChecks);
@@ -684,7 +935,8 @@ struct ConvertCoopVecToCPUPass
       if (!isa<CoopVecDialect>(op->getDialect()))
         return WalkResult::advance();
       if (!isa<MatVecOp, OuterProductAccumulateOp, VectorAccumulateOp,
-               ConvertMatrixOp, MatrixSizeOp, BatchMatVecOp, MLPOp>(op)) {
+               ConvertMatrixOp, MatrixSizeOp, BatchMatVecOp, MLPOp, ConvertOp,
+               PackOp, MXQuantizeOp, MXDequantizeOp>(op)) {
         op->emitOpError("is not supported by the CPU target yet");
         return WalkResult::interrupt();
       }
@@ -692,8 +944,13 @@ struct ConvertCoopVecToCPUPass
         auto type = dyn_cast<MemRefType>(operand.getType());
         if (!type || type.isLastDimUnitStride())
           continue;
-        op->emitOpError() << "byte buffer " << type
-                          << " must have unit stride for the CPU runtime";
+        op->emitOpError() << (type.getRank() == 1 ? "byte buffer " : "batch ")
+                          << type
+                          << (type.getRank() == 1
+                                  ? " must have unit stride for the CPU runtime"
+                                  : " must have contiguous rows (unit stride "
+                                    "in its last dimension) for the CPU "
+                                    "runtime");
         return WalkResult::interrupt();
       }
       return WalkResult::advance();

@@ -10,9 +10,11 @@ func.func @strided_byte_buffer(%x: vector<4xf32>, %w: memref<?xi8, strided<[2]>>
 
 // -----
 
-// The numerics ops (conversions, MX) have no CPU lowering yet.
-func.func @numerics(%x: vector<8xf32>) -> vector<8xf8E4M3FN> {
-  // expected-error@+1 {{'coopvec.convert' op is not supported by the CPU target yet}}
-  %a = coopvec.convert %x rounding rn satfinite : vector<8xf32> -> vector<8xf8E4M3FN>
-  return %a : vector<8xf8E4M3FN>
+// A batch whose rows are not contiguous.
+func.func @strided_rows(%x: memref<?x4xf32, strided<[8, 2]>>, %y: memref<?x4xf32>, %w: memref<?xi8>) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'coopvec.batch_matvec' op batch 'memref<?x4xf32, strided<[8, 2]>>' must have contiguous rows (unit stride in its last dimension) for the CPU runtime}}
+  coopvec.batch_matvec %x as F32, %w[%c0] matrix<F32, 4x4, TrainingOptimal> into %y
+      : memref<?x4xf32, strided<[8, 2]>>, memref<?xi8> -> memref<?x4xf32>
+  return
 }

@@ -22,8 +22,7 @@ using namespace mlir::coopvec;
 // Formats
 //===----------------------------------------------------------------------===//
 
-/// The runtime format of a builtin float type, if the library has one.
-static std::optional<unsigned> getRuntimeFormat(Type type) {
+std::optional<unsigned> mlir::coopvec::getNumericsFormat(Type type) {
   return TypeSwitch<Type, std::optional<unsigned>>(type)
       .Case([](Float32Type) { return COOPVEC_FMT_F32; })
       .Case([](Float16Type) { return COOPVEC_FMT_F16; })
@@ -36,6 +35,10 @@ static std::optional<unsigned> getRuntimeFormat(Type type) {
       .Case([](Float4E2M1FNType) { return COOPVEC_FMT_E2M1; })
       .Case([](Float8E8M0FNUType) { return COOPVEC_FMT_UE8M0; })
       .Default([](Type) { return std::nullopt; });
+}
+
+static std::optional<unsigned> getRuntimeFormat(Type type) {
+  return getNumericsFormat(type);
 }
 
 static bool isWide(unsigned format) {

@@ -16,4 +16,11 @@
 #define GET_OP_CLASSES
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h.inc"
 
+namespace mlir::coopvec {
+/// The runtime numerics library's CoopVecFormat (Runtime/Numerics.h) of a
+/// builtin float type (f32, f16, bf16, tf32, f8E4M3FN, f8E5M2, f6E2M3FN,
+/// f6E3M2FN, f4E2M1FN, f8E8M0FNU), if it has one.
+std::optional<unsigned> getNumericsFormat(Type type);
+} // namespace mlir::coopvec
+
 #endif // LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECOPS_H
