@@ -10,7 +10,7 @@ PKGS=(
   # RISC-V cross execution.
   qemu-user gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
   # Benchmark peers and image output.
-  libdnnl-dev libopenblas-dev libpng-dev
+  libdnnl-dev libopenblas-dev libpng-dev libomp-22-dev
   # Training and checking the example network (Debian python, /usr/bin/python3).
   python3-numpy
 )
