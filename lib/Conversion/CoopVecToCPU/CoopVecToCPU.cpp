@@ -309,6 +309,42 @@ protected:
   bool boundsChecks;
 };
 
+/// The bounds checks of a matrix-vector op's matrix and bias.
+template <typename OpTy>
+void checkMatVecBounds(RuntimeCallBuilder &b, OpTy op,
+                       typename OpTy::Adaptor adaptor) {
+  MatrixDescAttr desc = op.getMatrixDesc();
+  checkMatrixBounds(b, adaptor.getMatrix(), adaptor.getMatrixOffset(), desc,
+                    adaptor.getMatrixStride());
+  if (adaptor.getBias())
+    checkRangeBounds(b, adaptor.getBias(), adaptor.getBiasOffset(),
+                     desc.getRows() * getElementBytes(*op.getBiasInterp()));
+}
+
+/// Appends the matrix, bias and thread operands of coopvecCpuMatVecMulAdd
+/// (everything after the batch count) for coopvec.matvec/batch_matvec.
+template <typename OpTy>
+void appendMatrixOperands(RuntimeCallBuilder &b, OpTy op,
+                          typename OpTy::Adaptor adaptor, unsigned numThreads,
+                          SmallVectorImpl<Value> &args) {
+  MatrixDescAttr desc = op.getMatrixDesc();
+  args.append({b.bufferPointer(adaptor.getMatrix()),
+               b.indexAs(adaptor.getMatrixOffset(), b.i64()),
+               b.constI32(value(desc.getInterpretation())),
+               b.constI32(desc.getRows()), b.constI32(desc.getCols()),
+               b.constI32(value(desc.getLayout())),
+               b.constI32(desc.getTranspose() ? 1 : 0),
+               b.indexAs(adaptor.getMatrixStride(), b.i32())});
+  if (adaptor.getBias()) {
+    args.push_back(b.bufferPointer(adaptor.getBias()));
+    args.push_back(b.indexAs(adaptor.getBiasOffset(), b.i64()));
+    args.push_back(b.constI32(value(*op.getBiasInterp())));
+  } else {
+    args.append({b.nullPtr(), b.constI64(0), b.constI32(0)});
+  }
+  args.push_back(b.constI32(numThreads));
+}
+
 /// coopvec.matvec -> coopvecCpuMatVecMulAdd(batch = 1).
 class MatVecOpLowering : public RuntimeCallPattern<MatVecOp> {
 public:
@@ -321,17 +357,10 @@ public:
         failed(checkByteBuffer(rewriter, op, adaptor.getBias())))
       return failure();
     RuntimeCallBuilder b(rewriter, op);
-    MatrixDescAttr desc = op.getMatrixDesc();
     VectorType inputType = op.getInput().getType();
     VectorType resultType = op.getResult().getType();
-
-    if (boundsChecks) {
-      checkMatrixBounds(b, adaptor.getMatrix(), adaptor.getMatrixOffset(),
-                        desc, adaptor.getMatrixStride());
-      if (adaptor.getBias())
-        checkRangeBounds(b, adaptor.getBias(), adaptor.getBiasOffset(),
-                         desc.getRows() * getElementBytes(*op.getBiasInterp()));
-    }
+    if (boundsChecks)
+      checkMatVecBounds(b, op, adaptor);
 
     Value inputSlot = b.spill(adaptor.getInput());
     Value resultSlot = b.stackSlot(resultType);
@@ -346,23 +375,8 @@ public:
                                 op.getInputUnsigned())),
         b.constI32(value(op.getInputInterp())),
         b.constI64(0),
-        b.constI32(1),
-        b.bufferPointer(adaptor.getMatrix()),
-        b.indexAs(adaptor.getMatrixOffset(), b.i64()),
-        b.constI32(value(desc.getInterpretation())),
-        b.constI32(desc.getRows()),
-        b.constI32(desc.getCols()),
-        b.constI32(value(desc.getLayout())),
-        b.constI32(desc.getTranspose() ? 1 : 0),
-        b.indexAs(adaptor.getMatrixStride(), b.i32())};
-    if (adaptor.getBias()) {
-      args.push_back(b.bufferPointer(adaptor.getBias()));
-      args.push_back(b.indexAs(adaptor.getBiasOffset(), b.i64()));
-      args.push_back(b.constI32(value(*op.getBiasInterp())));
-    } else {
-      args.append({b.nullPtr(), b.constI64(0), b.constI32(0)});
-    }
-    args.push_back(b.constI32(numThreads));
+        b.constI32(1)};
+    appendMatrixOperands(b, op, adaptor, numThreads, args);
     b.callChecked("coopvecCpuMatVecMulAdd", args);
     rewriter.replaceOp(op, b.load(resultType, resultSlot));
     return success();
@@ -469,11 +483,6 @@ public:
   }
 };
 
-/// Whether the rows of a batch memref are contiguous (unit column stride).
-bool hasContiguousRows(Value memref) {
-  return cast<MemRefType>(memref.getType()).isLastDimUnitStride();
-}
-
 /// coopvec.batch_matvec -> coopvecCpuMatVecMulAdd over all rows: one
 /// matrix-matrix product.
 class BatchMatVecOpLowering : public RuntimeCallPattern<BatchMatVecOp> {
@@ -489,16 +498,10 @@ public:
         failed(checkByteBuffer(rewriter, op, adaptor.getBias())))
       return failure();
     RuntimeCallBuilder b(rewriter, op);
-    MatrixDescAttr desc = op.getMatrixDesc();
     MemRefType inputType = op.getInputs().getType();
     MemRefType outputType = op.getOutputs().getType();
-    if (boundsChecks) {
-      checkMatrixBounds(b, adaptor.getMatrix(), adaptor.getMatrixOffset(),
-                        desc, adaptor.getMatrixStride());
-      if (adaptor.getBias())
-        checkRangeBounds(b, adaptor.getBias(), adaptor.getBiasOffset(),
-                         desc.getRows() * getElementBytes(*op.getBiasInterp()));
-    }
+    if (boundsChecks)
+      checkMatVecBounds(b, op, adaptor);
     auto [inputs, inputStride, rows] = b.batchRows(adaptor.getInputs());
     auto [outputs, outputStride, outputRows] =
         b.batchRows(adaptor.getOutputs());
@@ -519,23 +522,8 @@ public:
                                 op.getInputUnsigned())),
         b.constI32(value(op.getInputInterp())),
         inputStride,
-        rows,
-        b.bufferPointer(adaptor.getMatrix()),
-        b.indexAs(adaptor.getMatrixOffset(), b.i64()),
-        b.constI32(value(desc.getInterpretation())),
-        b.constI32(desc.getRows()),
-        b.constI32(desc.getCols()),
-        b.constI32(value(desc.getLayout())),
-        b.constI32(desc.getTranspose() ? 1 : 0),
-        b.indexAs(adaptor.getMatrixStride(), b.i32())};
-    if (adaptor.getBias()) {
-      args.push_back(b.bufferPointer(adaptor.getBias()));
-      args.push_back(b.indexAs(adaptor.getBiasOffset(), b.i64()));
-      args.push_back(b.constI32(value(*op.getBiasInterp())));
-    } else {
-      args.append({b.nullPtr(), b.constI64(0), b.constI32(0)});
-    }
-    args.push_back(b.constI32(numThreads));
+        rows};
+    appendMatrixOperands(b, op, adaptor, numThreads, args);
     b.callChecked("coopvecCpuMatVecMulAdd", args);
     rewriter.eraseOp(op);
     return success();
