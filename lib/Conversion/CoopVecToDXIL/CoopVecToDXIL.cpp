@@ -296,6 +296,24 @@ getOrCreateDxOp(OpBuilder &builder, Operation *op, StringRef name,
   return LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
 }
 
+/// Calls the dx.op function `name` (declared on first use) in place of `op`,
+/// whose results it replaces; fails if `name` exists with another type.
+static LogicalResult replaceWithDxCall(ConversionPatternRewriter &rewriter,
+                                       Operation *op, StringRef name,
+                                       Type resultType,
+                                       ArrayRef<Value> operands) {
+  FailureOr<LLVM::LLVMFuncOp> callee =
+      getOrCreateDxOp(rewriter, op, name, resultType, operands);
+  if (failed(callee))
+    return rewriter.notifyMatchFailure(op, "conflicting symbol " + name);
+  auto call = LLVM::CallOp::create(rewriter, op->getLoc(), *callee, operands);
+  if (op->getNumResults())
+    rewriter.replaceOp(op, call.getResult());
+  else
+    rewriter.eraseOp(op);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//
@@ -347,14 +365,7 @@ struct MatVecOpLowering : public ConvertOpToLLVMPattern<MatVecOp> {
                       getOverloadName(resultType),
                       getOverloadName(op.getInput().getType()))
             .str();
-    FailureOr<LLVM::LLVMFuncOp> callee =
-        getOrCreateDxOp(rewriter, op, name, resultType, operands);
-    if (failed(callee))
-      return rewriter.notifyMatchFailure(op, "conflicting symbol " + name);
-    rewriter.replaceOp(op, LLVM::CallOp::create(rewriter, loc, *callee,
-                                                operands)
-                               .getResult());
-    return success();
+    return replaceWithDxCall(rewriter, op, name, resultType, operands);
   }
 };
 
@@ -387,13 +398,8 @@ struct OuterProductAccumulateOpLowering
                                      getOverloadName(op.getLhs().getType()),
                                      getOverloadName(op.getRhs().getType()))
                            .str();
-    FailureOr<LLVM::LLVMFuncOp> callee = getOrCreateDxOp(
-        rewriter, op, name, LLVM::LLVMVoidType::get(getContext()), operands);
-    if (failed(callee))
-      return rewriter.notifyMatchFailure(op, "conflicting symbol " + name);
-    LLVM::CallOp::create(rewriter, loc, *callee, operands);
-    rewriter.eraseOp(op);
-    return success();
+    return replaceWithDxCall(rewriter, op, name,
+                             LLVM::LLVMVoidType::get(getContext()), operands);
   }
 };
 
@@ -416,13 +422,8 @@ struct VectorAccumulateOpLowering
         createI32Operand(rewriter, loc, op.getOffset(), adaptor.getOffset())};
     std::string name = "dx.op.vectorAccumulate." +
                        getOverloadName(op.getInput().getType());
-    FailureOr<LLVM::LLVMFuncOp> callee = getOrCreateDxOp(
-        rewriter, op, name, LLVM::LLVMVoidType::get(getContext()), operands);
-    if (failed(callee))
-      return rewriter.notifyMatchFailure(op, "conflicting symbol " + name);
-    LLVM::CallOp::create(rewriter, loc, *callee, operands);
-    rewriter.eraseOp(op);
-    return success();
+    return replaceWithDxCall(rewriter, op, name,
+                             LLVM::LLVMVoidType::get(getContext()), operands);
   }
 };
 
