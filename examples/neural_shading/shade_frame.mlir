@@ -21,10 +21,10 @@
 //
 // (%rgb is any f32 (pixels x 3) array; every row is overwritten.)
 //
-// The pixels are independent, but the loop is an scf.for: the CPU lowering
-// gives each scf.parallel body its own stack slots for the matvec operands,
-// and once scf.parallel becomes a sequential loop those allocas grow the
-// stack on every iteration (a crash past about 5000 pixels today).
+// The pixels are independent; the loop is an scf.for (scf.parallel works as
+// well). The CPU pipeline's --coopvec-batch turns the @shade_frame_f32 loop
+// into one fused coopvec.mlp; the F16 loop rounds every layer to f16, which
+// the f32 fused kernel would not, so it stays one invocation per pixel.
 
 // F16 throughout, the D3D12 minimum support set (what shade_pixel.mlir
 // uses): matrices converted to F16 in the inferencing-optimal layout, biases

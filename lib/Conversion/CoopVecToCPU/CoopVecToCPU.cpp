@@ -122,19 +122,17 @@ public:
 
   /// A stack slot for a vector, allocated once in the entry block of the
   /// enclosing function so that an op inside a loop does not grow the stack
-  /// on every iteration (scf.for is an allocation scope, but its lowering
-  /// does not restore the stack). Bodies of scf.parallel/scf.forall may run
-  /// concurrently, so each gets its own slots.
+  /// on every iteration (scf.for and scf.parallel bodies are not allocation
+  /// scopes once lowered to branches). The pipeline runs scf.parallel
+  /// sequentially, and concurrent callers of the function (coopvec-run
+  /// --invocations) each have their own frame, so one slot per op suffices.
   Value stackSlot(VectorType type) {
     auto memrefType =
         MemRefType::get(type.getShape(), type.getElementType());
     OpBuilder::InsertionGuard guard(rewriter);
-    Operation *scope = op->getParentOp();
-    while (scope && !isa<FunctionOpInterface, scf::ParallelOp, scf::ForallOp>(
-                        scope))
-      scope = scope->getParentOp();
-    if (scope && scope->getNumRegions() && !scope->getRegion(0).empty())
-      rewriter.setInsertionPointToStart(&scope->getRegion(0).front());
+    if (auto func = op->getParentOfType<FunctionOpInterface>())
+      if (!func.getFunctionBody().empty())
+        rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
     return memref::AllocaOp::create(rewriter, loc, memrefType,
                                     rewriter.getI64IntegerAttr(64));
   }
