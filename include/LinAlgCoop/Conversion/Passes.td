@@ -29,8 +29,8 @@ def ConvertCoopVecToCPU : Pass<"convert-coopvec-to-cpu", "ModuleOp"> {
       values, the physical types come from the vector element types
       (`i32` with `unsigned`/`unsigned_result` is U32), M, K, layout and
       transpose are `i32` constants.
-    * `coopvec.outer_product_accumulate` -> `coopvecOuterProductAccumulate`,
-      `coopvec.vector_accumulate` -> `coopvecVectorAccumulate` (atomic: any
+    * `coopvec.outer_product_accumulate` -> `coopvecCpuOuterProductAccumulate`,
+      `coopvec.vector_accumulate` -> `coopvecCpuVectorAccumulate` (atomic: any
       number of threads may accumulate into one buffer).
     * `coopvec.convert_matrix` -> `coopvecCpuConvertMatrix`, which also
       checks both matrices against the buffer sizes.
@@ -51,9 +51,9 @@ def ConvertCoopVecToCPU : Pass<"convert-coopvec-to-cpu", "ModuleOp"> {
     do not cover (I16, U16, I32, U32, F8_E4M3, F8_E5M2 matrices, `i16`
     vectors, 16-bit or FP8 input interpretations, unsigned results) run
     through the reference semantics (`coopvecReferenceMatVecMulAdd`), so
-    every combination the dialect accepts executes. Integer outer-product
-    and vector accumulation are not supported by the runtime yet and
-    report `COOPVEC_ERROR_UNSUPPORTED_TYPE`.
+    every combination the dialect accepts executes; likewise integer
+    outer-product and vector accumulation
+    (`coopvecCpuOuterProductAccumulate`, `coopvecCpuVectorAccumulate`).
 
     Bounds: the kernels do not know buffer sizes, but memrefs do. With
     `bounds-checks` (the default) each op first checks that the matrix

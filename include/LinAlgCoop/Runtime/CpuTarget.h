@@ -92,6 +92,21 @@ int32_t coopvecCpuMatVecMulAdd(
     const void *bias, uint64_t biasOffset, uint32_t biasInterp,
     uint32_t numThreads);
 
+/// coopvecOuterProductAccumulate and coopvecVectorAccumulate (Kernels.h),
+/// completed like coopvecCpuMatVecMulAdd: integer vectors and accumulators
+/// the lock-free kernels do not take go through the reference semantics
+/// (coopvecReferenceOuterProductAccumulate / VectorAccumulate, Dxil.h),
+/// vector by vector of the batch. Same arguments.
+int32_t coopvecCpuOuterProductAccumulate(
+    const void *a, uint32_t aType, uint64_t aStride, const void *b,
+    uint32_t bType, uint64_t bStride, uint32_t batch, uint32_t m, uint32_t n,
+    void *matrix, uint64_t matrixOffset, uint32_t matrixInterp,
+    uint32_t layout, uint32_t matrixStride, uint32_t numThreads);
+int32_t coopvecCpuVectorAccumulate(const void *input, uint32_t inputType,
+                                   uint64_t inputStride, uint32_t batch,
+                                   uint32_t n, void *buffer, uint64_t offset,
+                                   uint32_t accumInterp, uint32_t numThreads);
+
 /// Words per layer of coopvecCpuMlpForward's flat layer table.
 enum { COOPVEC_CPU_MLP_LAYER_WORDS = 12 };
 

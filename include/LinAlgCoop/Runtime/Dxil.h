@@ -264,6 +264,24 @@ int32_t coopvecReferenceMatVecMulAdd(
     uint32_t transpose, uint32_t matrixStride, const void *bias,
     uint64_t biasOffset, uint32_t biasInterp);
 
+/// matrix (M x N, `layout`, `matrixStride`, at `matrixOffset`) += a * b^T
+/// for the combinations the kernels do not take (integer vectors, 8-bit or
+/// integer accumulators): element by element, products exact for integers
+/// and f32 for floats, each sum rounded (floats) or saturated (integers) to
+/// the accumulator; the whole update runs under one process-wide lock shared
+/// with the driver's dx.op.outerProductAccumulate, so concurrent callers
+/// lose no update. Returns a CoopVecStatus.
+int32_t coopvecReferenceOuterProductAccumulate(
+    const void *a, const void *b, uint32_t m, uint32_t n, uint32_t elementType,
+    void *matrix, uint64_t matrixOffset, uint32_t matrixInterp,
+    uint32_t layout, uint32_t matrixStride);
+
+/// array[i] += input[i] for an integer vector (I16/I32 or U16/U32), one
+/// atomic add per element (wrapping, as hardware atomics do); `array` is
+/// aligned to the element size. Returns a CoopVecStatus.
+int32_t coopvecReferenceVectorAccumulate(const void *input, uint32_t count,
+                                         uint32_t elementType, void *array);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

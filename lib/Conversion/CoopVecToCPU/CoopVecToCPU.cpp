@@ -381,7 +381,7 @@ public:
   }
 };
 
-/// coopvec.outer_product_accumulate -> coopvecOuterProductAccumulate.
+/// coopvec.outer_product_accumulate -> coopvecCpuOuterProductAccumulate.
 class OuterProductAccumulateOpLowering
     : public RuntimeCallPattern<OuterProductAccumulateOp> {
 public:
@@ -403,7 +403,7 @@ public:
         b.constI32(physicalType(op.getLhs().getType().getElementType(),
                                 /*isUnsigned=*/false));
     b.callChecked(
-        "coopvecOuterProductAccumulate",
+        "coopvecCpuOuterProductAccumulate",
         {b.slotPointer(lhs), elemType, b.constI64(0), b.slotPointer(rhs),
          elemType, b.constI64(0), b.constI32(1), b.constI32(desc.getRows()),
          b.constI32(desc.getCols()), b.bufferPointer(adaptor.getMatrix()),
@@ -417,7 +417,7 @@ public:
   }
 };
 
-/// coopvec.vector_accumulate -> coopvecVectorAccumulate; the array has the
+/// coopvec.vector_accumulate -> coopvecCpuVectorAccumulate; the array has the
 /// element type of the vector.
 class VectorAccumulateOpLowering
     : public RuntimeCallPattern<VectorAccumulateOp> {
@@ -438,7 +438,7 @@ public:
     Value input = b.spill(adaptor.getInput());
     Value elemType =
         b.constI32(physicalType(type.getElementType(), /*isUnsigned=*/false));
-    b.callChecked("coopvecVectorAccumulate",
+    b.callChecked("coopvecCpuVectorAccumulate",
                   {b.slotPointer(input), elemType, b.constI64(0),
                    b.constI32(1), b.constI32(type.getNumElements()),
                    b.bufferPointer(adaptor.getBuffer()),

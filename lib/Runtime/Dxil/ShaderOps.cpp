@@ -538,6 +538,39 @@ void accumulateLocked(uint8_t *base, uint64_t offset, const ComponentInfo *dest,
     bits = encodeInteger(dest, __int128(int64_t(old)) + integerAddend);
   storeBits(base, offset, dest->bytes, bits);
 }
+
+/// matrix += a * b^T element by element under the accumulate lock: the
+/// reference for combinations the lock-free kernels do not take.
+void referenceOuterProduct(const void *a, const void *b,
+                           const ComponentInfo *type, const MatrixRef &ref) {
+  std::lock_guard<std::mutex> lock(accumulateMutex);
+  for (uint32_t i = 0; i < ref.storedRows; ++i) {
+    for (uint32_t j = 0; j < ref.storedCols; ++j) {
+      double x = loadElement(a, type, i), y = loadElement(b, type, j);
+      // Products in the vectors' type: f32 for floats, exact for integers.
+      float floatProduct = float(x) * float(y);
+      int64_t integerProduct = type->isFloat ? 0 : int64_t(x) * int64_t(y);
+      accumulateLocked(ref.buffer->base, ref.elementOffset(i, j), ref.interp,
+                       type->isFloat, floatProduct, integerProduct);
+    }
+  }
+}
+
+/// Adds an integer vector to an array with one atomic add per element;
+/// integer atomics wrap, as hardware atomic adds do.
+void referenceIntegerAccumulate(const void *input, uint32_t count,
+                                const ComponentInfo *type, uint8_t *array) {
+  for (uint32_t i = 0; i < count; ++i) {
+    uint8_t *element = array + uint64_t(i) * type->bytes;
+    uint32_t bits = loadBits(input, uint64_t(i) * type->bytes, type->bytes);
+    if (type->bytes == 4)
+      __atomic_fetch_add(reinterpret_cast<uint32_t *>(element), bits,
+                         __ATOMIC_SEQ_CST);
+    else
+      __atomic_fetch_add(reinterpret_cast<uint16_t *>(element),
+                         uint16_t(bits), __ATOMIC_SEQ_CST);
+  }
+}
 } // namespace
 
 extern "C" void coopvecDxOuterProductAccumulate(
@@ -579,18 +612,7 @@ extern "C" void coopvecDxOuterProductAccumulate(
     reportError(op, "the CPU kernel rejected the call (status %d)", status);
     return;
   }
-  std::lock_guard<std::mutex> lock(accumulateMutex);
-  for (uint32_t i = 0; i < m; ++i) {
-    for (uint32_t j = 0; j < n; ++j) {
-      double x = loadElement(a, type, i), y = loadElement(b, type, j);
-      // Products in the vectors' type: f32 for floats, exact for integers.
-      float floatProduct = float(x) * float(y);
-      int64_t integerProduct =
-          type->isFloat ? 0 : int64_t(x) * int64_t(y);
-      accumulateLocked(matrix->base, ref.elementOffset(i, j), ref.interp,
-                       type->isFloat, floatProduct, integerProduct);
-    }
-  }
+  referenceOuterProduct(a, b, type, ref);
 }
 
 extern "C" void coopvecDxVectorAccumulate(const char *op, const void *input,
@@ -623,15 +645,47 @@ extern "C" void coopvecDxVectorAccumulate(const char *op, const void *input,
       reportError(op, "the CPU kernel rejected the call (status %d)", status);
     return;
   }
-  // Integer atomics wrap, as hardware atomic adds do.
-  for (uint32_t i = 0; i < count; ++i) {
-    uint8_t *element = buffer->base + offset + uint64_t(i) * type->bytes;
-    uint32_t bits = loadBits(input, uint64_t(i) * type->bytes, type->bytes);
-    if (type->bytes == 4)
-      __atomic_fetch_add(reinterpret_cast<uint32_t *>(element), bits,
-                         __ATOMIC_SEQ_CST);
-    else
-      __atomic_fetch_add(reinterpret_cast<uint16_t *>(element),
-                         uint16_t(bits), __ATOMIC_SEQ_CST);
-  }
+  referenceIntegerAccumulate(input, count, type, buffer->base + offset);
+}
+
+extern "C" int32_t coopvecReferenceOuterProductAccumulate(
+    const void *a, const void *b, uint32_t m, uint32_t n, uint32_t elementType,
+    void *matrix, uint64_t matrixOffset, uint32_t matrixInterp,
+    uint32_t layout, uint32_t matrixStride) {
+  const ComponentInfo *type = getComponent(elementType);
+  const ComponentInfo *interp =
+      isMemoryInterpretation(matrixInterp) ? getComponent(matrixInterp)
+                                           : nullptr;
+  if (!type || !interp || type->isPacked || type->bytes < 2)
+    return COOPVEC_ERROR_UNSUPPORTED_TYPE;
+  if (!a || !b || !matrix)
+    return COOPVEC_ERROR_NULL_POINTER;
+  if (m == 0 || n == 0 || m > kMaxDim || n > kMaxDim ||
+      matrixOffset > UINT32_MAX)
+    return COOPVEC_ERROR_INVALID_DIMENSIONS;
+  if (coopvecLayoutValidate(layout, m, n, interp->bytes, matrixStride) !=
+      COOPVEC_OK)
+    return COOPVEC_ERROR_INVALID_STRIDE;
+  // Bounds were checked by the caller (the memrefs carry the sizes).
+  CoopVecDxBuffer buffer{static_cast<uint8_t *>(matrix), UINT64_MAX};
+  MatrixRef ref{&buffer, uint32_t(matrixOffset), layout, matrixStride, m, n,
+                interp};
+  referenceOuterProduct(a, b, type, ref);
+  return COOPVEC_OK;
+}
+
+extern "C" int32_t coopvecReferenceVectorAccumulate(const void *input,
+                                                    uint32_t count,
+                                                    uint32_t elementType,
+                                                    void *array) {
+  const ComponentInfo *type = getComponent(elementType);
+  if (!type || type->isFloat || type->isPacked || type->bytes < 2)
+    return COOPVEC_ERROR_UNSUPPORTED_TYPE;
+  if (!input || !array)
+    return COOPVEC_ERROR_NULL_POINTER;
+  if (reinterpret_cast<uintptr_t>(array) % type->bytes != 0)
+    return COOPVEC_ERROR_INVALID_ARGUMENT;
+  referenceIntegerAccumulate(input, count, type,
+                             static_cast<uint8_t *>(array));
+  return COOPVEC_OK;
 }

@@ -194,6 +194,55 @@ extern "C" int32_t coopvecCpuMatVecMulAdd(
   return COOPVEC_OK;
 }
 
+extern "C" int32_t coopvecCpuOuterProductAccumulate(
+    const void *a, uint32_t aType, uint64_t aStride, const void *b,
+    uint32_t bType, uint64_t bStride, uint32_t batch, uint32_t m, uint32_t n,
+    void *matrix, uint64_t matrixOffset, uint32_t matrixInterp,
+    uint32_t layout, uint32_t matrixStride, uint32_t numThreads) {
+  int32_t status = coopvecOuterProductAccumulate(
+      a, aType, aStride, b, bType, bStride, batch, m, n, matrix, matrixOffset,
+      matrixInterp, layout, matrixStride, numThreads);
+  if (status != COOPVEC_ERROR_UNSUPPORTED_TYPE)
+    return status;
+  // The reference takes one element type for both vectors, as the dialect.
+  if (aType != bType)
+    return status;
+  if (!aStride)
+    aStride = uint64_t(m) * physicalBytes(aType);
+  if (!bStride)
+    bStride = uint64_t(n) * physicalBytes(bType);
+  for (uint32_t i = 0; i < batch; ++i) {
+    status = coopvecReferenceOuterProductAccumulate(
+        static_cast<const uint8_t *>(a) + i * aStride,
+        static_cast<const uint8_t *>(b) + i * bStride, m, n, aType, matrix,
+        matrixOffset, matrixInterp, layout, matrixStride);
+    if (status != COOPVEC_OK)
+      return status;
+  }
+  return COOPVEC_OK;
+}
+
+extern "C" int32_t coopvecCpuVectorAccumulate(
+    const void *input, uint32_t inputType, uint64_t inputStride,
+    uint32_t batch, uint32_t n, void *buffer, uint64_t offset,
+    uint32_t accumInterp, uint32_t numThreads) {
+  int32_t status =
+      coopvecVectorAccumulate(input, inputType, inputStride, batch, n, buffer,
+                              offset, accumInterp, numThreads);
+  if (status != COOPVEC_ERROR_UNSUPPORTED_TYPE || accumInterp != inputType)
+    return status;
+  if (!inputStride)
+    inputStride = uint64_t(n) * physicalBytes(inputType);
+  for (uint32_t i = 0; i < batch; ++i) {
+    status = coopvecReferenceVectorAccumulate(
+        static_cast<const uint8_t *>(input) + i * inputStride, n, inputType,
+        static_cast<uint8_t *>(buffer) + offset);
+    if (status != COOPVEC_OK)
+      return status;
+  }
+  return COOPVEC_OK;
+}
+
 extern "C" int32_t coopvecCpuMlpForward(float *output, uint64_t outputStride,
                                         const float *input,
                                         uint64_t inputStride, uint32_t batch,

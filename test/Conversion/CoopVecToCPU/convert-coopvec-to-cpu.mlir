@@ -148,7 +148,7 @@ func.func @matvec_strided_buffer(%x: vector<4xf32>, %w: memref<?xi8, strided<[1]
 // CHECK:         vector.store %[[B]], %[[SB]]
 // CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK-DAG:     %[[F32:.*]] = arith.constant 9 : i32
-// CHECK:         %[[ST:.*]] = call @coopvecOuterProductAccumulate(%{{.*}}, %[[M]], %{{.*}}, %{{.*}}, %[[M]], %{{.*}}, %[[ONE]], %[[M]], %[[N]], %{{.*}}, %{{.*}}, %[[F32]], %[[TRAINOPT]], %[[NOSTRIDE]], %[[ONE]]) : (!llvm.ptr, i32, i64, !llvm.ptr, i32, i64, i32, i32, i32, !llvm.ptr, i64, i32, i32, i32, i32) -> i32
+// CHECK:         %[[ST:.*]] = call @coopvecCpuOuterProductAccumulate(%{{.*}}, %[[M]], %{{.*}}, %{{.*}}, %[[M]], %{{.*}}, %[[ONE]], %[[M]], %[[N]], %{{.*}}, %{{.*}}, %[[F32]], %[[TRAINOPT]], %[[NOSTRIDE]], %[[ONE]]) : (!llvm.ptr, i32, i64, !llvm.ptr, i32, i64, i32, i32, i32, !llvm.ptr, i64, i32, i32, i32, i32) -> i32
 // CHECK:         scf.if
 // CHECK:           func.call @coopvecCpuReportError(%[[ST]]
 // CHECK-NOT:     coopvec.
@@ -169,7 +169,7 @@ func.func @outer_product(%a: vector<8xf16>, %b: vector<4xf16>, %w: memref<?xi8>,
 // CHECK:         vector.store %[[V]]
 // CHECK-DAG:     %[[F32:.*]] = arith.constant 9 : i32
 // CHECK-DAG:     %[[N:.*]] = arith.constant 16 : i32
-// CHECK:         call @coopvecVectorAccumulate(%{{.*}}, %[[F32]], %{{.*}}, %{{.*}}, %[[N]], %{{.*}}, %{{.*}}, %[[F32]], %{{.*}}) : (!llvm.ptr, i32, i64, i32, i32, !llvm.ptr, i64, i32, i32) -> i32
+// CHECK:         call @coopvecCpuVectorAccumulate(%{{.*}}, %[[F32]], %{{.*}}, %{{.*}}, %[[N]], %{{.*}}, %{{.*}}, %[[F32]], %{{.*}}) : (!llvm.ptr, i32, i64, i32, i32, !llvm.ptr, i64, i32, i32) -> i32
 func.func @vector_accumulate(%v: vector<16xf32>, %buf: memref<?xi8>) {
   %c128 = arith.constant 128 : index
   coopvec.vector_accumulate %v, %buf[%c128] : vector<16xf32>, memref<?xi8>
