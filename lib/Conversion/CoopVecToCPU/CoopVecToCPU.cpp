@@ -53,6 +53,9 @@ public:
   Type i32() const { return rewriter.getI32Type(); }
   Type i64() const { return rewriter.getI64Type(); }
 
+  Value constI8(int64_t value) {
+    return constant(value, rewriter.getI8Type());
+  }
   Value constI32(int64_t value) { return constant(value, i32()); }
   Value constI64(int64_t value) { return constant(value, i64()); }
   Value constIndex(int64_t value) {
@@ -103,6 +106,17 @@ public:
     Value rows = arith::IndexCastOp::create(rewriter, loc, i32(),
                                             metadata.getSizes()[0]);
     return {pointer, rowStride, rows};
+  }
+
+  /// Reports COOPVEC_ERROR_INVALID_DIMENSIONS unless two batches have the
+  /// same number of rows. The verifier compares static row counts; dynamic
+  /// ones are checked here, before anything is written.
+  void checkSameRows(Value rows, Value otherRows) {
+    Value same = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                       rows, otherRows);
+    checkStatus(arith::SelectOp::create(
+        rewriter, loc, same, constI32(COOPVEC_OK),
+        constI32(COOPVEC_ERROR_INVALID_DIMENSIONS)));
   }
 
   /// An `!llvm.ptr` as an i64 word.
@@ -503,13 +517,7 @@ public:
     auto [inputs, inputStride, rows] = b.batchRows(adaptor.getInputs());
     auto [outputs, outputStride, outputRows] =
         b.batchRows(adaptor.getOutputs());
-    // The verifier compares static row counts; dynamic ones are checked
-    // here, before anything is written.
-    Value sameRows = arith::CmpIOp::create(
-        rewriter, op.getLoc(), arith::CmpIPredicate::eq, rows, outputRows);
-    b.checkStatus(arith::SelectOp::create(
-        rewriter, op.getLoc(), sameRows, b.constI32(COOPVEC_OK),
-        b.constI32(COOPVEC_ERROR_INVALID_DIMENSIONS)));
+    b.checkSameRows(rows, outputRows);
     SmallVector<Value> args{
         outputs,
         b.constI32(physicalType(outputType.getElementType(),
@@ -587,11 +595,7 @@ public:
     auto [inputs, inputStride, rows] = b.batchRows(adaptor.getInputs());
     auto [outputs, outputStride, outputRows] =
         b.batchRows(adaptor.getOutputs());
-    Value sameRows = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq, rows, outputRows);
-    b.checkStatus(arith::SelectOp::create(
-        rewriter, loc, sameRows, b.constI32(COOPVEC_OK),
-        b.constI32(COOPVEC_ERROR_INVALID_DIMENSIONS)));
+    b.checkSameRows(rows, outputRows);
     b.callChecked("coopvecCpuMlpForward",
                   {outputs, outputStride, inputs, inputStride, rows,
                    b.slotPointer(table), b.constI32(numLayers),
@@ -760,10 +764,7 @@ public:
       Value byte = memref::LoadOp::create(
           rewriter, loc, codes, b.constIndex(nibble ? i / 2 : i));
       if (nibble && i % 2)
-        byte = arith::ShRUIOp::create(
-            rewriter, loc, byte,
-            arith::ConstantOp::create(rewriter, loc, i8,
-                                      rewriter.getIntegerAttr(i8, 4)));
+        byte = arith::ShRUIOp::create(rewriter, loc, byte, b.constI8(4));
       Value code = arith::TruncIOp::create(
           rewriter, loc, rewriter.getIntegerType(elemType.getWidth()), byte);
       elements.push_back(arith::BitcastOp::create(rewriter, loc, elemType, code));
@@ -813,15 +814,8 @@ public:
       if (elem == COOPVEC_FMT_E2M1) {
         if (i % 2 == 0) {
           // The high nibble is the next element, or 0 after the last.
-          Value high = i + 1 < n ? toByte(elements[i + 1], 4)
-                                 : arith::ConstantOp::create(
-                                       rewriter, loc, i8,
-                                       rewriter.getIntegerAttr(i8, 0))
-                                       .getResult();
-          high = arith::ShLIOp::create(
-              rewriter, loc, high,
-              arith::ConstantOp::create(rewriter, loc, i8,
-                                        rewriter.getIntegerAttr(i8, 4)));
+          Value high = i + 1 < n ? toByte(elements[i + 1], 4) : b.constI8(0);
+          high = arith::ShLIOp::create(rewriter, loc, high, b.constI8(4));
           byte = arith::OrIOp::create(rewriter, loc, byte, high);
           memref::StoreOp::create(rewriter, loc, byte, codes,
                                   b.constIndex(i / 2));

@@ -103,9 +103,10 @@ IsaLevel activeIsa() {
 /// work uses AVX2 unless a level is forced (tests, COOPVEC_KERNELS_ISA). Both
 /// give bit-identical results.
 IsaLevel floatIsa() {
+  // Read once, like envIsa(): this runs on every kernel call.
+  static const bool envForced = std::getenv("COOPVEC_KERNELS_ISA") != nullptr;
   IsaLevel isa = activeIsa();
-  bool forced = forcedIsa.load(std::memory_order_relaxed) >= 0 ||
-                std::getenv("COOPVEC_KERNELS_ISA");
+  bool forced = envForced || forcedIsa.load(std::memory_order_relaxed) >= 0;
   return isa == IsaLevel::Avx512 && !forced ? IsaLevel::Avx2 : isa;
 }
 

@@ -37,10 +37,6 @@ std::optional<unsigned> mlir::coopvec::getNumericsFormat(Type type) {
       .Default([](Type) { return std::nullopt; });
 }
 
-static std::optional<unsigned> getRuntimeFormat(Type type) {
-  return getNumericsFormat(type);
-}
-
 static bool isWide(unsigned format) {
   return format == COOPVEC_FMT_F32 || format == COOPVEC_FMT_F16 ||
          format == COOPVEC_FMT_BF16;
@@ -151,8 +147,8 @@ LogicalResult ConvertOp::verify() {
       (inVec && (inVec.getRank() != 1 || inVec.getShape() != outVec.getShape())))
     return emitOpError() << "input " << inType << " and result " << outType
                          << " must both be scalars or 1-D vectors of one length";
-  std::optional<unsigned> src = getRuntimeFormat(getElementTypeOrSelf(inType));
-  std::optional<unsigned> dst = getRuntimeFormat(getElementTypeOrSelf(outType));
+  std::optional<unsigned> src = getNumericsFormat(getElementTypeOrSelf(inType));
+  std::optional<unsigned> dst = getNumericsFormat(getElementTypeOrSelf(outType));
   if (!src || !dst)
     return emitOpError() << "converts between float types only (f32, f16, "
                             "bf16, tf32, f8E4M3FN, f8E5M2, f6E2M3FN, "
@@ -184,8 +180,8 @@ OpFoldResult ConvertOp::fold(FoldAdaptor adaptor) {
   if (!input || (getRbits() && !adaptor.getRbits()))
     return {};
   auto dstType = cast<FloatType>(getElementTypeOrSelf(getResult().getType()));
-  unsigned src = *getRuntimeFormat(getElementTypeOrSelf(getInput().getType()));
-  unsigned dst = *getRuntimeFormat(dstType);
+  unsigned src = *getNumericsFormat(getElementTypeOrSelf(getInput().getType()));
+  unsigned dst = *getNumericsFormat(dstType);
   unsigned rounding = static_cast<unsigned>(getRounding());
   unsigned flags = getFlags(getSatfinite(), getRelu());
 
@@ -248,7 +244,7 @@ LogicalResult PackOp::verify() {
   unsigned count = getInputs().size();
   if (count != 2 && count != 4)
     return emitOpError() << "packs 2 or 4 values, but got " << count;
-  std::optional<unsigned> format = getRuntimeFormat(getFormat());
+  std::optional<unsigned> format = getNumericsFormat(getFormat());
   std::optional<unsigned> width =
       format ? getPackedWidth(*format, count) : std::nullopt;
   if (!width)
@@ -288,7 +284,7 @@ OpFoldResult PackOp::fold(FoldAdaptor adaptor) {
       return {};
     rbits = r.getValue().getZExtValue();
   }
-  unsigned format = *getRuntimeFormat(getFormat());
+  unsigned format = *getNumericsFormat(getFormat());
   unsigned rounding = static_cast<unsigned>(getRounding());
   unsigned flags = getFlags(getSatfinite(), getRelu());
   uint32_t packed =
@@ -316,7 +312,7 @@ static LogicalResult verifyBlockScaled(Operation *op, int64_t length,
   if (elements.getNumElements() != length)
     return op->emitOpError() << "has " << elements.getNumElements()
                              << " elements for " << length << " values";
-  std::optional<unsigned> elem = getRuntimeFormat(elements.getElementType());
+  std::optional<unsigned> elem = getNumericsFormat(elements.getElementType());
   Type scale = scales.getElementType();
   if (isa<Float8E8M0FNUType>(scale)) {
     if (!elem || !(isFp8(*elem) || isFp6OrFp4(*elem)))
@@ -411,7 +407,7 @@ LogicalResult MXQuantizeOp::fold(FoldAdaptor adaptor,
   size_t n = values.size();
   VectorType elementsType = getElements().getType();
   VectorType scalesType = getScales().getType();
-  unsigned elem = *getRuntimeFormat(elementsType.getElementType());
+  unsigned elem = *getNumericsFormat(elementsType.getElementType());
   std::vector<uint8_t> storage(n, 0), scales(scalesType.getNumElements(), 0);
   if (isa<Float8E8M0FNUType>(scalesType.getElementType()))
     coopvecMxQuantize(elem, values.data(), n, storage.data(), scales.data());
@@ -428,7 +424,7 @@ OpFoldResult MXDequantizeOp::fold(FoldAdaptor adaptor) {
   if (!codes || !scales)
     return {};
   auto elementsType = cast<VectorType>(getElements().getType());
-  unsigned elem = *getRuntimeFormat(elementsType.getElementType());
+  unsigned elem = *getNumericsFormat(elementsType.getElementType());
   size_t n = codes->size();
   std::vector<uint8_t> storage = packCodes(*codes, elem);
   std::vector<float> out(n);

@@ -387,21 +387,16 @@ LogicalResult BatchMatVecOp::verify() {
   if (failed(verifyBatchShapes(*this, inputs, outputs)))
     return failure();
   // The rules of coopvec.matvec, applied to one row.
-  return verifyMatVecLike(*this, getRowType(inputs),
-                                  getRowType(outputs));
+  return verifyMatVecLike(*this, getRowType(inputs), getRowType(outputs));
 }
 
 void BatchMatVecOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  auto read = [&](OpOperand &operand) {
-    effects.emplace_back(MemoryEffects::Read::get(), &operand,
-                         SideEffects::DefaultResource::get());
-  };
-  read(getInputsMutable());
-  read(getMatrixMutable());
+  addBufferEffect(effects, getInputsMutable(), /*writes=*/false);
+  addBufferEffect(effects, getMatrixMutable(), /*writes=*/false);
   if (getBias())
-    read(getBiasMutable()[0]);
+    addBufferEffect(effects, getBiasMutable()[0], /*writes=*/false);
   effects.emplace_back(MemoryEffects::Write::get(), &getOutputsMutable(),
                        SideEffects::DefaultResource::get());
 }
@@ -485,15 +480,11 @@ LogicalResult MLPOp::verify() {
 void MLPOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  auto read = [&](OpOperand &operand) {
-    effects.emplace_back(MemoryEffects::Read::get(), &operand,
-                         SideEffects::DefaultResource::get());
-  };
-  read(getInputsMutable());
+  addBufferEffect(effects, getInputsMutable(), /*writes=*/false);
   for (OpOperand &w : getWeightsMutable())
-    read(w);
+    addBufferEffect(effects, w, /*writes=*/false);
   for (OpOperand &b : getBiasesMutable())
-    read(b);
+    addBufferEffect(effects, b, /*writes=*/false);
   effects.emplace_back(MemoryEffects::Write::get(), &getOutputsMutable(),
                        SideEffects::DefaultResource::get());
 }
