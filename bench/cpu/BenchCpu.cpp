@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <immintrin.h>
 #include <random>
 #include <thread>
@@ -47,6 +48,31 @@ double medianMs(const std::function<void()> &fn, int reps = gReps) {
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
+}
+
+/// Median wall times in ms of several contenders measured side by side:
+/// after one warm-up run each, every repetition runs each contender once in
+/// turn, so that a drift in the machine's load (other processes, frequency)
+/// hits all of them alike.
+std::vector<double>
+interleavedMedianMs(const std::vector<std::function<void()>> &fns,
+                    int reps = gReps) {
+  for (const auto &fn : fns)
+    fn();
+  std::vector<std::vector<double>> t(fns.size());
+  for (int i = 0; i < reps; ++i)
+    for (size_t f = 0; f < fns.size(); ++f) {
+      auto t0 = std::chrono::steady_clock::now();
+      fns[f]();
+      auto t1 = std::chrono::steady_clock::now();
+      t[f].push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+  std::vector<double> med;
+  for (auto &v : t) {
+    std::sort(v.begin(), v.end());
+    med.push_back(v[v.size() / 2]);
+  }
+  return med;
 }
 
 /// The benchmark only runs where the kernels' AVX2/F16C path does.
@@ -261,7 +287,8 @@ void benchMatVecF32(Dnnl &d) {
                     int(k), 1.0f, x.data(), int(k), w.data(), int(k), 0.0f,
                     yb.data(), int(m));
       };
-      double tc = medianMs(cv), td = medianMs(dn), tb = medianMs(bl);
+      auto med = interleavedMedianMs({cv, dn, bl});
+      double tc = med[0], td = med[1], tb = med[2];
       for (size_t i = 0; i < y.size(); i += 97)
         check(std::fabs(y[i] - yd[i]) < 1e-3f && std::fabs(y[i] - yb[i]) < 1e-3f,
               "matvec f32");
@@ -301,7 +328,8 @@ void benchMatVecI8(Dnnl &d) {
       MatMul mm(d, batch, k, m, Dt::u8, Dt::s8, Dt::s32, wT.data(), nullptr,
                 false);
       auto dn = [&] { mm.run(d, x.data(), yd.data()); };
-      double tc = medianMs(cv), tp = medianMs(cvPacked), td = medianMs(dn);
+      auto med = interleavedMedianMs({cv, cvPacked, dn});
+      double tc = med[0], tp = med[1], td = med[2];
       check(y == yd && yp == yd, "matvec int8");
       double gops = 2.0 * batch * m * k / 1e6;
       std::printf("| %u | %d | %.3f | %.1f | %.3f | %.3f | %.1f | %.2f | %.2f |\n",
@@ -405,58 +433,61 @@ void benchMlp(Dnnl &d, double peak1, double peak2) {
                                      3, actScale[0], 0, threads);
       check(st == 0, "mlp status");
     };
-    int reps = 3;
-    double tF32 = medianMs([&] { runCv(0, y); }, reps);
     std::vector<float> yh(y.size()), yq(y.size());
-    double tF16 = medianMs([&] { runCv(1, yh); }, reps);
-    double tI8 = medianMs([&] { runCv(2, yq); }, reps);
-
     // oneDNN whole frame: three matmuls over full-frame buffers.
     std::vector<float> h1(size_t(n) * width), h2(h1.size());
-    double tWhole;
-    {
-      MatMul l1(d, n, width, width, Dt::f32, Dt::f32, Dt::f32, w1T.data(),
-                b1.data(), true);
-      MatMul l2(d, n, width, width, Dt::f32, Dt::f32, Dt::f32, w2T.data(),
-                b2.data(), true);
-      MatMul l3(d, n, width, outW, Dt::f32, Dt::f32, Dt::f32, w3T.data(),
-                b3.data(), false);
-      tWhole = medianMs(
-          [&] {
-            l1.run(d, x.data(), h1.data());
-            l2.run(d, h1.data(), h2.data());
-            l3.run(d, h2.data(), yd.data());
-          },
-          reps);
+    MatMul l1(d, n, width, width, Dt::f32, Dt::f32, Dt::f32, w1T.data(),
+              b1.data(), true);
+    MatMul l2(d, n, width, width, Dt::f32, Dt::f32, Dt::f32, w2T.data(),
+              b2.data(), true);
+    MatMul l3(d, n, width, outW, Dt::f32, Dt::f32, Dt::f32, w3T.data(),
+              b3.data(), false);
+    std::vector<std::function<void()>> contenders = {
+        [&] { runCv(0, y); }, [&] { runCv(1, yh); }, [&] { runCv(2, yq); },
+        [&] {
+          l1.run(d, x.data(), h1.data());
+          l2.run(d, h1.data(), h2.data());
+          l3.run(d, h2.data(), yd.data());
+        }};
+    // oneDNN tiled: the same three matmuls on cache-sized tiles.
+    const uint32_t tiles[] = {1200u, 4800u, 19200u};
+    struct Tiled {
+      MatMul l1, l2, l3;
+      std::vector<float> t1, t2;
+    };
+    std::vector<std::unique_ptr<Tiled>> tiled;
+    for (uint32_t tile : tiles) {
+      tiled.push_back(std::unique_ptr<Tiled>(new Tiled{
+          MatMul(d, tile, width, width, Dt::f32, Dt::f32, Dt::f32, w1T.data(),
+                 b1.data(), true),
+          MatMul(d, tile, width, width, Dt::f32, Dt::f32, Dt::f32, w2T.data(),
+                 b2.data(), true),
+          MatMul(d, tile, width, outW, Dt::f32, Dt::f32, Dt::f32, w3T.data(),
+                 b3.data(), false),
+          std::vector<float>(size_t(tile) * width),
+          std::vector<float>(size_t(tile) * width)}));
+      Tiled *t = tiled.back().get();
+      contenders.push_back([&, t, tile] {
+        for (uint32_t b = 0; b < n; b += tile) {
+          t->l1.run(d, x.data() + size_t(b) * width, t->t1.data());
+          t->l2.run(d, t->t1.data(), t->t2.data());
+          t->l3.run(d, t->t2.data(), yd.data() + size_t(b) * outW);
+        }
+      });
     }
+    auto med = interleavedMedianMs(contenders, 3);
+    double tF32 = med[0], tF16 = med[1], tI8 = med[2], tWhole = med[3];
+    double tTiled = 1e30;
+    uint32_t bestTile = 0;
+    for (size_t i = 0; i < 3; ++i)
+      if (med[4 + i] < tTiled)
+        tTiled = med[4 + i], bestTile = tiles[i];
+    // yd holds the last tiled run; every oneDNN variant computes the same.
     float maxErr = 0;
     for (size_t i = 0; i < y.size(); ++i) {
       check(std::fabs(y[i] - yd[i]) < 1e-3f && std::fabs(y[i] - yh[i]) < 1e-2f,
             "mlp f32/f16");
       maxErr = std::max(maxErr, std::fabs(y[i] - yq[i]));
-    }
-    // oneDNN tiled: the same three matmuls on cache-sized tiles.
-    double tTiled = 1e30;
-    uint32_t bestTile = 0;
-    for (uint32_t tile : {1200u, 4800u, 19200u}) {
-      MatMul l1(d, tile, width, width, Dt::f32, Dt::f32, Dt::f32, w1T.data(),
-                b1.data(), true);
-      MatMul l2(d, tile, width, width, Dt::f32, Dt::f32, Dt::f32, w2T.data(),
-                b2.data(), true);
-      MatMul l3(d, tile, width, outW, Dt::f32, Dt::f32, Dt::f32, w3T.data(),
-                b3.data(), false);
-      std::vector<float> t1(size_t(tile) * width), t2(t1.size());
-      double t = medianMs(
-          [&] {
-            for (uint32_t b = 0; b < n; b += tile) {
-              l1.run(d, x.data() + size_t(b) * width, t1.data());
-              l2.run(d, t1.data(), t2.data());
-              l3.run(d, t2.data(), yd.data() + size_t(b) * outW);
-            }
-          },
-          reps);
-      if (t < tTiled)
-        tTiled = t, bestTile = tile;
     }
     double best = std::min(tWhole, tTiled);
     double gflops = flops / (tF32 * 1e6);

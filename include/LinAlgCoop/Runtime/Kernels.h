@@ -79,6 +79,10 @@ enum CoopVecActivation {
 ///          (U32|I32, PackedS8x32|PackedU8x32) 4 bytes per word, (F32, I8|U8)
 ///          RTNE saturating, NaN -> 0, or (I32|U32, I8|U8) saturating; bias
 ///          I32; output I32, or F32 (exact sum rounded RTNE).
+/// On AVX-512, batches of 16 and more repack the matrix once (16-row f32
+/// panels, or VNNI panels for I8/U8); the calling thread keeps the repack
+/// and reuses it while the matrix bytes, layout and types are unchanged
+/// (compared by content, so weights updated in place are repacked).
 int32_t coopvecMatVecMulAdd(
     void *output, uint32_t outputType, uint64_t outputStride,
     const void *input, uint32_t inputType, uint32_t inputInterp,
@@ -119,9 +123,10 @@ typedef struct CoopVecMlpLayer {
 ///   h0 = input[b]; h(l+1) = act_l(W_l h_l + bias_l); output[b] = h(L)
 /// optionally followed by exp() per output element. The batch is tiled so
 /// that a tile's activations stay in L1/L2 between layers. F32 weights in
-/// InferencingOptimal are read in place; other weights are put into that
-/// form once per call (F16 widened to f32: exact, so results equal the F16
-/// matvec; I8 widened to 16 bits).
+/// InferencingOptimal are read in place by the 8-row kernels; other weights,
+/// and on AVX-512 every float layer of 16 rows or more (16-row panels), are
+/// put into compute form once per call (F16 widened to f32: exact, so
+/// results equal the F16 matvec; I8 widened to 16 bits).
 ///
 /// I8 weights (symmetric, per-layer scales, chosen by the caller):
 ///   q0         = sat_s8(rtne(input * inputScale))

@@ -50,7 +50,8 @@ bool cpuHas(IsaLevel isa) {
                              __builtin_cpu_supports("avx512bw") &&
                              __builtin_cpu_supports("avx512vl") &&
                              __builtin_cpu_supports("avx512dq") &&
-                             __builtin_cpu_supports("avx512vnni");
+                             __builtin_cpu_supports("avx512vnni") &&
+                             __builtin_cpu_supports("prfchw");
   return isa == IsaLevel::Portable || (isa == IsaLevel::Avx2 && avx2) ||
          (isa == IsaLevel::Avx512 && avx512);
 #else
@@ -97,11 +98,12 @@ IsaLevel activeIsa() {
   return forced < 0 ? envIsa() : IsaLevel(forced);
 }
 
-/// The level for f32 arithmetic. Zen 4 executes a 512-bit FMA as two 256-bit
-/// halves, so AVX-512 adds no FMA throughput there, and the AVX2 f32 kernels
-/// measured faster (111 vs 71 GFLOP/s, batched 64x64, clang-22 build): float
-/// work uses AVX2 unless a level is forced (tests, COOPVEC_KERNELS_ISA). Both
-/// give bit-identical results.
+/// The level for f32 arithmetic on 8-row panels. Zen 4 executes a 512-bit FMA
+/// as two 256-bit halves, so AVX-512 adds no FMA throughput there, and the
+/// AVX2 8-row kernels measured faster than their EVEX build (111 vs 71
+/// GFLOP/s, batched 64x64, clang-22): float work that is not repacked for
+/// F32WideWeights (see widePaysOff) uses AVX2 unless a level is forced
+/// (tests, COOPVEC_KERNELS_ISA). Every path gives bit-identical results.
 IsaLevel floatIsa() {
   // Read once, like envIsa(): this runs on every kernel call.
   static const bool envForced = std::getenv("COOPVEC_KERNELS_ISA") != nullptr;
@@ -222,26 +224,73 @@ uint32_t batchTileFor(uint64_t bytesPerVector, uint32_t batch) {
   return uint32_t(std::min<uint64_t>(tile, batch));
 }
 
-/// Whether the VNNI repack (one pass over the matrix, single-threaded, before
-/// the tasks start) pays off: it costs about as much as streaming the
-/// matrix once, so the batch must reuse the weights many times. Batch-1
-/// products stay on the in-place vpmaddwd path, which is bandwidth bound.
-bool vnniPaysOff(uint32_t m, uint32_t k, uint32_t batch) {
+/// Whether an AVX-512 repack (VNNI or wide f32; one pass over the matrix,
+/// single-threaded, before the tasks start) pays off: it costs about as much
+/// as streaming the matrix once, so the batch must reuse the weights many
+/// times. Batch-1 products stay on the in-place 8-row paths, which are
+/// bandwidth bound.
+bool widePaysOff(uint32_t m, uint32_t k, uint32_t batch) {
   return batch >= 16 && uint64_t(m) * k <= uint64_t(batch) * 4096;
 }
 
-/// Repacks the logical M x K 8-bit matrix of `plan` into VNNI panels: 16
-/// rows x roundUp(K, 4) columns per panel, each 4-column step 16 rows x 4
-/// bytes (row-major within the step), zero padded; and fills sums[r] with
+/// Interleaved 16-row panels (Panels::stripBytes) of `stepBytes` per 4-panel
+/// step: the byte offset of row r's first byte in column group `group`.
+struct WideLayout {
+  uint64_t stepBytes, stripBytes;
+  WideLayout(uint64_t rowBytesPerGroup, uint64_t groups)
+      : stepBytes(kStripRows * rowBytesPerGroup),
+        stripBytes(stepBytes * groups) {}
+  uint64_t offset(uint32_t r, uint64_t group) const {
+    return (r / kStripRows) * stripBytes + group * stepBytes +
+           (r % kStripRows) * (stepBytes / kStripRows);
+  }
+  /// Zeroes `buf` for M rows; returns the 64-byte aligned base (a 64-byte
+  /// load that crosses a cache line costs two).
+  uint8_t *allocate(std::vector<uint8_t> &buf, uint32_t m) const {
+    buf.assign(ceilDiv(m, kStripRows) * stripBytes + 128, 0);
+    auto addr = reinterpret_cast<uintptr_t>(buf.data());
+    return buf.data() + (roundUp(addr, 64) - addr);
+  }
+  Panels panels(const uint8_t *base) const {
+    return Panels{base, stepBytes / 4, stepBytes, stripBytes};
+  }
+};
+
+/// Repacks the logical M x K F32 / F16 (`half`) matrix stored at `src` as
+/// f32 into interleaved 16-row panels (F32WideWeights), zero padded to whole
+/// strips.
+Panels packWideFloatMatrix(const uint8_t *src, const LayoutParams &stored,
+                           bool transpose, uint32_t m, uint32_t k, bool half,
+                           std::vector<uint8_t> &buf) {
+  WideLayout wl(4, k);
+  uint8_t *base = wl.allocate(buf, m);
+  for (uint32_t r = 0; r < m; ++r)
+    for (uint32_t c = 0; c < k; ++c) {
+      const uint8_t *e =
+          src + (transpose ? stored.offset(c, r) : stored.offset(r, c));
+      float v;
+      if (half) {
+        uint16_t h;
+        std::memcpy(&h, e, 2);
+        v = halfToFloat(h);
+      } else {
+        std::memcpy(&v, e, 4);
+      }
+      std::memcpy(base + wl.offset(r, c), &v, 4);
+    }
+  return wl.panels(base);
+}
+
+/// Repacks the logical M x K 8-bit matrix of `plan` into interleaved VNNI
+/// panels: per 4-column group, 16 rows x 4 bytes (row-major within the
+/// group) for each of a strip's 4 panels, zero padded; and fills sums[r] with
 /// -offset * sum_c W[r][c] for the input offset the staging applies.
 void packVnniMatrix(const MatVecPlan &plan, int32_t offset,
                     std::vector<uint8_t> &buf, std::vector<int32_t> &sums,
                     Panels &panels) {
-  constexpr uint32_t kRows = 16;
   uint32_t m = plan.m, k = plan.k;
-  uint64_t kp = roundUp(k, 4);
-  uint64_t panelBytes = kRows * kp;
-  buf.assign(ceilDiv(m, kRows) * panelBytes + 64, 0);
+  WideLayout wl(4, ceilDiv(k, 4));
+  uint8_t *base = wl.allocate(buf, m);
   sums.assign(roundUp(m, 64), 0);
   const LayoutParams &s = plan.stored;
   bool isSigned = plan.weights == WeightKind::S8;
@@ -256,7 +305,7 @@ void packVnniMatrix(const MatVecPlan &plan, int32_t offset,
   if (plan.transpose)
     std::swap(rowStep, colStep);
   for (uint32_t r = 0; r < m; ++r) {
-    uint8_t *d = buf.data() + (r / kRows) * panelBytes + (r % kRows) * 4;
+    uint8_t *d = base + wl.offset(r, 0);
     const uint8_t *row =
         plan.matrix + (optimal ? (r / kPanelRows) * s.panelBytes() +
                                      (r % kPanelRows) * 2
@@ -267,14 +316,60 @@ void packVnniMatrix(const MatVecPlan &plan, int32_t offset,
                      : linear ? row[c * colStep]
                      : plan.matrix[plan.transpose ? s.offset(c, r)
                                                   : s.offset(r, c)];
-      d[(c / 4) * (kRows * 4) + c % 4] = byte;
+      d[(c / 4) * wl.stepBytes + c % 4] = byte;
       sum += isSigned ? int32_t(int8_t(byte)) : int32_t(byte);
     }
     // |sum| <= 255 * K and offset is +-128: wraps only where the sums do.
     sums[r] = int32_t(uint32_t(-offset) * uint32_t(sum));
   }
-  panels = Panels{buf.data(), panelBytes, uint64_t(kRows) * 4};
+  panels = wl.panels(base);
 }
+
+/// The AVX-512 repack of the last matrix a thread multiplied, reused while
+/// the same matrix comes back: inference multiplies by the same weights call
+/// after call, and comparing the stored bytes (one memcmp of the layout's
+/// footprint) costs a fraction of repacking them. Keyed on the contents, not
+/// the address, so weights updated in place are repacked.
+struct RepackCache {
+  bool valid = false;
+  LayoutParams stored{};
+  bool transpose = false;
+  WeightKind weights = WeightKind::F32;
+  int32_t offset = 0;
+  std::vector<uint8_t> source, packed;
+  std::vector<int32_t> sums;
+  Panels panels;
+
+  /// Repacks the matrix of `plan` unless the cache holds it; fills the
+  /// plan's panels (and, for VNNI, row corrections).
+  void use(MatVecPlan &plan, int32_t vnniOffset) {
+    uint64_t bytes = plan.stored.footprint();
+    const LayoutParams &s = plan.stored;
+    bool hit = valid && stored.layout == s.layout && stored.rows == s.rows &&
+               stored.cols == s.cols && stored.elemSize == s.elemSize &&
+               stored.stride == s.stride && transpose == plan.transpose &&
+               weights == plan.weights && offset == vnniOffset &&
+               std::memcmp(source.data(), plan.matrix, bytes) == 0;
+    if (!hit) {
+      valid = false;
+      if (isFloatWeights(plan.weights))
+        panels = packWideFloatMatrix(plan.matrix, plan.stored, plan.transpose,
+                                     plan.m, plan.k,
+                                     plan.weights == WeightKind::F16, packed);
+      else
+        packVnniMatrix(plan, vnniOffset, packed, sums, panels);
+      source.assign(plan.matrix, plan.matrix + bytes);
+      stored = s;
+      transpose = plan.transpose;
+      weights = plan.weights;
+      offset = vnniOffset;
+      valid = true;
+    }
+    plan.panels = panels;
+    plan.native = true;
+    plan.rowCorrection = vnniOffset ? sums.data() : nullptr;
+  }
+};
 
 bool isSignedInput(InputKind kind) {
   return kind == InputKind::S8 || kind == InputKind::F32ToS8 ||
@@ -359,12 +454,17 @@ extern "C" int32_t coopvecMatVecMulAdd(
   if (plan.outputStride < uint64_t(outElem) * m)
     return COOPVEC_ERROR_INVALID_STRIDE;
 
-  IsaLevel isa = floatPath ? floatIsa() : activeIsa();
-  // Per-call VNNI panels, kept by the calling thread for its next calls.
-  static thread_local std::vector<uint8_t> vnniBuf;
-  static thread_local std::vector<int32_t> vnniSums;
-  bool vnni =
-      isa == IsaLevel::Avx512 && !floatPath && vnniPaysOff(m, k, batch);
+  // AVX-512 panels, kept by the calling thread for its next calls.
+  static thread_local RepackCache repacked;
+  bool wide = activeIsa() == IsaLevel::Avx512 && widePaysOff(m, k, batch);
+  IsaLevel isa = wide ? IsaLevel::Avx512
+                 : floatPath ? floatIsa()
+                             : activeIsa();
+  bool vnni = wide && !floatPath;
+  if (wide && floatPath) {
+    repacked.use(plan, 0);
+    plan.weights = WeightKind::F32Wide;
+  }
   if (vnni) {
     // S8 weights take the s8 side of vpdpbusd, U8 weights the u8 side; the
     // input goes on the other side, moved by 128 when its signedness is the
@@ -373,14 +473,12 @@ extern "C" int32_t coopvecMatVecMulAdd(
     bool signedX = isSignedInput(plan.inputKind);
     int32_t offset = signedW == signedX ? (signedW ? 128 : -128) : 0;
     plan.vnniFlip = offset ? 0x80 : 0;
-    packVnniMatrix(plan, offset, vnniBuf, vnniSums, plan.panels);
-    plan.native = true;
-    plan.rowCorrection = offset ? vnniSums.data() : nullptr;
+    repacked.use(plan, offset);
     plan.weights = signedW ? WeightKind::VnniS8 : WeightKind::VnniU8;
   }
 
   // Tiles of the batch first; when they are too few to feed every thread,
-  // the rows are split too (in whole 32-row strips).
+  // the rows are split too (in whole strips).
   unsigned threads = resolveThreads(numThreads);
   plan.batchTile = batchTileFor(
       uint64_t(k) * (floatPath ? 4 : vnni ? 1 : 2), batch);
@@ -388,7 +486,7 @@ extern "C" int32_t coopvecMatVecMulAdd(
   uint64_t rowChunks = 1;
   if (threads > 1 && plan.numBatchTiles < 4 * threads)
     rowChunks = ceilDiv(4 * threads, plan.numBatchTiles);
-  plan.rowChunk = uint32_t(roundUp(ceilDiv(m, rowChunks), 32));
+  plan.rowChunk = uint32_t(roundUp(ceilDiv(m, rowChunks), kStripRows));
   plan.numRowChunks = uint32_t(ceilDiv(m, plan.rowChunk));
   uint64_t numTasks = uint64_t(plan.numBatchTiles) * plan.numRowChunks;
   if (numTasks > 0xffffffffu)
@@ -426,16 +524,22 @@ extern "C" int32_t coopvecMatVecMul(
 
 namespace {
 /// One layer's weights in the MLP's compute form: f32 (from F32/F16) in
-/// 1-column groups, or 8-bit widened to 16-bit in 2-column groups (what
-/// S16Weights loads). Native InferencingOptimal F32 weights are used in
+/// 1-column groups, 8-bit widened to 16-bit in 2-column groups (what
+/// S16Weights loads), or with `wide` f32 in interleaved 16-row panels. Native InferencingOptimal F32 weights are used in
 /// place; InferencingOptimal F16/I8 have the compute form's element order
 /// and are widened in one linear pass (the bulk numerics conversion for
 /// F16); other layouts go element by element. `buf` is reused across calls.
 void prepareMlpWeights(const CoopVecMlpLayer &l, const LayoutParams &stored,
-                       bool int8, std::vector<uint8_t> &buf, Panels &panels) {
+                       bool int8, bool wide, std::vector<uint8_t> &buf,
+                       Panels &panels) {
   const uint8_t *src =
       static_cast<const uint8_t *>(l.weights) + l.weightsOffset;
   uint32_t m = l.outputs, k = l.inputs, g = int8 ? 2 : 1, es = int8 ? 2 : 4;
+  if (wide) {
+    panels = packWideFloatMatrix(src, stored, l.transpose != 0, m, k,
+                                 l.weightsInterp == COOPVEC_TYPE_F16, buf);
+    return;
+  }
   uint64_t panelBytes = uint64_t(kPanelRows) * roundUp(k, g) * es;
   uint64_t stepBytes = uint64_t(kPanelRows) * g * es;
   uint64_t elems = ceilDiv(m, kPanelRows) * panelBytes / es;
@@ -541,6 +645,12 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
   plan.inputScale = inputScale;
   plan.outputExp = outputExp != 0;
 
+  // Float networks run the AVX-512 task (wide layers) where it exists.
+  IsaLevel isa = plan.int8 || activeIsa() != IsaLevel::Avx512
+                     ? (plan.int8 ? activeIsa() : floatIsa())
+                     : IsaLevel::Avx512;
+  bool wideFloat = !plan.int8 && isa == IsaLevel::Avx512;
+
   // Weights and biases in compute form, once per call, in buffers the
   // calling thread keeps for its next calls (no allocation once warm).
   static thread_local std::vector<uint8_t> weightBufs[kMaxMlpLayers];
@@ -549,12 +659,16 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
   for (uint32_t l = 0; l < numLayers; ++l) {
     const CoopVecMlpLayer &layer = layers[l];
     MlpLayerPlan &lp = plan.layers[l];
-    prepareMlpWeights(layer, stored[l], plan.int8, weightBufs[l], lp.panels);
+    // Layers of 16 rows and more take the wide f32 panels on AVX-512; the
+    // narrow ones (e.g. an RGB output) waste fewer lanes in 8-row panels.
+    lp.wide = wideFloat && layer.outputs >= 16;
+    prepareMlpWeights(layer, stored[l], plan.int8, lp.wide, weightBufs[l],
+                      lp.panels);
     lp.m = layer.outputs;
     lp.k = layer.inputs;
     lp.relu = layer.activation == COOPVEC_ACTIVATION_RELU;
     lp.requantScale = layer.requantScale;
-    uint64_t padded = roundUp(layer.outputs, 32);
+    uint64_t padded = roundUp(layer.outputs, kStripRows);
     const uint8_t *b =
         layer.bias ? static_cast<const uint8_t *>(layer.bias) + layer.biasOffset
                    : nullptr;
@@ -580,7 +694,6 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
   plan.batchTile = uint32_t(std::min<uint64_t>(tile, batch));
   plan.numBatchTiles = uint32_t(ceilDiv(batch, plan.batchTile));
 
-  IsaLevel isa = plan.int8 ? activeIsa() : floatIsa();
   auto task = [&](unsigned t) {
     if (isa == IsaLevel::Avx512)
       avx512::mlpTask(plan, t);

@@ -2,7 +2,7 @@
 //
 // KernelBody.inc once more, under target attributes for AVX-512 F/BW/VL/DQ
 // and VNNI (plus the AVX2/FMA/F16C the shared 8-lane code uses), with the
-// VNNI weight policies enabled. As in KernelsAvx2.cpp, the pragma applies
+// 512-bit weight policies enabled. As in KernelsAvx2.cpp, the pragma applies
 // only to functions defined after it, so the headers included first stay
 // baseline code. Only reached after Kernels.cpp checked
 // __builtin_cpu_supports for every one of these features.
@@ -33,7 +33,7 @@
 
 #include "SimdAvx512.h"
 
-#define COOPVEC_KERNELS_VNNI 1
+#define COOPVEC_KERNELS_AVX512 1
 namespace coopvec {
 namespace kernels {
 namespace avx512 {
@@ -41,7 +41,7 @@ namespace avx512 {
 } // namespace avx512
 } // namespace kernels
 } // namespace coopvec
-#undef COOPVEC_KERNELS_VNNI
+#undef COOPVEC_KERNELS_AVX512
 
 #if defined(__clang__)
 #pragma clang attribute pop

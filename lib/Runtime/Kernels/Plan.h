@@ -2,8 +2,8 @@
 //
 // Kernels.cpp checks the C ABI arguments once and fills a plan; the ISA
 // instantiations of KernelBody.inc execute one task of it. The plan is ISA
-// neutral except for the VNNI weight kinds, which Kernels.cpp plans (with
-// their repacked panels) only when the AVX-512 path runs.
+// neutral except for the AVX-512 weight kinds (VNNI, wide f32), which
+// Kernels.cpp plans (with their repacked panels) only when that path runs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,9 +26,12 @@ enum class WeightKind : uint8_t {
   /// 8-bit weights pre-widened to 16 bits (MLP only): one plain load a step.
   S16,
   /// I8 / U8 weights repacked into 16-row, 4-column vpdpbusd panels
-  /// (AVX-512 VNNI only; see VnniEmit in KernelBody.inc).
+  /// (AVX-512 VNNI only; see VnniS8Weights in KernelBody.inc).
   VnniS8,
   VnniU8,
+  /// F32 / F16 weights repacked as f32 into 16-row panels for 512-bit FMAs
+  /// (AVX-512 only; see F32WideWeights in KernelBody.inc).
+  F32Wide,
 };
 
 /// What the kernels stage an input vector from.
@@ -50,11 +53,36 @@ enum class BiasKind : uint8_t { None, F32, F16, I32 };
 
 enum class OutputKind : uint8_t { F32, F16, I32, I32ToF32 };
 
-/// A matrix ready for the microkernel: 8-row panels of `steps` column groups.
+/// Rows per strip: the rows one register block covers at most (4 panels of
+/// the widest, 16-row, policies), and the unit of interleaved panels.
+constexpr uint32_t kStripRows = 64;
+
+/// A matrix ready for the microkernel: panels of 8 or 16 rows (a policy's
+/// kRows), `steps` column groups each, step s of panel p at
+/// block.base + p * panelBytes + s * stepBytes.
+///
+/// Plain panels follow one another (stripBytes == 0). Interleaved panels
+/// (the AVX-512 repacks) store each 64-row strip step by step, so that one
+/// register block reads one contiguous run of memory per step: there
+/// panelBytes is a single panel step, stepBytes the strip's four of them and
+/// stripBytes the distance between strips.
 struct Panels {
   const uint8_t *base = nullptr;
   uint64_t panelBytes = 0;
   uint64_t stepBytes = 0;
+  uint64_t stripBytes = 0;
+
+  /// The block starting at `row` (a multiple of rowsPerPanel that does not
+  /// cross a strip when interleaved).
+  Panels at(uint32_t row, uint32_t rowsPerPanel) const {
+    Panels p = *this;
+    if (stripBytes)
+      p.base += (row / kStripRows) * stripBytes +
+                (row % kStripRows) / rowsPerPanel * panelBytes;
+    else
+      p.base += uint64_t(row / rowsPerPanel) * panelBytes;
+    return p;
+  }
 };
 
 struct MatVecPlan {
@@ -91,6 +119,9 @@ struct MatVecPlan {
 
 struct MlpLayerPlan {
   Panels panels;
+  /// Interleaved 16-row f32 panels for F32WideWeights (AVX-512), else the
+  /// 8-row form of the layer's compute type.
+  bool wide = false;
   uint32_t m, k;
   /// Padded to a multiple of 32 rows, zero when the layer has no bias.
   const float *biasF;

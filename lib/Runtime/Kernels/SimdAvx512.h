@@ -3,8 +3,8 @@
 // Included only from KernelsAvx512.cpp, inside its AVX-512 target region.
 // The 8-lane operations are the AVX2 ones (SimdAvx2.h, included in the same
 // region, so they compile to EVEX code with 32 registers); this adds the
-// register count that widens the register blocks and the 512-bit integer
-// operations of the VNNI weight policies.
+// register count that widens the register blocks and the 512-bit
+// operations of the wide weight policies (VNNI, 16-row f32).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +26,16 @@ struct Isa : avx2::Isa {
   static constexpr const char *kName = "avx512";
   static constexpr unsigned kRegs = 32;
   using WideI = __m512i;
+  using WideF = __m512;
+
+  static WideF zeroWideF() { return _mm512_setzero_ps(); }
+  static WideF loadWideF(const void *p) {
+    return _mm512_loadu_ps(static_cast<const float *>(p));
+  }
+  static WideF bcastWideF(const float *p) { return _mm512_set1_ps(*p); }
+  static WideF fmaWide(WideF a, WideF b, WideF c) {
+    return _mm512_fmadd_ps(a, b, c);
+  }
 
   static WideI zeroWide() { return _mm512_setzero_si512(); }
   static WideI loadWide(const void *p) { return _mm512_loadu_si512(p); }
@@ -50,6 +60,14 @@ struct Isa : avx2::Isa {
   static I highHalf(WideI a) {
     __v8di v = (__v8di)a;
     return (I)__builtin_shufflevector(v, v, 4, 5, 6, 7);
+  }
+  static F lowHalf(WideF a) {
+    __v16sf v = (__v16sf)a;
+    return (F)__builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7);
+  }
+  static F highHalf(WideF a) {
+    __v16sf v = (__v16sf)a;
+    return (F)__builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
   }
 };
 

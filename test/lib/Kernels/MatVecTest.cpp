@@ -6,7 +6,9 @@
 // bit-exact (batches of 16 and more take the AVX-512 VNNI path, every
 // weight/input signedness); float results within (K + 1) * 2^-23 *
 // sum|w*x| (+ one f16 rounding for f16 outputs). The two thread counts must
-// agree bit for bit, and so must avx2 and avx512 (the same FMA sequence).
+// agree bit for bit, and so must avx2 and avx512 (the same FMA sequence; at
+// batch >= 16 avx512 runs the repacked 16-row panels). A matrix changed in
+// place between two calls must not be served from the repack cache.
 //
 //===----------------------------------------------------------------------===//
 
@@ -256,6 +258,66 @@ void checkCase(Checker &ck, const Case &c, std::mt19937 &rng) {
   coopvecKernelsForceIsa(nullptr);
 }
 
+/// Two calls on the same matrix buffer, changed in place in between: the
+/// second result must see the change (the AVX-512 repack cache compares
+/// contents, not addresses), for F32 and I8 weights on every ISA.
+void checkRepackCache(Checker &ck) {
+  const uint32_t m = 20, k = 8, batch = 32;
+  for (const char *isa : availableIsas()) {
+    coopvecKernelsForceIsa(isa);
+    for (uint32_t mtype : {F32, I8}) {
+      uint32_t es = elemSize(mtype);
+      std::vector<uint8_t> w(uint64_t(m) * k * es, 0), x(uint64_t(batch) * k * es);
+      for (uint32_t i = 0; i < batch * k; ++i) {
+        if (mtype == F32) {
+          float one = 1.0f;
+          std::memcpy(&x[4 * i], &one, 4);
+        } else {
+          x[i] = 1;
+        }
+      }
+      auto setW = [&](uint32_t r, uint32_t c, int v) {
+        if (mtype == F32) {
+          float f = float(v);
+          std::memcpy(&w[(uint64_t(r) * k + c) * 4], &f, 4);
+        } else {
+          w[uint64_t(r) * k + c] = uint8_t(int8_t(v));
+        }
+      };
+      for (uint32_t r = 0; r < m; ++r)
+        setW(r, r % k, int(r) + 1);
+      std::vector<uint8_t> out(uint64_t(batch) * m * 4);
+      auto call = [&] {
+        uint32_t outType = mtype == F32 ? F32 : I32;
+        return coopvecMatVecMul(out.data(), outType, 0, x.data(), mtype, mtype,
+                                0, batch, w.data(), 0, mtype, m, k,
+                                COOPVEC_LAYOUT_ROW_MAJOR, 0, k * es, 1);
+      };
+      auto valueAt = [&](uint32_t b, uint32_t r) {
+        if (mtype == F32) {
+          float f;
+          std::memcpy(&f, &out[(uint64_t(b) * m + r) * 4], 4);
+          return double(f);
+        }
+        int32_t v;
+        std::memcpy(&v, &out[(uint64_t(b) * m + r) * 4], 4);
+        return double(v);
+      };
+      bool ok = call() == COOPVEC_OK;
+      for (uint32_t b = 0; b < batch; ++b)
+        for (uint32_t r = 0; r < m; ++r)
+          ok &= valueAt(b, r) == double(r + 1);
+      setW(17, 3, -5); // Row 17 gains -5 * 1.
+      ok &= call() == COOPVEC_OK;
+      for (uint32_t b = 0; b < batch; ++b)
+        for (uint32_t r = 0; r < m; ++r)
+          ok &= valueAt(b, r) == double(r + 1) - (r == 17 ? 5 : 0);
+      ck.check(ok, "%s repack cache mtype=%u", coopvecKernelsIsa(), mtype);
+    }
+  }
+  coopvecKernelsForceIsa(nullptr);
+}
+
 void checkInvalid(Checker &ck) {
   std::vector<uint8_t> buf(1 << 16, 0);
   void *o = buf.data();
@@ -333,6 +395,7 @@ int main(int argc, char **argv) {
               checkCase(ck, c, rng);
             }
     checkInvalid(ck);
+    checkRepackCache(ck);
   } else {
     // Batch tiles and row chunks: batch 1000, a tall matrix with batch 1
     // (rows split over threads), native and packed layouts.
@@ -349,6 +412,19 @@ int main(int argc, char **argv) {
         checkCase(ck, tall, rng);
         ++variant;
       }
+    // The wide f32 path: F32 / F16 weights in every layout and transpose,
+    // rows spanning three 64-row strips (the last partial and not a multiple
+    // of 16), odd K, batch >= 16; bit-identical to avx2 (checkCase).
+    for (uint32_t mtype : {F32, F16})
+      for (uint32_t layout : {0u, 1u, 2u, 3u})
+        for (uint32_t transpose : {0u, 1u}) {
+          Case c{mtype, layout, transpose, 141, 67, 40,
+                 kFloatInputs[variant % 4],
+                 variant % 3 ? (variant % 2 ? F32 : F16) : 0u,
+                 variant % 2 ? F16 : F32, variant % 2 == 0};
+          checkCase(ck, c, rng);
+          ++variant;
+        }
     // The VNNI path: both weight signedness, every input interpretation,
     // rows not a multiple of 16, K not a multiple of 4, batch >= 16.
     for (uint32_t mtype : {I8, U8})
