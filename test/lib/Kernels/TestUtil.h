@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdarg>
 #include <cstring>
 #include <random>
 #include <string>
@@ -24,13 +25,17 @@ namespace cvtest {
 /// Counts checks and failures; prints the first few failures.
 struct Checker {
   uint64_t checks = 0, failures = 0;
-  template <class... Args> void check(bool ok, const char *fmt, Args... args) {
+  __attribute__((format(printf, 3, 4))) void check(bool ok, const char *fmt,
+                                                    ...) {
     ++checks;
     if (ok)
       return;
     if (++failures <= 20) {
       std::printf("FAIL: ");
-      std::printf(fmt, args...);
+      va_list args;
+      va_start(args, fmt);
+      std::vprintf(fmt, args);
+      va_end(args);
       std::printf("\n");
     }
   }
