@@ -298,6 +298,73 @@ void benchMatVecF32(Dnnl &d) {
     }
 }
 
+/// coopvec alone, one thread, 64x64 batch 4096: calls back to back (warm
+/// caches) and with 8 MiB written between calls (cold, as in the
+/// interleaved tables), as a fraction of the FMA peak (f32) or of oneDNN's
+/// u8s8s32 rate measured in the same state.
+void benchKernelsAlone(Dnnl &d, double peak1) {
+  std::printf("\n## Kernels alone, 64x64, batch 4096, 1 thread (%d reps)\n\n",
+              gReps * 20);
+  std::printf("| kernel | warm ms | GFLOP/s or GOP/s | cold ms | GFLOP/s or "
+              "GOP/s | oneDNN warm / cold ms |\n|---|---|---|---|---|---|\n");
+  setThreads(1);
+  const uint32_t m = 64, k = 64, batch = 4096;
+  std::vector<char> junk(8 << 20);
+  auto measure = [&](const std::function<void()> &fn, bool cold) {
+    std::vector<double> t;
+    fn();
+    for (int i = 0; i < gReps * 20; ++i) {
+      if (cold)
+        for (size_t q = 0; q < junk.size(); q += 64)
+          junk[q]++;
+      auto t0 = std::chrono::steady_clock::now();
+      fn();
+      auto t1 = std::chrono::steady_clock::now();
+      t.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  };
+  double ops = 2.0 * batch * m * k / 1e6;
+  {
+    std::vector<float> w = randomFloats(m * k), x = randomFloats(batch * k);
+    std::vector<uint8_t> wOpt = toOptimal(w.data(), m, k, 4);
+    std::vector<float> wT = transposed(w.data(), m, k), y(batch * m);
+    auto cv = [&] {
+      coopvecMatVecMul(y.data(), COOPVEC_TYPE_F32, 0, x.data(),
+                       COOPVEC_TYPE_F32, COOPVEC_TYPE_F32, 0, batch,
+                       wOpt.data(), 0, COOPVEC_TYPE_F32, m, k, 2, 0, 0, 1);
+    };
+    MatMul mm(d, batch, k, m, Dt::f32, Dt::f32, Dt::f32, wT.data(), nullptr,
+              false);
+    auto dn = [&] { mm.run(d, x.data(), y.data()); };
+    double warm = measure(cv, false), cold = measure(cv, true);
+    std::printf("| f32 | %.3f | %.1f (%.0f%% of FMA peak) | %.3f | %.1f | "
+                "%.3f / %.3f |\n",
+                warm, ops / warm, 100.0 * ops / warm / peak1, cold, ops / cold,
+                measure(dn, false), measure(dn, true));
+  }
+  {
+    std::vector<int8_t> w = randomBytes(m * k, -128, 127),
+                        x = randomBytes(size_t(batch) * k, 0, 127);
+    std::vector<uint8_t> wOpt = toOptimal(w.data(), m, k, 1);
+    std::vector<int8_t> wT = transposed(w.data(), m, k);
+    std::vector<int32_t> y(size_t(batch) * m);
+    auto cv = [&] {
+      coopvecMatVecMul(y.data(), COOPVEC_TYPE_I32, 0, x.data(),
+                       COOPVEC_TYPE_I8, COOPVEC_TYPE_I8, 0, batch, wOpt.data(),
+                       0, COOPVEC_TYPE_I8, m, k, 2, 0, 0, 1);
+    };
+    MatMul mm(d, batch, k, m, Dt::u8, Dt::s8, Dt::s32, wT.data(), nullptr,
+              false);
+    auto dn = [&] { mm.run(d, x.data(), y.data()); };
+    double warm = measure(cv, false), cold = measure(cv, true);
+    std::printf("| int8 | %.3f | %.1f | %.3f | %.1f | %.3f / %.3f |\n", warm,
+                ops / warm, cold, ops / cold, measure(dn, false),
+                measure(dn, true));
+  }
+}
+
 void benchMatVecI8(Dnnl &d) {
   std::printf("\n## Batched matvec int8 (I8 matrix, I32 accumulate), 64x64, "
               "vs oneDNN u8s8s32\n\n");
@@ -557,6 +624,7 @@ int main(int argc, char **argv) {
   if (const char *r = std::getenv("COOPVEC_BENCH_REPS"))
     gReps = std::max(1, std::atoi(r));
   bool mlpOnly = argc > 1 && std::strcmp(argv[1], "--mlp") == 0;
+  bool kernelsOnly = argc > 1 && std::strcmp(argv[1], "--kernels") == 0;
   std::printf("# coopvec CPU benchmark (isa %s, default threads %u)\n",
               coopvecKernelsIsa(), coopvecKernelsDefaultThreads());
   printLoad("start");
@@ -566,7 +634,13 @@ int main(int argc, char **argv) {
               "%.1f GB/s (1 thread), %.1f (2 threads)\n",
               peak1, peak2, triad1, triad2);
   Dnnl d;
+  if (kernelsOnly) {
+    benchKernelsAlone(d, peak1);
+    printLoad("end");
+    return 0;
+  }
   if (!mlpOnly) {
+    benchKernelsAlone(d, peak1);
     benchMatVecF32(d);
     benchMatVecI8(d);
     benchLarge(triad1, triad2);
