@@ -524,11 +524,12 @@ extern "C" int32_t coopvecMatVecMul(
 
 namespace {
 /// One layer's weights in the MLP's compute form: f32 (from F32/F16) in
-/// 1-column groups, 8-bit widened to 16-bit in 2-column groups (what
-/// S16Weights loads), or with `wide` f32 in interleaved 16-row panels. Native InferencingOptimal F32 weights are used in
-/// place; InferencingOptimal F16/I8 have the compute form's element order
-/// and are widened in one linear pass (the bulk numerics conversion for
-/// F16); other layouts go element by element. `buf` is reused across calls.
+/// 1-column groups, 8-bit widened to 16-bit in 2-column groups (what S16Weights
+/// loads), or with `wide` f32 in interleaved 16-row panels. Native
+/// InferencingOptimal F32 weights are used in place; InferencingOptimal F16/I8
+/// have the compute form's element order and are widened in one linear pass
+/// (the bulk numerics conversion for F16); other layouts go element by element.
+/// `buf` is reused across calls.
 void prepareMlpWeights(const CoopVecMlpLayer &l, const LayoutParams &stored,
                        bool int8, bool wide, std::vector<uint8_t> &buf,
                        Panels &panels) {
