@@ -36,11 +36,15 @@ using Tag = dnnl::memory::format_tag;
 
 int gReps = 7;
 
-/// Median wall time in ms of `reps` runs after one warm-up run.
-double medianMs(const std::function<void()> &fn, int reps = gReps) {
+/// Median wall time in ms of `reps` runs after one warm-up run; `untimed`,
+/// if given, runs before each timed run (e.g. to flush the caches).
+double medianMs(const std::function<void()> &fn, int reps = gReps,
+                const std::function<void()> &untimed = nullptr) {
   fn();
   std::vector<double> t;
   for (int i = 0; i < reps; ++i) {
+    if (untimed)
+      untimed();
     auto t0 = std::chrono::steady_clock::now();
     fn();
     auto t1 = std::chrono::steady_clock::now();
@@ -310,20 +314,12 @@ void benchKernelsAlone(Dnnl &d, double peak1) {
   setThreads(1);
   const uint32_t m = 64, k = 64, batch = 4096;
   std::vector<char> junk(8 << 20);
+  auto flush = [&] {
+    for (size_t q = 0; q < junk.size(); q += 64)
+      junk[q]++;
+  };
   auto measure = [&](const std::function<void()> &fn, bool cold) {
-    std::vector<double> t;
-    fn();
-    for (int i = 0; i < gReps * 20; ++i) {
-      if (cold)
-        for (size_t q = 0; q < junk.size(); q += 64)
-          junk[q]++;
-      auto t0 = std::chrono::steady_clock::now();
-      fn();
-      auto t1 = std::chrono::steady_clock::now();
-      t.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
+    return medianMs(fn, gReps * 20, cold ? flush : std::function<void()>());
   };
   double ops = 2.0 * batch * m * k / 1e6;
   {

@@ -233,6 +233,18 @@ bool widePaysOff(uint32_t m, uint32_t k, uint32_t batch) {
   return batch >= 16 && uint64_t(m) * k <= uint64_t(batch) * 4096;
 }
 
+/// The f32 (bytes 4) or f16 (bytes 2) at p as a float.
+float loadFloat(const uint8_t *p, uint32_t bytes) {
+  if (bytes == 4) {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  uint16_t h;
+  std::memcpy(&h, p, 2);
+  return halfToFloat(h);
+}
+
 /// Interleaved 16-row panels (Panels::stripBytes) of `stepBytes` per 4-panel
 /// step: the byte offset of row r's first byte in column group `group`.
 struct WideLayout {
@@ -268,14 +280,7 @@ Panels packWideFloatMatrix(const uint8_t *src, const LayoutParams &stored,
     for (uint32_t c = 0; c < k; ++c) {
       const uint8_t *e =
           src + (transpose ? stored.offset(c, r) : stored.offset(r, c));
-      float v;
-      if (half) {
-        uint16_t h;
-        std::memcpy(&h, e, 2);
-        v = halfToFloat(h);
-      } else {
-        std::memcpy(&v, e, 4);
-      }
+      float v = loadFloat(e, half ? 2 : 4);
       std::memcpy(base + wl.offset(r, c), &v, 4);
     }
   return wl.panels(base);
@@ -572,14 +577,8 @@ void prepareMlpWeights(const CoopVecMlpLayer &l, const LayoutParams &stored,
           int16_t v = int8_t(*e);
           std::memcpy(d, &v, 2);
         } else {
-          float v;
-          if (l.weightsInterp == COOPVEC_TYPE_F16) {
-            uint16_t h;
-            std::memcpy(&h, e, 2);
-            v = halfToFloat(h);
-          } else {
-            std::memcpy(&v, e, 4);
-          }
+          float v =
+              loadFloat(e, l.weightsInterp == COOPVEC_TYPE_F16 ? 2 : 4);
           std::memcpy(d, &v, 4);
         }
       }
@@ -785,17 +784,6 @@ bool decodeFloatType(uint32_t t, uint32_t &bytes) {
   if (t == COOPVEC_TYPE_F16)
     return bytes = 2, true;
   return false;
-}
-
-float loadFloat(const uint8_t *p, uint32_t bytes) {
-  if (bytes == 4) {
-    float f;
-    std::memcpy(&f, p, 4);
-    return f;
-  }
-  uint16_t h;
-  std::memcpy(&h, p, 2);
-  return halfToFloat(h);
 }
 
 /// batch x n vectors of `type` into contiguous f32.
