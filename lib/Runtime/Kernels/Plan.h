@@ -110,9 +110,10 @@ struct MatVecPlan {
 
   uint32_t batchTile, numBatchTiles, rowChunk, numRowChunks;
 
-  /// VNNI only: byte xor applied to staged inputs (0x80 moves a signed input
-  /// into u8 range, or an unsigned one into s8, for vpdpbusd) and the per-row
-  /// i32 term that undoes it (-+128 * row sum), added to the bias.
+  /// VNNI only: byte xor applied to the broadcast inputs (0x80 moves a
+  /// signed input into u8 range, or an unsigned one into s8, for vpdpbusd)
+  /// and the per-row i32 term that undoes it (-+128 * row sum), added to the
+  /// bias.
   uint8_t vnniFlip = 0;
   const int32_t *rowCorrection = nullptr;
 };

@@ -37,13 +37,38 @@ struct Isa : avx2::Isa {
     return _mm512_fmadd_ps(a, b, c);
   }
 
+  static WideF setWideF(float s) { return _mm512_set1_ps(s); }
+  static WideF addWideF(WideF a, WideF b) { return _mm512_add_ps(a, b); }
+  static WideF mulWideF(WideF a, WideF b) { return _mm512_mul_ps(a, b); }
+  static WideF reluWideF(WideF a) {
+    return _mm512_max_ps(a, _mm512_setzero_ps());
+  }
+  static void storeWideF32(void *p, WideF a) {
+    _mm512_storeu_ps(static_cast<float *>(p), a);
+  }
+  static void storeWideF16(void *p, WideF a) {
+    _mm256_storeu_si256(
+        static_cast<__m256i *>(p),
+        _mm512_cvtps_ph(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+
   static WideI zeroWide() { return _mm512_setzero_si512(); }
+  static void storeWide(void *p, WideI a) { _mm512_storeu_si512(p, a); }
+  static WideI addWide(WideI a, WideI b) { return _mm512_add_epi32(a, b); }
+  static WideI reluWide(WideI a) {
+    return _mm512_max_epi32(a, _mm512_setzero_si512());
+  }
+  static WideF cvtWideIF(WideI a) { return _mm512_cvtepi32_ps(a); }
   static WideI loadWide(const void *p) { return _mm512_loadu_si512(p); }
   /// The 4 bytes at p in every 32-bit lane.
   static WideI bcastQuad(const uint8_t *p) {
     int32_t quad;
     std::memcpy(&quad, p, 4);
     return _mm512_set1_epi32(quad);
+  }
+  /// Every byte with its top bit flipped (+-128 across u8 and s8).
+  static WideI flipBytes(WideI a) {
+    return _mm512_xor_si512(a, _mm512_set1_epi32(int32_t(0x80808080u)));
   }
   /// acc += sum over the 4 byte pairs of each lane of u8(a) * s8(b), exact
   /// (no saturation: vpdpbusd, not vpdpbusds).
