@@ -67,7 +67,12 @@ struct Isa : avx2::Isa {
     return _mm512_set1_epi32(quad);
   }
   /// Every byte with its top bit flipped (+-128 across u8 and s8).
+  /// The empty asm keeps a broadcast operand a load-only broadcast from
+  /// memory followed by one xor; otherwise clang xors the scalar first and
+  /// broadcasts from a register (a shuffle per input group; measured 2%
+  /// slower on 64 x 64, batch 4096).
   static WideI flipBytes(WideI a) {
+    __asm__("" : "+v"(a));
     return _mm512_xor_si512(a, _mm512_set1_epi32(int32_t(0x80808080u)));
   }
   /// acc += sum over the 4 byte pairs of each lane of u8(a) * s8(b), exact
