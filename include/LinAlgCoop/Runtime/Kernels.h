@@ -126,7 +126,8 @@ typedef struct CoopVecMlpLayer {
 /// InferencingOptimal are read in place by the 8-row kernels; other weights,
 /// and on AVX-512 every float layer of 16 rows or more (16-row panels), are
 /// put into compute form once per call (F16 widened to f32: exact, so
-/// results equal the F16 matvec; I8 widened to 16 bits).
+/// results equal the F16 matvec; I8 widened to 16 bits, or on AVX-512 VNNI
+/// repacked into vpdpbusd panels with s8 activations: same results).
 ///
 /// I8 weights (symmetric, per-layer scales, chosen by the caller):
 ///   q0         = sat_s8(rtne(input * inputScale))

@@ -650,20 +650,41 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
                      ? (plan.int8 ? activeIsa() : floatIsa())
                      : IsaLevel::Avx512;
   bool wideFloat = !plan.int8 && isa == IsaLevel::Avx512;
+  bool vnni = plan.int8 && isa == IsaLevel::Avx512;
 
   // Weights and biases in compute form, once per call, in buffers the
   // calling thread keeps for its next calls (no allocation once warm).
   static thread_local std::vector<uint8_t> weightBufs[kMaxMlpLayers];
   static thread_local std::vector<float> biasF[kMaxMlpLayers];
   static thread_local std::vector<int32_t> biasI[kMaxMlpLayers];
+  static thread_local std::vector<int32_t> rowTerms;
   for (uint32_t l = 0; l < numLayers; ++l) {
     const CoopVecMlpLayer &layer = layers[l];
     MlpLayerPlan &lp = plan.layers[l];
     // Layers of 16 rows and more take the wide f32 panels on AVX-512; the
     // narrow ones (e.g. an RGB output) waste fewer lanes in 8-row panels.
     lp.wide = wideFloat && layer.outputs >= 16;
-    prepareMlpWeights(layer, stored[l], plan.int8, lp.wide, weightBufs[l],
-                      lp.panels);
+    lp.vnni = vnni;
+    // After a ReLU the s8 activations are >= 0, i.e. already u8 for
+    // vpdpbusd; other inputs are flipped into u8 (VnniS8Weights<true>) and
+    // the bias takes the -128 * row sum correction (rowTerms).
+    lp.flipInput = vnni && (l == 0 || layers[l - 1].activation !=
+                                          COOPVEC_ACTIVATION_RELU);
+    if (vnni) {
+      MatVecPlan mp{};
+      mp.weights = WeightKind::S8;
+      mp.m = layer.outputs;
+      mp.k = layer.inputs;
+      mp.matrix = static_cast<const uint8_t *>(layer.weights) +
+                  layer.weightsOffset;
+      mp.stored = stored[l];
+      mp.transpose = layer.transpose != 0;
+      packVnniMatrix(mp, lp.flipInput ? 128 : 0, weightBufs[l], rowTerms,
+                     lp.panels);
+    } else {
+      prepareMlpWeights(layer, stored[l], plan.int8, lp.wide, weightBufs[l],
+                        lp.panels);
+    }
     lp.m = layer.outputs;
     lp.k = layer.inputs;
     lp.relu = layer.activation == COOPVEC_ACTIVATION_RELU;
@@ -676,6 +697,9 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
       biasI[l].assign(padded, 0);
       if (b)
         std::memcpy(biasI[l].data(), b, 4ull * layer.outputs);
+      if (lp.flipInput) // Wrapping, like the sums.
+        for (uint32_t i = 0; i < layer.outputs; ++i)
+          biasI[l][i] = int32_t(uint32_t(biasI[l][i]) + uint32_t(rowTerms[i]));
     } else {
       biasF[l].assign(padded, 0.0f);
       if (b && layer.biasInterp == COOPVEC_TYPE_F16)

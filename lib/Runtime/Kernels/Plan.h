@@ -123,6 +123,10 @@ struct MlpLayerPlan {
   /// Interleaved 16-row f32 panels for F32WideWeights (AVX-512), else the
   /// 8-row form of the layer's compute type.
   bool wide = false;
+  /// I8 weights in VNNI panels for VnniS8Weights (AVX-512), else widened to
+  /// 16 bits in 8-row panels; flipInput: the layer's input may be negative
+  /// (see mlpInt8Vnni).
+  bool vnni = false, flipInput = false;
   uint32_t m, k;
   /// Padded to a multiple of 32 rows, zero when the layer has no bias.
   const float *biasF;

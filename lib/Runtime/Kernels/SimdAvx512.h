@@ -59,6 +59,23 @@ struct Isa : avx2::Isa {
     return _mm512_max_epi32(a, _mm512_setzero_si512());
   }
   static WideF cvtWideIF(WideI a) { return _mm512_cvtepi32_ps(a); }
+  /// 16 lanes as s8 bytes: RTNE (MXCSR default), saturating, NaN -> 0, as
+  /// floatToS8.
+  static void storeWideS8(void *p, WideF a) {
+    a = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(a, a, _CMP_ORD_Q), a);
+    a = _mm512_min_ps(_mm512_max_ps(a, _mm512_set1_ps(-128.0f)),
+                      _mm512_set1_ps(127.0f));
+    _mm_storeu_si128(static_cast<__m128i *>(p),
+                     _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(a)));
+  }
+  /// 8 lanes as s8 bytes, as storeWideS8.
+  static void storeS8(void *p, F a) {
+    a = _mm256_and_ps(a, _mm256_cmp_ps(a, a, _CMP_ORD_Q));
+    a = _mm256_min_ps(_mm256_max_ps(a, _mm256_set1_ps(-128.0f)),
+                      _mm256_set1_ps(127.0f));
+    _mm_storel_epi64(static_cast<__m128i *>(p),
+                     _mm256_cvtepi32_epi8(_mm256_cvtps_epi32(a)));
+  }
   static WideI loadWide(const void *p) { return _mm512_loadu_si512(p); }
   /// The 4 bytes at p in every 32-bit lane.
   static WideI bcastQuad(const uint8_t *p) {

@@ -275,7 +275,13 @@ int main() {
       checkFloat(ck, wide, interp, batch, false, rng);
       checkFloat(ck, odd, interp, batch, batch == 1, rng);
     }
+  // A hidden layer without ReLU: signed activations into the next layer
+  // (the VNNI path flips them into u8 and corrects by the row sums).
+  std::vector<LayerSpec> signedHidden = {{48, 64, 2, 0, false},
+                                         {17, 48, 0, 1, true},
+                                         {3, 17, 2, 0, false}};
   for (uint32_t batch : {1u, 3u, 1000u}) {
+    checkInt8(ck, signedHidden, batch, rng);
     checkInt8(ck, wide, batch, rng);
     checkInt8(ck, odd, batch, rng);
     checkInt8(ck, small, batch, rng);
