@@ -128,7 +128,8 @@ struct MlpLayerPlan {
   /// (see mlpInt8Vnni).
   bool vnni = false, flipInput = false;
   uint32_t m, k;
-  /// Padded to a multiple of 32 rows, zero when the layer has no bias.
+  /// Padded to a multiple of kStripRows rows, zero when the layer has no
+  /// bias (for flipped VNNI inputs: plus the -128 * row sum correction).
   const float *biasF;
   const int32_t *biasI;
   bool relu;
