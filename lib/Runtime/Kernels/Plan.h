@@ -125,7 +125,7 @@ struct MlpLayerPlan {
   bool wide = false;
   /// I8 weights in VNNI panels for VnniS8Weights (AVX-512), else widened to
   /// 16 bits in 8-row panels; flipInput: the layer's input may be negative
-  /// (see mlpInt8Vnni).
+  /// (see ByteActivations in KernelBody.inc).
   bool vnni = false, flipInput = false;
   uint32_t m, k;
   /// Padded to a multiple of kStripRows rows, zero when the layer has no
