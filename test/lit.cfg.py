@@ -17,6 +17,10 @@ config.excludes = ["Inputs", "mutate.py", "CMakeLists.txt", "README.md", "lit.cf
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%coopvec_src", config.coopvec_src_root))
 config.substitutions.append(("%coopvec_libs", config.coopvec_lib_dir))
+# MLIR's async runtime, which parallel loops lowered by async-parallel-for
+# call (mlir-runner needs it in --shared-libs).
+config.substitutions.append(("%mlir_async_runtime", os.path.join(
+    os.path.dirname(config.llvm_tools_dir), "lib", "libmlir_async_runtime.so")))
 config.substitutions.append(("%coopvec_obj", config.coopvec_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 

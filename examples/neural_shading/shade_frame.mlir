@@ -21,10 +21,11 @@
 //
 // (%rgb is any f32 (pixels x 3) array; every row is overwritten.)
 //
-// The pixels are independent; the loop is an scf.for (scf.parallel works as
-// well). The CPU pipeline's --coopvec-batch turns the @shade_frame_f32 loop
-// into one fused coopvec.mlp; the F16 loop rounds every layer to f16, which
-// the f32 fused kernel would not, so it stays one invocation per pixel.
+// The pixels are independent: the loops are scf.parallel. The CPU
+// pipeline's --coopvec-batch turns the @shade_frame_f32 loop into one fused
+// coopvec.mlp; the F16 loop rounds every layer to f16, which the f32 fused
+// kernel would not, so it stays one invocation per pixel, and
+// async-parallel-for spreads it over the cores.
 
 // F16 throughout, the D3D12 minimum support set (what shade_pixel.mlir
 // uses): matrices converted to F16 in the inferencing-optimal layout, biases
@@ -75,7 +76,7 @@ func.func @shade_frame(%features: memref<?x12xf32>,
 
   %zero = arith.constant dense<0.0> : vector<64xf16>
   %pixels = memref.dim %features, %c0 : memref<?x12xf32>
-  scf.for %i = %c0 to %pixels step %c1 {
+  scf.parallel (%i) = (%c0) to (%pixels) step (%c1) {
     %x = vector.load %features[%i, %c0] : memref<?x12xf32>, vector<12xf32>
     %xh = arith.truncf %x : vector<12xf32> to vector<12xf16>
     %l0 = coopvec.matvec %xh as F16, %weights[%c0] matrix<F16, 64x12, InferencingOptimal>
@@ -128,7 +129,7 @@ func.func @shade_frame_f32(%features: memref<?x12xf32>,
 
   %zero = arith.constant dense<0.0> : vector<64xf32>
   %pixels = memref.dim %features, %c0 : memref<?x12xf32>
-  scf.for %i = %c0 to %pixels step %c1 {
+  scf.parallel (%i) = (%c0) to (%pixels) step (%c1) {
     %x = vector.load %features[%i, %c0] : memref<?x12xf32>, vector<12xf32>
     %l0 = coopvec.matvec %x as F32, %weights[%c0] matrix<F32, 64x12, InferencingOptimal>
             bias %b0[%c0] as F32

@@ -20,6 +20,7 @@
 #include "LinAlgCoop/Runtime/CpuTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/AsmState.h"
@@ -101,6 +102,11 @@ static cl::opt<unsigned> numThreads(
     cl::desc("Threads each kernel call may use (default pipeline only; "
              "0: the runtime's default)"),
     cl::init(1), cl::cat(runCategory));
+static cl::opt<bool> sequentialLoops(
+    "sequential-loops",
+    cl::desc("Run scf.parallel loops on the calling thread instead of the "
+             "async runtime's workers (default pipeline only)"),
+    cl::cat(runCategory));
 static cl::opt<bool> noBoundsChecks(
     "no-bounds-checks",
     cl::desc("Do not check buffer accesses against memref sizes (default "
@@ -121,6 +127,11 @@ static cl::opt<std::string> runtimeLib(
     cl::desc("Path of libcoopvec_runtime.so (default: ../lib next to this "
              "executable)"),
     cl::cat(runCategory));
+static cl::opt<std::string> asyncRuntimeLib(
+    "async-runtime-lib",
+    cl::desc("Path of MLIR's libmlir_async_runtime.so, loaded when the "
+             "lowered program calls it (parallel loops)"),
+    cl::init(COOPVEC_ASYNC_RUNTIME_LIB), cl::cat(runCategory));
 static cl::opt<unsigned> optLevel("O", cl::Prefix,
                                   cl::desc("LLVM optimization level (0-3)"),
                                   cl::init(2), cl::cat(runCategory));
@@ -685,6 +696,19 @@ static void onRuntimeError(int32_t, const char *) {
   std::_Exit(1);
 }
 
+/// Whether the lowered module calls MLIR's async runtime (what
+/// convert-async-to-llvm emits for async-parallel-for's tasks; the
+/// mlirAsyncRuntim prefix also covers its mlirAsyncRuntimGetNumWorkerThreads).
+static bool callsAsyncRuntime(ModuleOp module) {
+  WalkResult found = module.walk([](LLVM::CallOp call) {
+    std::optional<StringRef> callee = call.getCallee();
+    return callee && callee->starts_with("mlirAsyncRuntim")
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 static std::string findRuntimeLibrary(const char *argv0) {
   if (!runtimeLib.empty())
     return runtimeLib;
@@ -815,6 +839,7 @@ int main(int argc, char **argv) {
     mlir::coopvec::CoopVecCPUPipelineOptions options;
     options.numThreads = numThreads;
     options.boundsChecks = !noBoundsChecks;
+    options.parallelLoops = !sequentialLoops;
     mlir::coopvec::buildCoopVecCPUPipeline(pm, options);
   }
   if (failed(pm.run(*module))) {
@@ -838,6 +863,14 @@ int main(int argc, char **argv) {
     if (!llvm::sys::fs::exists(lib))
       fatal("cannot find shared library '" + lib + "' (--shared-libs)");
     libs.push_back(lib);
+  }
+  // Parallel loops lowered by async-parallel-for call MLIR's async runtime.
+  if (callsAsyncRuntime(*module)) {
+    if (asyncRuntimeLib.empty() || !llvm::sys::fs::exists(asyncRuntimeLib))
+      fatal("the program runs parallel loops on MLIR's async runtime, but "
+            "its library '" + asyncRuntimeLib +
+            "' is missing (use --async-runtime-lib or --sequential-loops)");
+    libs.push_back(asyncRuntimeLib);
   }
   if (optLevel > 3)
     fatal("-O" + llvm::Twine(optLevel) + " is not an optimization level (0-3)");

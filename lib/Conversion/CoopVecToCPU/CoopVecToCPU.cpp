@@ -137,9 +137,10 @@ public:
   /// A stack slot for a vector, allocated once in the entry block of the
   /// enclosing function so that an op inside a loop does not grow the stack
   /// on every iteration (scf.for and scf.parallel bodies are not allocation
-  /// scopes once lowered to branches). The pipeline runs scf.parallel
-  /// sequentially, and concurrent callers of the function (coopvec-run
-  /// --invocations) each have their own frame, so one slot per op suffices.
+  /// scopes once lowered to branches). Concurrent callers (coopvec-run
+  /// --invocations) each have their own frame, so one slot per op suffices;
+  /// the pipeline outlines scf.parallel bodies (async-parallel-for) before
+  /// this pass, so a loop's workers each get their own frame too.
   Value stackSlot(VectorType type) {
     auto memrefType =
         MemRefType::get(type.getShape(), type.getElementType());

@@ -10,6 +10,7 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Async/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "LinAlgCoop/Conversion/LowerToLLVM.h"
@@ -26,6 +27,16 @@ void mlir::coopvec::buildCoopVecCPUPipeline(
   // and fused network kernels.
   if (options.batch)
     pm.addPass(coopvec::createCoopVecBatch());
+  // The parallel loops left are split into tasks for the async runtime's
+  // thread pool. Their bodies are outlined into functions before coopvec is
+  // lowered, so the stack slots of the ops inside land in those functions'
+  // frames, one per worker.
+  if (options.parallelLoops) {
+    AsyncParallelForPassOptions loopOptions;
+    loopOptions.numWorkerThreads = options.loopWorkers;
+    loopOptions.minTaskSize = options.loopMinTaskSize;
+    pm.addPass(createAsyncParallelForPass(loopOptions));
+  }
   ConvertCoopVecToCPUOptions cpuOptions;
   cpuOptions.numThreads = options.numThreads;
   cpuOptions.batchThreads = options.batchThreads;
@@ -33,6 +44,15 @@ void mlir::coopvec::buildCoopVecCPUPipeline(
   pm.addPass(createConvertCoopVecToCPU(cpuOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (options.parallelLoops) {
+    pm.addPass(createAsyncToAsyncRuntimePass());
+    pm.addPass(createAsyncRuntimeRefCountingPass());
+    pm.addPass(createAsyncRuntimeRefCountingOptPass());
+    pm.addPass(createConvertAsyncToLLVMPass());
+    // convert-async-to-llvm declares the whole async runtime API in every
+    // module; only the functions a program calls stay.
+    pm.addPass(createSymbolDCEPass());
+  }
   buildLowerToLLVMPasses(pm);
   pm.addPass(createCanonicalizerPass());
 }
@@ -42,14 +62,18 @@ void mlir::coopvec::registerCoopVecCPUPipeline() {
       "coopvec-cpu-pipeline",
       "Lower a coopvec program with func/arith/math/memref/vector/scf/affine "
       "to the LLVM dialect for the CPU JIT: coopvec-batch (unless "
-      "batch=false), convert-coopvec-to-cpu "
+      "batch=false), async-parallel-for (unless parallel-loops=false), "
+      "convert-coopvec-to-cpu "
       "(runtime calls into libcoopvec_runtime.so), canonicalize, cse, "
+      "async-to-async-runtime, async-runtime-ref-counting, "
+      "async-runtime-ref-counting-opt, convert-async-to-llvm, symbol-dce, "
       "convert-vector-to-scf, lower-affine, arith-expand, convert-scf-to-cf, "
       "convert-vector-to-llvm, convert-math-to-llvm, convert-math-to-libm, "
       "expand-strided-metadata, lower-affine, finalize-memref-to-llvm, "
       "convert-arith-to-llvm, convert-index-to-llvm, convert-func-to-llvm, "
       "convert-cf-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts, "
       "canonicalize. Options: batch, num-threads, batch-threads, "
-      "bounds-checks (as for convert-coopvec-to-cpu)",
+      "bounds-checks (as for convert-coopvec-to-cpu), parallel-loops, "
+      "loop-workers, loop-min-task-size",
       buildCoopVecCPUPipeline);
 }

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 namespace {
@@ -99,6 +100,10 @@ extern "C" void coopvecCpuSetErrorHandler(CoopVecCpuErrorHandler handler) {
 }
 
 extern "C" void coopvecCpuReportError(int32_t status, const char *site) {
+  // The first failing thread (a parallel loop's workers run the same ops)
+  // reports and ends the process; any other blocks here until it has.
+  static std::mutex reportLock;
+  reportLock.lock();
   // Results printed so far belong before the error in a combined log.
   std::fflush(stdout);
   std::fprintf(stderr, "coopvec runtime error: %s: %s (%d)\n",

@@ -1,9 +1,18 @@
 // A per-invocation matvec in an scf.parallel loop that --coopvec-batch
 // cannot batch (the matrix offset varies with the invocation) runs 200000
-// iterations without growing the stack: its stack slots live in the
-// function's entry block (200000 iterations of per-iteration slots would
-// overflow an 8 MiB stack).
+// iterations without growing the stack: its stack slots live in the entry
+// block of the function that runs the body (200000 iterations of
+// per-iteration slots would overflow an 8 MiB stack), on the async
+// runtime's workers or, with --sequential-loops, on the calling thread.
 // RUN: coopvec-run %s -e main | FileCheck %s
+// RUN: coopvec-run %s -e main --sequential-loops | FileCheck %s
+// The lowered program also runs in mlir-runner (an -O level runs LLVM's
+// coroutine passes, which the async lowering needs).
+// RUN: coopvec-opt %s --coopvec-cpu-pipeline | mlir-runner -O2 -e main \
+// RUN:   -entry-point-result=f32 \
+// RUN:   -shared-libs=%coopvec_libs/libcoopvec_runtime.so,%mlir_async_runtime \
+// RUN:   | FileCheck %s --check-prefix=RUNNER
+// RUNNER: 2.000000e+05
 // CHECK: 2e+05
 
 

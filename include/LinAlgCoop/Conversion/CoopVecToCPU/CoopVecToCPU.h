@@ -51,6 +51,24 @@ struct CoopVecCPUPipelineOptions
       *this, "bounds-checks",
       llvm::cl::desc("Check every buffer access against the memref size"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> parallelLoops{
+      *this, "parallel-loops",
+      llvm::cl::desc("Run the scf.parallel loops that coopvec-batch leaves "
+                     "(those without reductions) on the worker threads of "
+                     "MLIR's async runtime (async-parallel-for; the JIT then "
+                     "needs libmlir_async_runtime.so); false runs them "
+                     "sequentially"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int32_t> loopWorkers{
+      *this, "loop-workers",
+      llvm::cl::desc("Workers a parallel loop is split for (-1: ask the "
+                     "async runtime, one per core)"),
+      llvm::cl::init(-1)};
+  PassOptions::Option<int32_t> loopMinTaskSize{
+      *this, "loop-min-task-size",
+      llvm::cl::desc("Fewest iterations of a parallel loop worth a task of "
+                     "their own; shorter loops run on the calling thread"),
+      llvm::cl::init(1000)};
 };
 
 /// Builds the default CPU pipeline: coopvec and the upstream dialects around
