@@ -25,6 +25,7 @@
 #include <memory>
 #include <immintrin.h>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -57,15 +58,18 @@ double medianMs(const std::function<void()> &fn, int reps = gReps,
 /// Median wall times in ms of several contenders measured side by side:
 /// after one warm-up run each, every repetition runs each contender once in
 /// turn, so that a drift in the machine's load (other processes, frequency)
-/// hits all of them alike.
+/// hits all of them alike. `untimed`, if given, runs before each timed run.
 std::vector<double>
 interleavedMedianMs(const std::vector<std::function<void()>> &fns,
-                    int reps = gReps) {
+                    int reps = gReps,
+                    const std::function<void()> &untimed = nullptr) {
   for (const auto &fn : fns)
     fn();
   std::vector<std::vector<double>> t(fns.size());
   for (int i = 0; i < reps; ++i)
     for (size_t f = 0; f < fns.size(); ++f) {
+      if (untimed)
+        untimed();
       auto t0 = std::chrono::steady_clock::now();
       fns[f]();
       auto t1 = std::chrono::steady_clock::now();
@@ -137,26 +141,34 @@ double fmaPeakGflops(int threads) {
   return double(threads) * iters * 12 * 16 / (ms * 1e6);
 }
 
-/// a = b + s * c over 128 MiB arrays; counts 3 x 4 bytes per element.
+/// STREAM-style triad a = b + s * c over 128 MiB arrays; counts 3 x 4
+/// bytes per element.
+struct Triad {
+  static constexpr size_t n = size_t(1) << 25;
+  std::vector<float> a = std::vector<float>(n, 0.0f),
+                     b = std::vector<float>(n, 1.0f),
+                     c = std::vector<float>(n, 2.0f);
+  static constexpr double bytes = 3.0 * 4 * n;
+
+  void run(int threads) {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t)
+      pool.emplace_back([&, t] {
+        size_t lo = n * t / threads, hi = n * (t + 1) / threads;
+        float *pa = a.data();
+        const float *pb = b.data(), *pc = c.data();
+        for (size_t i = lo; i < hi; ++i)
+          pa[i] = pb[i] + 3.0f * pc[i];
+      });
+    for (auto &t : pool)
+      t.join();
+  }
+};
+
 double triadGBs(int threads) {
-  const size_t n = size_t(1) << 25;
-  std::vector<float> a(n, 0.0f), b(n, 1.0f), c(n, 2.0f);
-  double ms = medianMs(
-      [&] {
-        std::vector<std::thread> pool;
-        for (int t = 0; t < threads; ++t)
-          pool.emplace_back([&, t] {
-            size_t lo = n * t / threads, hi = n * (t + 1) / threads;
-            float *pa = a.data();
-            const float *pb = b.data(), *pc = c.data();
-            for (size_t i = lo; i < hi; ++i)
-              pa[i] = pb[i] + 3.0f * pc[i];
-          });
-        for (auto &t : pool)
-          t.join();
-      },
-      5);
-  return 3.0 * 4 * n / (ms * 1e6);
+  Triad triad;
+  double ms = medianMs([&] { triad.run(threads); }, 5);
+  return Triad::bytes / (ms * 1e6);
 }
 
 //===----------------------------------------------------------------------===//
@@ -252,6 +264,32 @@ template <class T> std::vector<T> transposed(const T *w, size_t m, size_t k) {
   return t;
 }
 
+/// Cache-line aligned storage for the batched inputs and results, as the
+/// JIT's memrefs and NumPy's arrays are (every contender uses it).
+template <class T> struct Aligned64 {
+  using value_type = T;
+  Aligned64() = default;
+  template <class U> Aligned64(const Aligned64<U> &) {}
+  T *allocate(size_t n) {
+    void *p = std::aligned_alloc(64, (n * sizeof(T) + 63) / 64 * 64);
+    if (!p)
+      throw std::bad_alloc();
+    return static_cast<T *>(p);
+  }
+  void deallocate(T *p, size_t) { std::free(p); }
+  template <class U> bool operator==(const Aligned64<U> &) const {
+    return true;
+  }
+  template <class U> bool operator!=(const Aligned64<U> &) const {
+    return false;
+  }
+};
+template <class T> using Buffer = std::vector<T, Aligned64<T>>;
+
+template <class T> Buffer<T> aligned(const std::vector<T> &v) {
+  return Buffer<T>(v.begin(), v.end());
+}
+
 void check(bool ok, const char *what) {
   if (!ok) {
     std::fprintf(stderr, "result mismatch: %s\n", what);
@@ -275,8 +313,8 @@ void benchMatVecF32(Dnnl &d) {
   for (uint32_t batch : {4096u, 65536u})
     for (int threads : {1, 2}) {
       setThreads(threads);
-      std::vector<float> x = randomFloats(size_t(batch) * k);
-      std::vector<float> y(size_t(batch) * m), yd(y.size()), yb(y.size());
+      Buffer<float> x = aligned(randomFloats(size_t(batch) * k));
+      Buffer<float> y(size_t(batch) * m), yd(y.size()), yb(y.size());
       auto cv = [&] {
         coopvecMatVecMul(y.data(), COOPVEC_TYPE_F32, 0, x.data(),
                          COOPVEC_TYPE_F32, COOPVEC_TYPE_F32, 0, batch,
@@ -374,8 +412,8 @@ void benchMatVecI8(Dnnl &d) {
   for (uint32_t batch : {4096u, 65536u})
     for (int threads : {1, 2}) {
       setThreads(threads);
-      std::vector<int8_t> x = randomBytes(size_t(batch) * k, 0, 127);
-      std::vector<int32_t> y(size_t(batch) * m), yp(y.size()), yd(y.size());
+      Buffer<int8_t> x = aligned(randomBytes(size_t(batch) * k, 0, 127));
+      Buffer<int32_t> y(size_t(batch) * m), yp(y.size()), yd(y.size());
       auto cv = [&] {
         coopvecMatVecMul(y.data(), COOPVEC_TYPE_I32, 0, x.data(),
                          COOPVEC_TYPE_I8, COOPVEC_TYPE_I8, 0, batch,
@@ -562,16 +600,30 @@ void benchMlp(Dnnl &d, double peak1, double peak2) {
   }
 }
 
-void benchLarge(double triad1, double triad2) {
+/// Each product streams its matrix from DRAM; the triad runs interleaved
+/// with them (interleavedMedianMs), so that both see the same machine.
+/// Before every timed run a 64 MiB read leaves the caches full of clean
+/// lines: otherwise whatever follows the triad pays for writing back the
+/// dirty lines it leaves in the L3.
+void benchLarge() {
   std::printf("\n## One 4096x4096 matvec (batch 1, InferencingOptimal) vs "
-              "triad bandwidth\n\n");
-  std::printf("| matrix | threads | ms | GB/s | of triad |\n"
-              "|---|---|---|---|---|\n");
+              "triad bandwidth measured interleaved with it\n\n");
+  std::printf("| matrix | threads | ms | GB/s | triad GB/s | of triad |\n"
+              "|---|---|---|---|---|---|\n");
   const uint32_t m = 4096, k = 4096;
   std::vector<float> w = randomFloats(size_t(m) * k);
   std::vector<float> x = randomFloats(k), y(m);
-  for (uint32_t interp : {COOPVEC_TYPE_F32, COOPVEC_TYPE_F16, COOPVEC_TYPE_I8}) {
-    uint32_t es = interp == COOPVEC_TYPE_F32 ? 4 : interp == COOPVEC_TYPE_F16 ? 2 : 1;
+  std::vector<int8_t> xq(k);
+  for (uint32_t i = 0; i < k; ++i)
+    xq[i] = int8_t(std::lrint(x[i] * 127));
+  const uint32_t interps[3] = {COOPVEC_TYPE_F32, COOPVEC_TYPE_F16,
+                               COOPVEC_TYPE_I8};
+  const char *names[3] = {"F32", "F16", "I8"};
+  // Enough copies of each matrix to exceed the 32 MiB L3, cycled so each
+  // run streams its matrix from DRAM.
+  std::vector<std::vector<uint8_t>> mats[3];
+  for (int t = 0; t < 3; ++t) {
+    uint32_t es = t == 0 ? 4 : t == 1 ? 2 : 1;
     std::vector<uint8_t> raw(size_t(m) * k * es);
     for (size_t i = 0; i < size_t(m) * k; ++i) {
       if (es == 4)
@@ -582,34 +634,45 @@ void benchLarge(double triad1, double triad2) {
       } else
         raw[i] = uint8_t(int8_t(std::lrint(w[i] * 127)));
     }
-    // Enough copies to exceed the 32 MiB L3, cycled so each run streams
-    // its matrix from DRAM.
     size_t copies = std::max<size_t>(2, (160u << 20) / raw.size());
-    std::vector<std::vector<uint8_t>> mats;
     for (size_t c = 0; c < copies; ++c)
-      mats.push_back(toOptimal(raw.data(), m, k, es));
-    std::vector<int8_t> xq(k);
-    for (uint32_t i = 0; i < k; ++i)
-      xq[i] = int8_t(std::lrint(x[i] * 127));
-    for (int threads : {1, 2}) {
-      size_t next = 0;
-      double ms = medianMs(
-          [&] {
-            const std::vector<uint8_t> &mat = mats[next++ % copies];
-            if (es == 1)
-              coopvecMatVecMul(y.data(), COOPVEC_TYPE_I32, 0, xq.data(),
-                               COOPVEC_TYPE_I8, COOPVEC_TYPE_I8, 0, 1,
-                               mat.data(), 0, interp, m, k, 2, 0, 0, threads);
-            else
-              coopvecMatVecMul(y.data(), COOPVEC_TYPE_F32, 0, x.data(),
-                               COOPVEC_TYPE_F32, COOPVEC_TYPE_F32, 0, 1,
-                               mat.data(), 0, interp, m, k, 2, 0, 0, threads);
-          },
-          15);
-      double gbs = double(mats[0].size()) / (ms * 1e6);
-      std::printf("| %s | %d | %.2f | %.1f | %.0f%% |\n",
-                  es == 4 ? "F32" : es == 2 ? "F16" : "I8", threads, ms, gbs,
-                  100.0 * gbs / (threads == 1 ? triad1 : triad2));
+      mats[t].push_back(toOptimal(raw.data(), m, k, es));
+  }
+  Triad triad;
+  struct Clean {
+    std::vector<uint64_t> lines = std::vector<uint64_t>(size_t(8) << 20, 1);
+    uint64_t sum() const {
+      uint64_t s = 0;
+      for (size_t i = 0; i < lines.size(); i += 8)
+        s += lines[i];
+      return s;
+    }
+  } clean;
+  volatile uint64_t cleanSum = 0;
+  for (int threads : {1, 2}) {
+    size_t next[3] = {0, 0, 0};
+    std::vector<std::function<void()>> contenders{
+        [&] { triad.run(threads); }};
+    for (int t = 0; t < 3; ++t)
+      contenders.push_back([&, t] {
+        const std::vector<uint8_t> &mat = mats[t][next[t]++ % mats[t].size()];
+        if (t == 2)
+          coopvecMatVecMul(y.data(), COOPVEC_TYPE_I32, 0, xq.data(),
+                           COOPVEC_TYPE_I8, COOPVEC_TYPE_I8, 0, 1, mat.data(),
+                           0, interps[t], m, k, 2, 0, 0, threads);
+        else
+          coopvecMatVecMul(y.data(), COOPVEC_TYPE_F32, 0, x.data(),
+                           COOPVEC_TYPE_F32, COOPVEC_TYPE_F32, 0, 1,
+                           mat.data(), 0, interps[t], m, k, 2, 0, 0, threads);
+      });
+    std::vector<double> med =
+        interleavedMedianMs(contenders, 15, [&] { cleanSum += clean.sum(); });
+    double triadGbs = Triad::bytes / (med[0] * 1e6);
+    for (int t = 0; t < 3; ++t) {
+      double gbs = double(mats[t][0].size()) / (med[t + 1] * 1e6);
+      std::printf("| %s | %d | %.2f | %.1f | %.1f | %.0f%% |\n", names[t],
+                  threads, med[t + 1], gbs, triadGbs,
+                  100.0 * gbs / triadGbs);
     }
   }
 }
@@ -619,8 +682,17 @@ void benchLarge(double triad1, double triad2) {
 int main(int argc, char **argv) {
   if (const char *r = std::getenv("COOPVEC_BENCH_REPS"))
     gReps = std::max(1, std::atoi(r));
-  bool mlpOnly = argc > 1 && std::strcmp(argv[1], "--mlp") == 0;
-  bool kernelsOnly = argc > 1 && std::strcmp(argv[1], "--kernels") == 0;
+  std::string mode = argc > 1 ? argv[1] : "";
+  if (argc > 2 || (mode != "" && mode != "--mlp" && mode != "--kernels" &&
+                   mode != "--large" && mode != "--batched")) {
+    std::fprintf(stderr,
+                 "usage: coopvec-bench-cpu [--kernels | --batched | --large "
+                 "| --mlp]\n  (no option: every section; "
+                 "COOPVEC_BENCH_REPS sets the repetitions)\n");
+    return 2;
+  }
+  bool mlpOnly = mode == "--mlp", kernelsOnly = mode == "--kernels";
+  bool largeOnly = mode == "--large", batchedOnly = mode == "--batched";
   std::printf("# coopvec CPU benchmark (isa %s, default threads %u)\n",
               coopvecKernelsIsa(), coopvecKernelsDefaultThreads());
   printLoad("start");
@@ -630,6 +702,16 @@ int main(int argc, char **argv) {
               "%.1f GB/s (1 thread), %.1f (2 threads)\n",
               peak1, peak2, triad1, triad2);
   Dnnl d;
+  if (largeOnly || batchedOnly) {
+    if (largeOnly)
+      benchLarge();
+    else {
+      benchMatVecF32(d);
+      benchMatVecI8(d);
+    }
+    printLoad("end");
+    return 0;
+  }
   if (kernelsOnly) {
     benchKernelsAlone(d, peak1);
     printLoad("end");
@@ -639,7 +721,7 @@ int main(int argc, char **argv) {
     benchKernelsAlone(d, peak1);
     benchMatVecF32(d);
     benchMatVecI8(d);
-    benchLarge(triad1, triad2);
+    benchLarge();
   }
   benchMlp(d, peak1, peak2);
   printLoad("end");

@@ -32,6 +32,11 @@ enum class WeightKind : uint8_t {
   /// F32 / F16 weights repacked as f32 into 16-row panels for 512-bit FMAs
   /// (AVX-512 only; see F32WideWeights in KernelBody.inc).
   F32Wide,
+  /// I8 / U8 weights read in place from 8-row panels with vpdpbusd, for
+  /// batches too small to repay a repack (AVX-512 VNNI only; see
+  /// PanelVnniWeights in KernelBody.inc).
+  PanelVnniS8,
+  PanelVnniU8,
 };
 
 /// What the kernels stage an input vector from.
@@ -56,6 +61,9 @@ enum class OutputKind : uint8_t { F32, F16, I32, I32ToF32 };
 /// Rows per strip: the rows one register block covers at most (4 panels of
 /// the widest, 16-row, policies), and the unit of interleaved panels.
 constexpr uint32_t kStripRows = 64;
+
+/// Columns of 8-bit panels one PanelVnni step reads (4 column pairs).
+constexpr uint32_t kPanelVnniColumns = 8;
 
 /// A matrix ready for the microkernel: panels of 8 or 16 rows (a policy's
 /// kRows), `steps` column groups each, step s of panel p at
@@ -113,9 +121,14 @@ struct MatVecPlan {
   /// VNNI only: byte xor applied to the broadcast inputs (0x80 moves a
   /// signed input into u8 range, or an unsigned one into s8, for vpdpbusd)
   /// and the per-row i32 term that undoes it (-+128 * row sum), added to the
-  /// bias.
+  /// bias. PanelVnni: the xor applies to the weights instead, undone by a
+  /// per-vector term.
   uint8_t vnniFlip = 0;
   const int32_t *rowCorrection = nullptr;
+  /// The 512-bit epilogues store whole f32 / i32 result lines with
+  /// non-temporal stores: set for 64-byte aligned results too large to stay
+  /// cached (see Kernels.cpp).
+  bool streamOutput = false;
 };
 
 struct MlpLayerPlan {

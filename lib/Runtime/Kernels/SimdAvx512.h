@@ -52,6 +52,16 @@ struct Isa : avx2::Isa {
         _mm512_cvtps_ph(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
   }
 
+  /// Non-temporal stores of a whole 64-byte line (p 64-byte aligned), and
+  /// the fence that orders them before later stores (the pool's "done").
+  static void streamWideF32(void *p, WideF a) {
+    _mm512_stream_ps(static_cast<float *>(p), a);
+  }
+  static void streamWide(void *p, WideI a) {
+    _mm512_stream_si512(static_cast<__m512i *>(p), a);
+  }
+  static void fenceStreams() { _mm_sfence(); }
+
   static WideI zeroWide() { return _mm512_setzero_si512(); }
   static void storeWide(void *p, WideI a) { _mm512_storeu_si512(p, a); }
   static WideI addWide(WideI a, WideI b) { return _mm512_add_epi32(a, b); }
@@ -82,6 +92,30 @@ struct Isa : avx2::Isa {
     int32_t quad;
     std::memcpy(&quad, p, 4);
     return _mm512_set1_epi32(quad);
+  }
+  /// The 8 bytes at p in every 64-bit lane.
+  static WideI bcastOctet(const uint8_t *p) {
+    int64_t octet;
+    std::memcpy(&octet, p, 8);
+    return _mm512_set1_epi64(octet);
+  }
+  /// vpshufb: bytes of `a` picked within each 128-bit lane by `ctl` (a set
+  /// top bit gives 0).
+  static WideI shuffleBytes(WideI a, WideI ctl) {
+    return _mm512_shuffle_epi8(a, ctl);
+  }
+  /// `c` in the four 32-bit lanes of the low 128-bit lane, 0 elsewhere.
+  static WideI firstLane(int32_t c) { return _mm512_maskz_set1_epi32(0xf, c); }
+  /// Rows 0..7 from accumulators whose 128-bit lanes each hold rows
+  /// 0, 2, 4, 6 (even) or 1, 3, 5, 7 (odd): the lanes summed, interleaved.
+  static I interleaveRowSums(WideI even, WideI odd) {
+    I e8 = _mm256_add_epi32(lowHalf(even), highHalf(even));
+    I o8 = _mm256_add_epi32(lowHalf(odd), highHalf(odd));
+    __m128i e = _mm_add_epi32(_mm256_castsi256_si128(e8),
+                              _mm256_extracti128_si256(e8, 1));
+    __m128i o = _mm_add_epi32(_mm256_castsi256_si128(o8),
+                              _mm256_extracti128_si256(o8, 1));
+    return _mm256_set_m128i(_mm_unpackhi_epi32(e, o), _mm_unpacklo_epi32(e, o));
   }
   /// Every byte with its top bit flipped (+-128 across u8 and s8).
   /// The empty asm keeps a broadcast operand a load-only broadcast from

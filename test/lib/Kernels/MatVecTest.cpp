@@ -3,7 +3,8 @@
 // Every matrix interpretation, layout, transpose, stride, input/bias/output
 // combination, with odd shapes and batches, on every ISA the CPU has
 // (portable, avx2, avx512) with 1 and 2 threads. Integer results must be
-// bit-exact (batches of 16 and more take the AVX-512 VNNI path, every
+// bit-exact (batches of 16 and more take the AVX-512 VNNI path, smaller
+// ones read the 8-row panels in place with vpdpbusd when K allows, every
 // weight/input signedness); float results within (K + 1) * 2^-23 *
 // sum|w*x| (+ one f16 rounding for f16 outputs). The two thread counts must
 // agree bit for bit, and so must avx2 and avx512 (the same FMA sequence; at
@@ -186,10 +187,25 @@ Prepared prepare(const Case &c, std::mt19937 &rng) {
   return p;
 }
 
-int32_t run(const Case &c, const Prepared &p, std::vector<uint8_t> &out,
+/// A result buffer that starts `shift` bytes after a 64-byte line, filled
+/// with 0x5a: the kernels write whole lines around the caches only into
+/// aligned results (MatVecPlan::streamOutput), so the cases run both ways.
+struct OutBuf {
+  std::vector<uint8_t> storage;
+  uint8_t *data;
+  uint64_t size;
+  OutBuf(uint64_t size, unsigned shift)
+      : storage(size + 64 + shift, 0x5a), size(size) {
+    uintptr_t a = reinterpret_cast<uintptr_t>(storage.data());
+    data = storage.data() + (64 - a % 64) % 64 + shift;
+  }
+  std::vector<uint8_t> bytes() const { return {data, data + size}; }
+};
+
+int32_t run(const Case &c, const Prepared &p, uint8_t *out,
             uint32_t threads) {
   return coopvecMatVecMulAdd(
-      out.data(), c.outType, p.outStride, p.input.data(), c.in.type,
+      out, c.outType, p.outStride, p.input.data(), c.in.type,
       c.in.interp, p.inStride, c.batch, p.matrix.data(), p.matrixOffset,
       c.mtype, c.m, c.k, c.layout, c.transpose, p.stride,
       c.biasInterp ? p.bias.data() : nullptr, p.biasOffset, c.biasInterp,
@@ -204,13 +220,15 @@ void checkCase(Checker &ck, const Case &c, std::mt19937 &rng) {
     coopvecKernelsForceIsa(isa);
     std::vector<uint8_t> first;
     for (uint32_t threads : {1u, 2u}) {
-      std::vector<uint8_t> out(p.outStride * c.batch, 0x5a);
-      int32_t st = run(c, p, out, threads);
+      // One thread writes an aligned result, two a shifted one.
+      OutBuf buf(p.outStride * c.batch, threads == 1 ? 0 : 16);
+      int32_t st = run(c, p, buf.data, threads);
+      const uint8_t *outData = buf.data;
       bool ok = st == COOPVEC_OK;
       double worst = 0;
       for (uint32_t b = 0; ok && b < c.batch; ++b) {
         for (uint32_t r = 0; r < c.m; ++r) {
-          const uint8_t *o = &out[b * p.outStride + uint64_t(r) * oes];
+          const uint8_t *o = &outData[b * p.outStride + uint64_t(r) * oes];
           double ref = p.ref[uint64_t(b) * c.m + r];
           double mag = p.mag[uint64_t(b) * c.m + r];
           double tol = (c.k + 1) * std::ldexp(mag, -23) + 1e-37;
@@ -237,8 +255,9 @@ void checkCase(Checker &ck, const Case &c, std::mt19937 &rng) {
         }
         // Bytes between result vectors stay untouched.
         for (uint64_t i = uint64_t(c.m) * oes; i < p.outStride; ++i)
-          ok &= out[b * p.outStride + i] == 0x5a;
+          ok &= outData[b * p.outStride + i] == 0x5a;
       }
+      std::vector<uint8_t> out = buf.bytes();
       if (threads == 1)
         first = out;
       else
@@ -425,6 +444,21 @@ int main(int argc, char **argv) {
           checkCase(ck, c, rng);
           ++variant;
         }
+    // Results of 8 MiB and more (aligned, 256-byte rows): the AVX-512
+    // epilogues stream them around the caches with one thread (aligned
+    // buffer) and store them normally with two (shifted buffer); f32 and
+    // VNNI i32 / i32 -> f32 results, identical and exact either way.
+    for (uint32_t mtype : {F32, I8}) {
+      bool isFloat = mtype == F32;
+      for (uint32_t out : {F32, I32}) {
+        if (isFloat && out == I32)
+          continue;
+        Case c{mtype, 2, 0, 64, 64, 32768,
+               isFloat ? kFloatInputs[0] : kIntInputs[0], isFloat ? F32 : I32,
+               out, false};
+        checkCase(ck, c, rng);
+      }
+    }
     // The VNNI path: both weight signedness, every input interpretation,
     // rows not a multiple of 16, K not a multiple of 4, batch >= 16.
     for (uint32_t mtype : {I8, U8})
