@@ -69,10 +69,12 @@ def ConvertCoopVecToCPU : Pass<"convert-coopvec-to-cpu", "ModuleOp"> {
     pool in the runtime, all cores by default).
 
     Numerics ops (`coopvec.convert`, `coopvec.pack`, `coopvec.mx_quantize`,
-    `coopvec.mx_dequantize`) call the numerics library element by element
-    (`coopvecConvert`, `coopvecPackX2/X4`) or on stack buffers
-    (`coopvecMxQuantize`, `coopvecNvfp4Quantize` and their inverses): the
-    same functions constant folding calls, so both give the same bits.
+    `coopvec.mx_dequantize`) call the numerics library on stack buffers
+    (`coopvecConvertBuffer` for vectors between 8-, 16- and 32-bit
+    formats, `coopvecMxQuantize`, `coopvecNvfp4Quantize` and their
+    inverses) or element by element (`coopvecConvert` for scalars and the
+    other conversions, `coopvecPackX2/X4`): the vectorized buffer forms give
+    the bits of the scalar functions that constant folding calls.
 
     Every op of a verified module is rewritten; a byte buffer with a
     non-unit stride, or a batch whose rows are not contiguous, is reported

@@ -655,7 +655,21 @@ unsigned conversionFlags(bool satfinite, bool relu) {
          (relu ? COOPVEC_CVT_RELU : 0);
 }
 
-/// coopvec.convert -> coopvecConvert per element.
+/// Whether a vector conversion between these element types can go through
+/// coopvecConvertBuffer: both sides must be plain arrays of 8-, 16- or
+/// 32-bit codes, as a vector of them is stored (not E2M1, nibble-packed in
+/// the runtime's buffers; not 6-bit codes, one per byte there but
+/// bit-packed in a stored vector; not TF32, kept as f32 patterns).
+bool hasBulkConversion(Type srcType, FloatType dstType) {
+  auto plain = [](unsigned width) {
+    return width == 8 || width == 16 || width == 32;
+  };
+  return plain(srcType.getIntOrFloatBitWidth()) && plain(dstType.getWidth());
+}
+
+/// coopvec.convert -> one coopvecConvertBuffer over stack buffers for a
+/// vector with a bulk form (the runtime's vectorized conversion, bit-exact
+/// with the per-element one), else coopvecConvert per element.
 class ConvertOpLowering : public RuntimeCallPattern<ConvertOp> {
 public:
   using RuntimeCallPattern::RuntimeCallPattern;
@@ -670,6 +684,25 @@ public:
     Type srcType = getElementTypeOrSelf(op.getInput().getType());
     unsigned src = *getNumericsFormat(srcType);
     unsigned dst = *getNumericsFormat(dstType);
+    Value rounding = b.constI32(static_cast<int64_t>(op.getRounding()));
+    Value flags = b.constI32(conversionFlags(op.getSatfinite(), op.getRelu()));
+    if (auto vectorType = dyn_cast<VectorType>(resultType);
+        vectorType && hasBulkConversion(srcType, dstType)) {
+      int64_t n = vectorType.getNumElements();
+      auto codesType = VectorType::get(
+          {n}, rewriter.getIntegerType(dstType.getWidth()));
+      Value in = b.spill(adaptor.getInput());
+      Value codes = b.stackSlot(codesType);
+      Value rbits = adaptor.getRbits()
+                        ? b.slotPointer(b.spill(adaptor.getRbits()))
+                        : b.nullPtr();
+      b.call("coopvecConvertBuffer", {},
+             {b.constI32(dst), b.constI32(src), b.slotPointer(in),
+              b.slotPointer(codes), b.constI64(n), rounding, flags, rbits});
+      rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, vectorType,
+                                                    b.load(codesType, codes));
+      return success();
+    }
     SmallVector<Value> inputs = elementsOf(rewriter, loc, adaptor.getInput());
     SmallVector<Value> rbits;
     if (adaptor.getRbits())
@@ -678,10 +711,7 @@ public:
     for (auto [i, x] : llvm::enumerate(inputs)) {
       Value bits = b.call("coopvecConvert", b.i32(),
                           {b.constI32(dst), b.constI32(src),
-                           floatBitsI32(rewriter, loc, x),
-                           b.constI32(static_cast<int64_t>(op.getRounding())),
-                           b.constI32(conversionFlags(op.getSatfinite(),
-                                                      op.getRelu())),
+                           floatBitsI32(rewriter, loc, x), rounding, flags,
                            rbits.empty() ? b.constI32(0) : rbits[i]})
                        .getResult(0);
       // The runtime's TF32 is an f32 pattern; the builtin tf32 is 19 bits.
@@ -726,6 +756,22 @@ int64_t codeStorageBytes(unsigned format, int64_t n) {
   return format == COOPVEC_FMT_E2M1 ? (n + 1) / 2 : n;
 }
 
+/// A vector of 8-bit floats read from / written to a byte buffer at once.
+Value loadByteCodes(OpBuilder &b, Location loc, Value buffer, VectorType type) {
+  auto bytes = VectorType::get(type.getShape(), b.getI8Type());
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value v = vector::LoadOp::create(b, loc, bytes, buffer, ValueRange{zero});
+  return arith::BitcastOp::create(b, loc, type, v);
+}
+void storeByteCodes(OpBuilder &b, Location loc, Value codes, Value buffer) {
+  auto type = cast<VectorType>(codes.getType());
+  auto bytes = VectorType::get(type.getShape(), b.getI8Type());
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  vector::StoreOp::create(b, loc,
+                          arith::BitcastOp::create(b, loc, bytes, codes),
+                          buffer, ValueRange{zero});
+}
+
 /// coopvec.mx_quantize -> coopvecMxQuantize / coopvecNvfp4Quantize on stack
 /// buffers, then the codes read back into the result vectors.
 class MXQuantizeOpLowering : public RuntimeCallPattern<MXQuantizeOp> {
@@ -746,10 +792,9 @@ public:
     int64_t numScales = scalesType.getNumElements();
     Value src = b.spill(adaptor.getInput());
     auto i8 = rewriter.getI8Type();
-    Value codes = memref::AllocaOp::create(
-        rewriter, loc, MemRefType::get({codeStorageBytes(elem, n)}, i8));
-    Value scales =
-        memref::AllocaOp::create(rewriter, loc, MemRefType::get({numScales}, i8));
+    Value codes =
+        b.stackSlot(VectorType::get({codeStorageBytes(elem, n)}, i8));
+    Value scales = b.stackSlot(VectorType::get({numScales}, i8));
     if (isa<Float8E8M0FNUType>(scaleType))
       b.call("coopvecMxQuantize", {},
              {b.constI32(elem), b.slotPointer(src), b.constI64(n),
@@ -759,7 +804,15 @@ public:
              {b.slotPointer(src), b.constI64(n), b.slotPointer(codes),
               b.slotPointer(scales)});
 
-    SmallVector<Value> elements, scaleValues;
+    // 8-bit codes and the scales as whole vectors; 6- and 4-bit codes (one
+    // per byte, or nibble-packed) element by element.
+    Value scaleVector = loadByteCodes(rewriter, loc, scales, scalesType);
+    if (elemType.getWidth() == 8) {
+      rewriter.replaceOp(
+          op, {loadByteCodes(rewriter, loc, codes, elementsType), scaleVector});
+      return success();
+    }
+    SmallVector<Value> elements;
     for (int64_t i = 0; i < n; ++i) {
       bool nibble = elem == COOPVEC_FMT_E2M1;
       Value byte = memref::LoadOp::create(
@@ -770,15 +823,8 @@ public:
           rewriter, loc, rewriter.getIntegerType(elemType.getWidth()), byte);
       elements.push_back(arith::BitcastOp::create(rewriter, loc, elemType, code));
     }
-    for (int64_t i = 0; i < numScales; ++i) {
-      Value byte =
-          memref::LoadOp::create(rewriter, loc, scales, b.constIndex(i));
-      scaleValues.push_back(
-          arith::BitcastOp::create(rewriter, loc, scaleType, byte));
-    }
     rewriter.replaceOp(op, {fromElements(rewriter, loc, elementsType, elements),
-                            fromElements(rewriter, loc, scalesType,
-                                         scaleValues)});
+                            scaleVector});
     return success();
   }
 };
@@ -800,17 +846,23 @@ public:
     unsigned elem = *getNumericsFormat(elemType);
     int64_t n = elementsType.getNumElements();
     auto i8 = rewriter.getI8Type();
-    Value codes = memref::AllocaOp::create(
-        rewriter, loc, MemRefType::get({codeStorageBytes(elem, n)}, i8));
-    Value scales = memref::AllocaOp::create(
-        rewriter, loc, MemRefType::get({scalesType.getNumElements()}, i8));
+    Value codes =
+        b.stackSlot(VectorType::get({codeStorageBytes(elem, n)}, i8));
+    Value scales = b.stackSlot(VectorType::get({scalesType.getNumElements()}, i8));
+    // 8-bit codes and the scales as whole vectors; 6- and 4-bit codes
+    // element by element.
+    storeByteCodes(rewriter, loc, adaptor.getScales(), scales);
     auto toByte = [&](Value v, unsigned width) -> Value {
       Value bits = arith::BitcastOp::create(
           rewriter, loc, rewriter.getIntegerType(width), v);
       return width == 8 ? bits : arith::ExtUIOp::create(rewriter, loc, i8, bits);
     };
-    SmallVector<Value> elements = elementsOf(rewriter, loc, adaptor.getElements());
-    for (int64_t i = 0; i < n; ++i) {
+    SmallVector<Value> elements;
+    if (elemType.getWidth() == 8)
+      storeByteCodes(rewriter, loc, adaptor.getElements(), codes);
+    else
+      elements = elementsOf(rewriter, loc, adaptor.getElements());
+    for (int64_t i = 0; i < int64_t(elements.size()); ++i) {
       Value byte = toByte(elements[i], elemType.getWidth());
       if (elem == COOPVEC_FMT_E2M1) {
         if (i % 2 == 0) {
@@ -825,11 +877,6 @@ public:
       }
       memref::StoreOp::create(rewriter, loc, byte, codes, b.constIndex(i));
     }
-    SmallVector<Value> scaleValues =
-        elementsOf(rewriter, loc, adaptor.getScales());
-    for (auto [i, s] : llvm::enumerate(scaleValues))
-      memref::StoreOp::create(rewriter, loc, toByte(s, 8), scales,
-                              b.constIndex(i));
     VectorType resultType = op.getResult().getType();
     Value out = b.stackSlot(resultType);
     if (isa<Float8E8M0FNUType>(scalesType.getElementType()))

@@ -43,3 +43,18 @@ func.func @mx(%x: vector<32xf32>) -> vector<32xf32> {
   %d = coopvec.mx_dequantize %e, %s block 32 : vector<32xf4E2M1FN>, vector<1xf8E8M0FNU> -> vector<32xf32>
   return %d : vector<32xf32>
 }
+
+// MXFP8 (E4M3 elements: 8-bit codes and scales move as whole vectors), two
+// blocks. Block 0: amax 1 gives the scale 2^(0 - 8); 0.3 * 256 = 76.8 rounds
+// to 80 (spacing 8 in [64, 128)), 80 / 256 = 0.3125. Block 1: amax 1000
+// gives 2^(9 - 8) = 2; 1000 / 2 = 500 saturates to 448 (896), 3 / 2 = 1.5
+// is exact. The scales decode to 2^-8 and 2.
+// RUN: coopvec-run %s -e mx8 --arg '[1.0, 0.5, -0.75, 0.3, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 1000.0, 3.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0, -1.0]' | FileCheck %s --check-prefix=MX8
+// MX8: [1, 0.5, -0.75, 0.3125, 0.25, {{.*}}, 0.25, 896, 3, -1, {{.*}}, -1]
+// MX8-NEXT: [0.00390625, 2]
+func.func @mx8(%x: vector<64xf32>) -> (vector<64xf32>, vector<2xf32>) {
+  %e, %s = coopvec.mx_quantize %x block 32 : vector<64xf32> -> vector<64xf8E4M3FN>, vector<2xf8E8M0FNU>
+  %d = coopvec.mx_dequantize %e, %s block 32 : vector<64xf8E4M3FN>, vector<2xf8E8M0FNU> -> vector<64xf32>
+  %sf = coopvec.convert %s rounding rn : vector<2xf8E8M0FNU> -> vector<2xf32>
+  return %d, %sf : vector<64xf32>, vector<2xf32>
+}
