@@ -44,8 +44,8 @@ func.func @mx(%x: vector<32xf32>) -> vector<32xf32> {
   return %d : vector<32xf32>
 }
 
-// MXFP8 (E4M3 elements: 8-bit codes and scales move as whole vectors), two
-// blocks. Block 0: amax 1 gives the scale 2^(0 - 8); 0.3 * 256 = 76.8 rounds
+// MXFP8 (E4M3 elements: 8-bit codes and scales move as whole vectors; the
+// per-element lowering this replaced failed on 8-bit codes), two blocks. Block 0: amax 1 gives the scale 2^(0 - 8); 0.3 * 256 = 76.8 rounds
 // to 80 (spacing 8 in [64, 128)), 80 / 256 = 0.3125. Block 1: amax 1000
 // gives 2^(9 - 8) = 2; 1000 / 2 = 500 saturates to 448 (896), 3 / 2 = 1.5
 // is exact. The scales decode to 2^-8 and 2.
