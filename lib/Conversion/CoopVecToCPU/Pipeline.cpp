@@ -19,6 +19,9 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <algorithm>
+#include <cstdint>
+
 using namespace mlir;
 
 void mlir::coopvec::buildCoopVecCPUPipeline(
@@ -33,8 +36,13 @@ void mlir::coopvec::buildCoopVecCPUPipeline(
   // frames, one per worker.
   if (options.parallelLoops) {
     AsyncParallelForPassOptions loopOptions;
-    loopOptions.numWorkerThreads = options.loopWorkers;
-    loopOptions.minTaskSize = options.loopMinTaskSize;
+    // async-parallel-for asks the runtime for its worker count at -1.
+    loopOptions.numWorkerThreads =
+        options.loopWorkers ? int32_t(std::min<unsigned>(options.loopWorkers,
+                                                         INT32_MAX))
+                            : -1;
+    loopOptions.minTaskSize = int32_t(std::clamp<unsigned>(
+        options.loopMinTaskSize, 1, INT32_MAX));
     pm.addPass(createAsyncParallelForPass(loopOptions));
   }
   ConvertCoopVecToCPUOptions cpuOptions;

@@ -1,6 +1,8 @@
 // RUN: coopvec-opt %s --coopvec-cpu-pipeline | FileCheck %s
 // RUN: coopvec-opt %s --coopvec-cpu-pipeline="loop-workers=2 loop-min-task-size=64" | FileCheck %s --check-prefix=OPTS
 // RUN: coopvec-opt %s --coopvec-cpu-pipeline="parallel-loops=false" | FileCheck %s --check-prefix=SEQ
+// RUN: not coopvec-opt %s --coopvec-cpu-pipeline="loop-workers=-1" 2>&1 | FileCheck %s --check-prefix=BADOPT
+// BADOPT: '-1' value invalid for uint argument
 
 // The scf.parallel loops coopvec-batch leaves run on the async runtime's
 // workers: async-parallel-for outlines the body into @parallel_compute_fn
@@ -25,8 +27,8 @@
 // CHECK:         llvm.call @mlirAsyncRuntimeExecute(
 // CHECK-NOT:   llvm.func @mlirAsyncRuntimeAwaitValue(
 
-// The worker count (2, split 8 ways each: 16 blocks) and the smallest task
-// are pipeline options.
+// The worker count (2, split 8 ways each: 16 blocks; 0, the default, asks
+// the runtime) and the smallest task are pipeline options.
 // OPTS-LABEL: llvm.func @shade(
 // OPTS-NOT:     @mlirAsyncRuntimGetNumWorkerThreads
 // OPTS-DAG:     llvm.mlir.constant(64 : index)

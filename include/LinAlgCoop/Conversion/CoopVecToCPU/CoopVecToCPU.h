@@ -59,15 +59,16 @@ struct CoopVecCPUPipelineOptions
                      "needs libmlir_async_runtime.so); false runs them "
                      "sequentially"),
       llvm::cl::init(true)};
-  PassOptions::Option<int32_t> loopWorkers{
+  PassOptions::Option<unsigned> loopWorkers{
       *this, "loop-workers",
-      llvm::cl::desc("Workers a parallel loop is split for (-1: ask the "
+      llvm::cl::desc("Workers a parallel loop is split for (0: ask the "
                      "async runtime, one per core)"),
-      llvm::cl::init(-1)};
-  PassOptions::Option<int32_t> loopMinTaskSize{
+      llvm::cl::init(0)};
+  PassOptions::Option<unsigned> loopMinTaskSize{
       *this, "loop-min-task-size",
       llvm::cl::desc("Fewest iterations of a parallel loop worth a task of "
-                     "their own; shorter loops run on the calling thread"),
+                     "their own (at least 1); shorter loops run on the "
+                     "calling thread"),
       llvm::cl::init(1000)};
 };
 
