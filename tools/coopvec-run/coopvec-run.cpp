@@ -864,8 +864,12 @@ int main(int argc, char **argv) {
       fatal("cannot find shared library '" + lib + "' (--shared-libs)");
     libs.push_back(lib);
   }
-  // Parallel loops lowered by async-parallel-for call MLIR's async runtime.
-  if (callsAsyncRuntime(*module)) {
+  // Parallel loops lowered by async-parallel-for call MLIR's async runtime
+  // (unless --shared-libs already names it, as mlir-runner users do).
+  bool asyncGiven = llvm::any_of(sharedLibs, [](const std::string &lib) {
+    return llvm::sys::path::filename(lib).starts_with("libmlir_async_runtime");
+  });
+  if (!asyncGiven && callsAsyncRuntime(*module)) {
     if (asyncRuntimeLib.empty() || !llvm::sys::fs::exists(asyncRuntimeLib))
       fatal("the program runs parallel loops on MLIR's async runtime, but "
             "its library '" + asyncRuntimeLib +

@@ -507,14 +507,15 @@ extern "C" int32_t coopvecMatVecMulAdd(
 
   // Results that large are evicted by the call's own traffic before anyone
   // reads them: write them around the caches (no read for ownership, and
-  // the inputs stay cached; 2-5% on 64 x 64, batch 65536). 4-byte results
-  // on 64-byte aligned lines only, so that every 16-row store covers one
-  // whole line.
+  // the inputs stay cached; f32 64 x 64, batch 65536: 1.02-1.11 -> 0.84-0.98
+  // of oneDNN's time). 4-byte results on 64-byte aligned lines only, so
+  // that every 16-row store covers one whole line.
   plan.streamOutput =
       isa == IsaLevel::Avx512 && outElem == 4 &&
       reinterpret_cast<uintptr_t>(plan.output) % 64 == 0 &&
       plan.outputStride % 64 == 0 &&
       plan.outputStride * batch >= streamingThreshold();
+
   // Tiles of the batch first; when they are too few to feed every thread,
   // the rows are split too (in whole strips).
   unsigned threads = resolveThreads(numThreads);
