@@ -257,7 +257,7 @@ uint32_t encodeNaN(const FloatFormat &fmt, bool neg, unsigned flags) {
   if ((flags & COOPVEC_CVT_RELU) || !fmt.isSigned)
     neg = false;
   uint32_t sign = neg ? signBit(fmt) : 0;
-  uint32_t enc;
+  uint32_t enc = 0;
   switch (fmt.specials) {
   case Specials::Ieee:
     enc = sign | (allOnesExp(fmt) << fmt.manBits) |
@@ -270,7 +270,6 @@ uint32_t encodeNaN(const FloatFormat &fmt, bool neg, unsigned flags) {
     enc = maxFiniteEncoding(fmt);
     break;
   case Specials::ScaleE8M0:
-  default:
     enc = 0xFF;
     break;
   }
