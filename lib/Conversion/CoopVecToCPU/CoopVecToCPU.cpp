@@ -168,6 +168,27 @@ public:
                                   ValueRange{constIndex(0)});
   }
 
+  /// The integers of `type`'s shape and element width: the codes of a
+  /// float vector as the runtime's buffers hold them (8, 16 or 32 bits).
+  VectorType codesType(VectorType type) {
+    return VectorType::get(
+        type.getShape(),
+        rewriter.getIntegerType(type.getElementTypeBitWidth()));
+  }
+
+  /// The vector of `type` whose codes are at `slot`, and the inverse.
+  Value loadCodes(VectorType type, Value slot) {
+    return arith::BitcastOp::create(rewriter, loc, type,
+                                    load(codesType(type), slot));
+  }
+  void storeCodes(Value vector, Value slot) {
+    auto type = cast<VectorType>(vector.getType());
+    Value codes =
+        arith::BitcastOp::create(rewriter, loc, codesType(type), vector);
+    vector::StoreOp::create(rewriter, loc, codes, slot,
+                            ValueRange{constIndex(0)});
+  }
+
   /// Calls the runtime function `name`, declaring it on first use.
   func::CallOp call(StringRef name, TypeRange results, ValueRange args) {
     auto module = op->getParentOfType<ModuleOp>();
@@ -608,8 +629,9 @@ public:
 };
 
 //===----------------------------------------------------------------------===//
-// Numerics ops: element by element through the numerics library, the one
-// definition of every conversion (what constant folding computes too).
+// Numerics ops: through the numerics library, the one definition of every
+// conversion (what constant folding computes too), on stack buffers where
+// the codes' layout allows, else element by element.
 //===----------------------------------------------------------------------===//
 
 /// The bits of a float scalar as a zero-extended i32.
@@ -689,18 +711,15 @@ public:
     if (auto vectorType = dyn_cast<VectorType>(resultType);
         vectorType && hasBulkConversion(srcType, dstType)) {
       int64_t n = vectorType.getNumElements();
-      auto codesType = VectorType::get(
-          {n}, rewriter.getIntegerType(dstType.getWidth()));
       Value in = b.spill(adaptor.getInput());
-      Value codes = b.stackSlot(codesType);
+      Value codes = b.stackSlot(b.codesType(vectorType));
       Value rbits = adaptor.getRbits()
                         ? b.slotPointer(b.spill(adaptor.getRbits()))
                         : b.nullPtr();
       b.call("coopvecConvertBuffer", {},
              {b.constI32(dst), b.constI32(src), b.slotPointer(in),
               b.slotPointer(codes), b.constI64(n), rounding, flags, rbits});
-      rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, vectorType,
-                                                    b.load(codesType, codes));
+      rewriter.replaceOp(op, b.loadCodes(vectorType, codes));
       return success();
     }
     SmallVector<Value> inputs = elementsOf(rewriter, loc, adaptor.getInput());
@@ -756,22 +775,6 @@ int64_t codeStorageBytes(unsigned format, int64_t n) {
   return format == COOPVEC_FMT_E2M1 ? (n + 1) / 2 : n;
 }
 
-/// A vector of 8-bit floats read from / written to a byte buffer at once.
-Value loadByteCodes(OpBuilder &b, Location loc, Value buffer, VectorType type) {
-  auto bytes = VectorType::get(type.getShape(), b.getI8Type());
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value v = vector::LoadOp::create(b, loc, bytes, buffer, ValueRange{zero});
-  return arith::BitcastOp::create(b, loc, type, v);
-}
-void storeByteCodes(OpBuilder &b, Location loc, Value codes, Value buffer) {
-  auto type = cast<VectorType>(codes.getType());
-  auto bytes = VectorType::get(type.getShape(), b.getI8Type());
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  vector::StoreOp::create(b, loc,
-                          arith::BitcastOp::create(b, loc, bytes, codes),
-                          buffer, ValueRange{zero});
-}
-
 /// coopvec.mx_quantize -> coopvecMxQuantize / coopvecNvfp4Quantize on stack
 /// buffers, then the codes read back into the result vectors.
 class MXQuantizeOpLowering : public RuntimeCallPattern<MXQuantizeOp> {
@@ -806,10 +809,9 @@ public:
 
     // 8-bit codes and the scales as whole vectors; 6- and 4-bit codes (one
     // per byte, or nibble-packed) element by element.
-    Value scaleVector = loadByteCodes(rewriter, loc, scales, scalesType);
+    Value scaleVector = b.loadCodes(scalesType, scales);
     if (elemType.getWidth() == 8) {
-      rewriter.replaceOp(
-          op, {loadByteCodes(rewriter, loc, codes, elementsType), scaleVector});
+      rewriter.replaceOp(op, {b.loadCodes(elementsType, codes), scaleVector});
       return success();
     }
     SmallVector<Value> elements;
@@ -851,31 +853,34 @@ public:
     Value scales = b.stackSlot(VectorType::get({scalesType.getNumElements()}, i8));
     // 8-bit codes and the scales as whole vectors; 6- and 4-bit codes
     // element by element.
-    storeByteCodes(rewriter, loc, adaptor.getScales(), scales);
-    auto toByte = [&](Value v, unsigned width) -> Value {
-      Value bits = arith::BitcastOp::create(
-          rewriter, loc, rewriter.getIntegerType(width), v);
-      return width == 8 ? bits : arith::ExtUIOp::create(rewriter, loc, i8, bits);
-    };
-    SmallVector<Value> elements;
-    if (elemType.getWidth() == 8)
-      storeByteCodes(rewriter, loc, adaptor.getElements(), codes);
-    else
-      elements = elementsOf(rewriter, loc, adaptor.getElements());
-    for (int64_t i = 0; i < int64_t(elements.size()); ++i) {
-      Value byte = toByte(elements[i], elemType.getWidth());
-      if (elem == COOPVEC_FMT_E2M1) {
-        if (i % 2 == 0) {
-          // The high nibble is the next element, or 0 after the last.
-          Value high = i + 1 < n ? toByte(elements[i + 1], 4) : b.constI8(0);
-          high = arith::ShLIOp::create(rewriter, loc, high, b.constI8(4));
-          byte = arith::OrIOp::create(rewriter, loc, byte, high);
-          memref::StoreOp::create(rewriter, loc, byte, codes,
-                                  b.constIndex(i / 2));
+    b.storeCodes(adaptor.getScales(), scales);
+    if (elemType.getWidth() == 8) {
+      b.storeCodes(adaptor.getElements(), codes);
+    } else {
+      // A 6- or 4-bit code widened to a byte.
+      auto toByte = [&](Value v, unsigned width) -> Value {
+        Value bits = arith::BitcastOp::create(
+            rewriter, loc, rewriter.getIntegerType(width), v);
+        return arith::ExtUIOp::create(rewriter, loc, i8, bits);
+      };
+      SmallVector<Value> elements =
+          elementsOf(rewriter, loc, adaptor.getElements());
+      for (int64_t i = 0; i < n; ++i) {
+        Value byte = toByte(elements[i], elemType.getWidth());
+        if (elem == COOPVEC_FMT_E2M1) {
+          if (i % 2 == 0) {
+            // The high nibble is the next element, or 0 after the last.
+            Value high =
+                i + 1 < n ? toByte(elements[i + 1], 4) : b.constI8(0);
+            high = arith::ShLIOp::create(rewriter, loc, high, b.constI8(4));
+            byte = arith::OrIOp::create(rewriter, loc, byte, high);
+            memref::StoreOp::create(rewriter, loc, byte, codes,
+                                    b.constIndex(i / 2));
+          }
+          continue;
         }
-        continue;
+        memref::StoreOp::create(rewriter, loc, byte, codes, b.constIndex(i));
       }
-      memref::StoreOp::create(rewriter, loc, byte, codes, b.constIndex(i));
     }
     VectorType resultType = op.getResult().getType();
     Value out = b.stackSlot(resultType);
