@@ -344,6 +344,12 @@ void referenceMatVec(const ComponentInfo *out, const ComponentInfo *in,
                              : ref.elementOffset(row, col);
     return decode(mInfo, loadBits(ref.buffer->base, off, mInfo->bytes));
   };
+  auto biasAt = [&](uint32_t row) {
+    return decode(biasInfo,
+                  loadBits(biasBase,
+                           biasOffset + uint64_t(row) * biasInfo->bytes,
+                           biasInfo->bytes));
+  };
   for (uint32_t row = 0; row < m; ++row) {
     uint32_t bits;
     if (integerPath) {
@@ -351,11 +357,7 @@ void referenceMatVec(const ComponentInfo *out, const ComponentInfo *in,
       for (uint32_t col = 0; col < k; ++col)
         sum += __int128(int64_t(weight(row, col))) * int64_t(x[col]);
       if (biasInfo)
-        sum += int64_t(decode(biasInfo,
-                              loadBits(biasBase,
-                                       biasOffset + uint64_t(row) *
-                                                        biasInfo->bytes,
-                                       biasInfo->bytes)));
+        sum += int64_t(biasAt(row));
       bits = encodeInteger(out, sum);
     } else {
       // Multiply, then add, as separate statements: no FMA contraction, so
@@ -366,11 +368,7 @@ void referenceMatVec(const ComponentInfo *out, const ComponentInfo *in,
         sum = sum + product;
       }
       if (biasInfo)
-        sum = sum + float(decode(
-                        biasInfo,
-                        loadBits(biasBase,
-                                 biasOffset + uint64_t(row) * biasInfo->bytes,
-                                 biasInfo->bytes)));
+        sum = sum + float(biasAt(row));
       bits = encodeF32(out, sum);
     }
     storeBits(result, uint64_t(row) * out->bytes, out->bytes, bits);
