@@ -413,6 +413,22 @@ int main(int argc, char **argv) {
               c.padStrides = variant % 7 < 3;
               checkCase(ck, c, rng);
             }
+    // Single vectors and pairs on native panels run spread blocks (panels
+    // i, i + q, i + 2q, i + 3q; KernelBody.inc, multiplySpread): 200 rows
+    // are 6 such blocks and a remainder with one thread, 2 blocks per 64-row
+    // chunk with two; with bias, and K = 136 keeps I8/U8 on the in-place
+    // VNNI kernel.
+    for (uint32_t mtype : mtypes)
+      for (uint32_t batch : {1u, 2u}) {
+        bool isFloat = mtype == F32 || mtype == F16;
+        Case c{mtype, 2, 0, 200, 136, batch,
+               isFloat ? kFloatInputs[variant % 4] : kIntInputs[variant % 8],
+               isFloat ? (variant % 2 ? F32 : F16) : I32,
+               isFloat ? (batch == 1 ? F16 : F32) : (batch == 1 ? I32 : F32),
+               false};
+        checkCase(ck, c, rng);
+        ++variant;
+      }
     checkInvalid(ck);
     checkRepackCache(ck);
   } else {
