@@ -3,6 +3,7 @@
 #include "Npy.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -108,9 +109,14 @@ Expected<NpyArray> coopvecrun::readNpy(StringRef path) {
       return fail(path, "malformed shape " + *shape);
     array.shape.push_back(value);
   }
-  size_t dataBytes = size_t(array.numElements()) * array.elemBytes;
+  // The header is untrusted: a shape whose byte size overflows would match
+  // a short payload.
+  int64_t dataBytes = array.elemBytes;
+  for (int64_t dim : array.shape)
+    if (MulOverflow(dataBytes, dim, dataBytes))
+      return fail(path, "shape " + *shape + " of " + d + " is too large");
   StringRef payload = bytes.drop_front(headerStart + headerLen);
-  if (payload.size() != dataBytes)
+  if (payload.size() != uint64_t(dataBytes))
     return fail(path, "holds " + Twine(payload.size()) +
                           " data bytes, but shape " + *shape + " of " + d +
                           " needs " + Twine(dataBytes));

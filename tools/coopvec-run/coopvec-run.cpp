@@ -466,7 +466,8 @@ static Array arrayFromLiteral(unsigned index, StringRef text, Type elemType,
     if (ShapedType::isDynamic(d))
       fatal(what + ": a literal cannot fill " + typeText +
             " (several dynamic dimensions); give a .npy file");
-    count *= d;
+    if (llvm::MulOverflow(count, d, count))
+      fatal(what + ": " + typeText + " is too large");
   }
   if (static_cast<int64_t>(tokens.size()) != count)
     fatal(what + ": literal '" + text + "' has " +
@@ -577,11 +578,13 @@ static ResultLayout layoutOf(Type type) {
     Type elem = vectorType.getElementType();
     if (vectorType.isScalable() || !elementBytes(elem) || elem.isInteger(1))
       fatal("unsupported result type " + typeText);
-    // An n-D vector is an array of 1-D LLVM vectors; a vector is aligned to
-    // its size rounded up to a power of two.
-    uint64_t inner = vectorType.getShape().back() * *elementBytes(elem);
+    // An n-D vector is an array of 1-D LLVM vectors (a 0-D one is a
+    // 1-element vector); a vector is aligned to its size rounded up to a
+    // power of two.
+    int64_t last = vectorType.getRank() ? vectorType.getShape().back() : 1;
+    uint64_t inner = last * *elementBytes(elem);
     l.align = llvm::PowerOf2Ceil(inner);
-    uint64_t count = vectorType.getNumElements() / vectorType.getShape().back();
+    uint64_t count = vectorType.getNumElements() / last;
     l.size = count * llvm::alignTo(inner, l.align);
     return l;
   }
@@ -624,8 +627,9 @@ static Array resultArray(const ResultLayout &l, uint8_t *base) {
     array.shape.assign(vectorType.getShape().begin(),
                        vectorType.getShape().end());
     unsigned bytes = *elementBytes(array.elemType);
-    uint64_t inner = vectorType.getShape().back() * bytes;
-    uint64_t rows = vectorType.getNumElements() / vectorType.getShape().back();
+    int64_t last = vectorType.getRank() ? vectorType.getShape().back() : 1;
+    uint64_t inner = last * bytes;
+    uint64_t rows = vectorType.getNumElements() / last;
     array.data = allocate(vectorType.getNumElements() * bytes);
     for (uint64_t r = 0; r < rows; ++r)
       std::memcpy(array.data + r * inner,

@@ -23,6 +23,21 @@ func.func @scale(%m: memref<2x3xf32>, %s: f32) -> memref<2x3xf32> {
   return %m : memref<2x3xf32>
 }
 
+// 0-D and n-D vector results (LLVM: a 1-element vector, an array of 1-D
+// vectors) between scalars, so every result's offset is checked.
+func.func @vector_shapes() -> (i8, vector<f32>, vector<i8>, vector<2x3xf16>, vector<f64>) {
+  %a = arith.constant 5 : i8
+  %b = arith.constant dense<1.5> : vector<f32>
+  %c = arith.constant dense<-7> : vector<i8>
+  %d = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : vector<2x3xf16>
+  %e = arith.constant dense<2.25> : vector<f64>
+  return %a, %b, %c, %d, %e : i8, vector<f32>, vector<i8>, vector<2x3xf16>, vector<f64>
+}
+
+func.func @huge(%m: memref<4611686018427387904x4xf32>) {
+  return
+}
+
 func.func @first_byte(%b: memref<?xi8>) -> (i8, index) {
   %c0 = arith.constant 0 : index
   %x = memref.load %b[%c0] : memref<?xi8>
