@@ -110,7 +110,8 @@ static cl::opt<bool> sequentialLoops(
 static cl::opt<bool> noBoundsChecks(
     "no-bounds-checks",
     cl::desc("Do not check buffer accesses against memref sizes (default "
-             "pipeline only)"),
+             "pipeline only; an out-of-range access is then undefined "
+             "behaviour)"),
     cl::cat(runCategory));
 static cl::opt<std::string> entryResult(
     "entry-point-result",
@@ -713,6 +714,31 @@ static bool callsAsyncRuntime(ModuleOp module) {
   return found.wasInterrupted();
 }
 
+/// LLVM's x86 instruction selection fails with an LLVM ERROR (its store
+/// splitting overflows) on vectors of more than this many elements.
+static constexpr int64_t kMaxCodegenVectorElements = 32768;
+
+/// Reports, at its op, a vector in the lowered module that LLVM cannot
+/// compile, before the JIT would abort on it.
+static LogicalResult checkVectorSizes(ModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    for (TypeRange types : {TypeRange(op->getOperandTypes()),
+                            TypeRange(op->getResultTypes())})
+      for (Type type : types)
+        if (auto vectorType = dyn_cast<VectorType>(type);
+            vectorType &&
+            vectorType.getNumElements() > kMaxCodegenVectorElements) {
+          op->emitError() << type << " has " << vectorType.getNumElements()
+                          << " elements; LLVM's code generator takes at most "
+                          << kMaxCodegenVectorElements
+                          << " per vector (use a memref)";
+          return WalkResult::interrupt();
+        }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 static std::string findRuntimeLibrary(const char *argv0) {
   if (!runtimeLib.empty())
     return runtimeLib;
@@ -858,6 +884,8 @@ int main(int argc, char **argv) {
   }
 
   // JIT.
+  if (failed(checkVectorSizes(*module)))
+    return 1;
   std::string runtimePath = findRuntimeLibrary(argv[0]);
   if (!llvm::sys::fs::exists(runtimePath))
     fatal("cannot find the runtime library '" + runtimePath +
