@@ -975,6 +975,14 @@ int main(int argc, char **argv) {
   for (auto &[index, path] : argOutputs)
     exitOnError(writeNpy(path, toNpy(*args[index].memref)));
   llvm::outs().flush();
+  // The DXIL software driver (host-driver=true) reports invalid calls and
+  // goes on, as a GPU would; a run that leaves its sticky error flag set
+  // failed.
+  bool dxilErrors = false;
+  if (auto *getError = reinterpret_cast<uint32_t (*)()>(
+          llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
+              "coopvecDxGetError")))
+    dxilErrors = getError() != 0;
   if (timing) {
     using ms = std::chrono::duration<double, std::milli>;
     llvm::errs() << llvm::format(
@@ -983,5 +991,5 @@ int main(int argc, char **argv) {
         ms(compiled - start).count(), ms(finished - compiled).count(),
         repeat.getValue(), invocations.getValue());
   }
-  return 0;
+  return dxilErrors ? 1 : 0;
 }

@@ -48,7 +48,10 @@
 // to stderr, sets a sticky error flag (coopvecDxGetError) and returns (the
 // result vector of a multiply is then all zero bits). With
 // COOPVEC_DXIL_ABORT_ON_ERROR=1 in the environment, or after
-// coopvecDxSetAbortOnError(1), it aborts after printing instead.
+// coopvecDxSetAbortOnError(1), it aborts after printing instead. A process
+// prints its first 100 errors and one line saying that more follow; every
+// error is counted. coopvec-run exits with status 1 when the flag is still
+// set after the entry function returns.
 //
 //===----------------------------------------------------------------------===//
 

@@ -48,6 +48,10 @@ constexpr ComponentInfo kComponents[] = {
 };
 
 std::atomic<uint32_t> errorCount{0};
+/// Error lines printed by this process: a failing call in a long loop would
+/// otherwise print one line per iteration.
+std::atomic<uint32_t> printedErrors{0};
+constexpr uint32_t kMaxPrintedErrors = 100;
 /// -1: not decided yet (read COOPVEC_DXIL_ABORT_ON_ERROR on first error).
 std::atomic<int> abortOnError{-1};
 std::atomic<uint32_t> tier{COOPVEC_DX_TIER_1_1};
@@ -70,12 +74,19 @@ bool coopvec::dxil::isMemoryInterpretation(uint32_t type) {
 }
 
 void coopvec::dxil::reportError(const char *op, const char *format, ...) {
-  std::fprintf(stderr, "coopvec-dxil: error: %s: ", op ? op : "(unnamed)");
-  va_list args;
-  va_start(args, format);
-  std::vfprintf(stderr, format, args);
-  va_end(args);
-  std::fputc('\n', stderr);
+  uint32_t printed = printedErrors.fetch_add(1);
+  if (printed < kMaxPrintedErrors) {
+    std::fprintf(stderr, "coopvec-dxil: error: %s: ", op ? op : "(unnamed)");
+    va_list args;
+    va_start(args, format);
+    std::vfprintf(stderr, format, args);
+    va_end(args);
+    std::fputc('\n', stderr);
+  } else if (printed == kMaxPrintedErrors) {
+    std::fprintf(stderr, "coopvec-dxil: error: more than %u errors; further "
+                         "ones are counted (coopvecDxGetError) but not "
+                         "printed\n", kMaxPrintedErrors);
+  }
   std::fflush(stderr);
   errorCount.fetch_add(1);
   int mode = abortOnError.load();

@@ -1,0 +1,26 @@
+// coopvec-run on the DXIL software driver: an invalid call is reported and
+// execution goes on (as on a GPU), the first 100 errors are printed and one
+// line says that more follow, and the run exits with status 1 because the
+// driver's sticky error flag is set at the end.
+// RUN: not coopvec-run %s -e main -a 150 \
+// RUN:   --pass-pipeline='builtin.module(coopvec-dxil-pipeline{emulate=true host-driver=true})' \
+// RUN:   --shared-libs=%dxil_driver,%mlir_runner_utils 2>&1 | FileCheck %s
+
+// CHECK-COUNT-100: coopvec-dxil: error: dx.op.matVecMul.v4f32.v4f32: the 4x4 F32 RowMajor matrix at offset 0 needs bytes [0, 64), beyond the 16-byte buffer
+// CHECK-NEXT:      coopvec-dxil: error: more than 100 errors; further ones are counted (coopvecDxGetError) but not printed
+// CHECK-NEXT:      [0, 0, 0, 0]
+// CHECK-NOT:       coopvec-dxil
+
+func.func @main(%n: index) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %w = memref.alloc() {alignment = 128 : i64} : memref<16xi8>
+  %x = arith.constant dense<1.0> : vector<4xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> vector<4xf32> {
+    %y = coopvec.matvec %v as F32, %w[%c0] matrix<F32, 4x4, RowMajor> stride %c16
+           : vector<4xf32>, memref<16xi8> -> vector<4xf32>
+    scf.yield %y : vector<4xf32>
+  }
+  return %r : vector<4xf32>
+}
