@@ -49,9 +49,10 @@
 // result vector of a multiply is then all zero bits). With
 // COOPVEC_DXIL_ABORT_ON_ERROR=1 in the environment, or after
 // coopvecDxSetAbortOnError(1), it aborts after printing instead. A process
-// prints its first 100 errors and one line saying that more follow; every
-// error is counted. coopvec-run exits with status 1 when the flag is still
-// set after the entry function returns.
+// prints one error line at most 10 times, then one line saying that further
+// identical ones are only counted (the Vulkan validation layers' duplicate
+// message limit). coopvec-run exits with status 1 when the flag is still set
+// after the entry function returns.
 //
 //===----------------------------------------------------------------------===//
 

@@ -21,6 +21,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 using namespace coopvec::dxil;
@@ -48,10 +50,14 @@ constexpr ComponentInfo kComponents[] = {
 };
 
 std::atomic<uint32_t> errorCount{0};
-/// Error lines printed by this process: a failing call in a long loop would
-/// otherwise print one line per iteration.
-std::atomic<uint32_t> printedErrors{0};
-constexpr uint32_t kMaxPrintedErrors = 100;
+/// How often each distinct error line was printed: like the Vulkan
+/// validation layers' duplicate message limit, a line is printed at most
+/// kDuplicateLimit times (a failing call in a long loop would otherwise print
+/// it once per iteration); every error is counted all the same.
+std::mutex printMutex;
+std::unordered_map<std::string, uint32_t> printedErrors;
+constexpr uint32_t kDuplicateLimit = 10;
+constexpr size_t kMaxTrackedErrors = 4096;
 /// -1: not decided yet (read COOPVEC_DXIL_ABORT_ON_ERROR on first error).
 std::atomic<int> abortOnError{-1};
 std::atomic<uint32_t> tier{COOPVEC_DX_TIER_1_1};
@@ -74,20 +80,29 @@ bool coopvec::dxil::isMemoryInterpretation(uint32_t type) {
 }
 
 void coopvec::dxil::reportError(const char *op, const char *format, ...) {
-  uint32_t printed = printedErrors.fetch_add(1);
-  if (printed < kMaxPrintedErrors) {
-    std::fprintf(stderr, "coopvec-dxil: error: %s: ", op ? op : "(unnamed)");
-    va_list args;
-    va_start(args, format);
-    std::vfprintf(stderr, format, args);
-    va_end(args);
-    std::fputc('\n', stderr);
-  } else if (printed == kMaxPrintedErrors) {
-    std::fprintf(stderr, "coopvec-dxil: error: more than %u errors; further "
-                         "ones are counted (coopvecDxGetError) but not "
-                         "printed\n", kMaxPrintedErrors);
+  char message[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(message, sizeof(message), format, args);
+  va_end(args);
+  std::string line = std::string("coopvec-dxil: error: ") +
+                     (op ? op : "(unnamed)") + ": " + message;
+  {
+    std::lock_guard<std::mutex> lock(printMutex);
+    auto it = printedErrors.find(line);
+    if (it == printedErrors.end() && printedErrors.size() < kMaxTrackedErrors)
+      it = printedErrors.emplace(line, 0).first;
+    uint32_t times = it == printedErrors.end() ? 0 : ++it->second;
+    if (times <= kDuplicateLimit)
+      std::fprintf(stderr, "%s\n", line.c_str());
+    if (times == kDuplicateLimit)
+      std::fprintf(stderr,
+                   "coopvec-dxil: error: the error above was reported %u "
+                   "times; further identical ones are counted "
+                   "(coopvecDxGetError) but not printed\n",
+                   kDuplicateLimit);
+    std::fflush(stderr);
   }
-  std::fflush(stderr);
   errorCount.fetch_add(1);
   int mode = abortOnError.load();
   if (mode < 0) {
