@@ -131,8 +131,9 @@ def ConvertCoopVecToDXIL : Pass<"convert-coopvec-to-dxil", "ModuleOp"> {
 
     Interpretations are their DXIL `ComponentType` numbers, layouts 0-3,
     flags `i1`; offsets and strides are `i32` (a constant is emitted as
-    such, a dynamic index is truncated). TY names: `f16`, `f32`, `i16`,
-    `i32`.
+    such and must fit; a dynamic index outside [0, 2^31 - 1] becomes
+    0xFFFFFFFF, an odd offset no buffer accepts, so the driver reports the
+    call). TY names: `f16`, `f32`, `i16`, `i32`.
 
     `%dx.types.Handle` is `!llvm.struct<"dx.types.Handle", (ptr)>`. Each
     memref byte buffer becomes a handle whose pointer addresses a host

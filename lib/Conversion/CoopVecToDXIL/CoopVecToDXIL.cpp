@@ -223,15 +223,27 @@ static Value createI1(OpBuilder &builder, Location loc, bool value) {
 }
 
 /// DXIL's i32 operand for the index `original` (converted: `converted`):
-/// constants stay constants so the call text shows them, dynamic values are
-/// truncated (the driver bounds-checks what arrives).
+/// constants stay constants so the call text shows them (the pattern rejects
+/// those outside [0, INT32_MAX]). A dynamic value outside that range has no
+/// operand: it becomes 0xFFFFFFFF, an odd offset and stride that no buffer
+/// accepts, so the driver reports the call instead of running it at a
+/// wrapped-around offset.
 static Value createI32Operand(OpBuilder &builder, Location loc, Value original,
                               Value converted) {
   if (!original)
     return createI32(builder, loc, 0);
   if (std::optional<int64_t> constant = getConstantIndex(original))
     return createI32(builder, loc, *constant);
-  return LLVM::TruncOp::create(builder, loc, builder.getI32Type(), converted);
+  Type type = converted.getType();
+  Value max = LLVM::ConstantOp::create(
+      builder, loc, type, builder.getIntegerAttr(type, INT32_MAX));
+  // Unsigned: negative values are out of range too.
+  Value inRange = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ule,
+                                       converted, max);
+  Value truncated =
+      LLVM::TruncOp::create(builder, loc, builder.getI32Type(), converted);
+  return LLVM::SelectOp::create(builder, loc, inRange, truncated,
+                                createI32(builder, loc, -1));
 }
 
 /// Wraps the converted memref descriptor `descriptor` in a %dx.types.Handle

@@ -21,7 +21,9 @@ func.func @errata_outer_product(%a: vector<8xf16>, %b: vector<8xf16>, %h: memref
 // F32 accumulation of F16 vectors of different lengths, explicit stride 0,
 // a dynamic offset.
 // CHECK-LABEL: define void @outer_product_f32(
-// CHECK: %[[OFF:[0-9]+]] = trunc i64 %{{[0-9]+}} to i32
+// CHECK: %[[OK:[0-9]+]] = icmp ule i64 %[[IDX:[0-9]+]], 2147483647
+// CHECK: %[[T:[0-9]+]] = trunc i64 %[[IDX]] to i32
+// CHECK: %[[OFF:[0-9]+]] = select i1 %[[OK]], i32 %[[T]], i32 -1
 // CHECK: call void @dx.op.outerProductAccumulate.v8f16.v4f16(i32 307, <8 x half> %0, <4 x half> %1, %dx.types.Handle %{{[0-9]+}}, i32 %[[OFF]], i32 9, i32 3, i32 0)
 func.func @outer_product_f32(%a: vector<8xf16>, %b: vector<4xf16>, %h: memref<?xi8>, %off: index) {
   %c0 = arith.constant 0 : index

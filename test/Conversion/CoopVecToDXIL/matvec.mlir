@@ -138,11 +138,16 @@ func.func @layouts_and_transpose(%q: vector<2xi32>, %w: memref<?xi8>) {
   return
 }
 
-// Dynamic offsets and strides are index values truncated to DXIL's i32.
+// Dynamic offsets and strides are index values truncated to DXIL's i32
+// when they are in [0, 2^31 - 1], else 0xFFFFFFFF (odd: no buffer accepts it).
 // CHECK-LABEL: define <4 x float> @dynamic_offset_and_stride(
 // CHECK-SAME: i64 %[[OFF:[0-9]+]], i64 %[[S:[0-9]+]])
-// CHECK-DAG: %[[OFF32:[0-9]+]] = trunc i64 %[[OFF]] to i32
-// CHECK-DAG: %[[S32:[0-9]+]] = trunc i64 %[[S]] to i32
+// CHECK-DAG: %[[OFFOK:[0-9]+]] = icmp ule i64 %[[OFF]], 2147483647
+// CHECK-DAG: %[[OFFT:[0-9]+]] = trunc i64 %[[OFF]] to i32
+// CHECK-DAG: %[[OFF32:[0-9]+]] = select i1 %[[OFFOK]], i32 %[[OFFT]], i32 -1
+// CHECK-DAG: %[[SOK:[0-9]+]] = icmp ule i64 %[[S]], 2147483647
+// CHECK-DAG: %[[ST:[0-9]+]] = trunc i64 %[[S]] to i32
+// CHECK-DAG: %[[S32:[0-9]+]] = select i1 %[[SOK]], i32 %[[ST]], i32 -1
 // CHECK: call <4 x float> @dx.op.matVecMul.v4f32.v4f32(i32 305, <4 x float> %0, i1 false, i32 9, %dx.types.Handle %{{[0-9]+}}, i32 %[[OFF32]], i32 9, i32 4, i32 4, i32 0, i1 false, i32 %[[S32]], i1 false)
 func.func @dynamic_offset_and_stride(%x: vector<4xf32>, %m: memref<?xi8>, %off: index, %s: index) -> vector<4xf32> {
   %y = coopvec.matvec %x as F32, %m[%off] matrix<F32, 4x4, RowMajor> stride %s

@@ -24,3 +24,19 @@ func.func @main(%n: index) -> vector<4xf32> {
   }
   return %r : vector<4xf32>
 }
+
+// A dynamic offset beyond DXIL's i32 operand reaches the driver as
+// 0xFFFFFFFF and is reported; it used to wrap around to offset 0 and run.
+// RUN: not coopvec-run %s -e wrapped_offset -a 4294967296 \
+// RUN:   --pass-pipeline='builtin.module(coopvec-dxil-pipeline{emulate=true host-driver=true})' \
+// RUN:   --shared-libs=%dxil_driver,%mlir_runner_utils 2>&1 | FileCheck %s --check-prefix=WRAP
+// WRAP: coopvec-dxil: error: dx.op.matVecMul.v4f32.v4f32: the matrix offset 4294967295 is not a multiple of 128 bytes
+// WRAP-NEXT: [0, 0, 0, 0]
+func.func @wrapped_offset(%off: index) -> vector<4xf32> {
+  %c16 = arith.constant 16 : index
+  %w = memref.alloc() {alignment = 128 : i64} : memref<256xi8>
+  %x = arith.constant dense<1.0> : vector<4xf32>
+  %y = coopvec.matvec %x as F32, %w[%off] matrix<F32, 4x4, RowMajor> stride %c16
+         : vector<4xf32>, memref<256xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
