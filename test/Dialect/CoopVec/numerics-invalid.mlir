@@ -3,8 +3,32 @@
 // One case per PTX rule of the conversion ops.
 
 func.func @shape(%x: vector<8xf32>) {
-  // expected-error@+1 {{'coopvec.convert' op input 'vector<8xf32>' and result 'vector<4xf16>' must both be scalars or 1-D vectors of one length}}
+  // expected-error@+1 {{'coopvec.convert' op input 'vector<8xf32>' and result 'vector<4xf16>' must both be scalars or 1-D fixed-length vectors of one length}}
   %0 = coopvec.convert %x rounding rn : vector<8xf32> -> vector<4xf16>
+  return
+}
+
+// -----
+
+func.func @scalable(%x: vector<[8]xf32>) {
+  // expected-error@+1 {{'coopvec.convert' op input 'vector<[8]xf32>' and result 'vector<[8]xf16>' must both be scalars or 1-D fixed-length vectors of one length}}
+  %0 = coopvec.convert %x rounding rn : vector<[8]xf32> -> vector<[8]xf16>
+  return
+}
+
+// -----
+
+func.func @mx_scalable(%x: vector<[32]xf32>) {
+  // expected-error@+1 {{'coopvec.mx_quantize' op operand #0 must be fixed-length vector of 32-bit float values of ranks 1, but got 'vector<[32]xf32>'}}
+  %e, %s = coopvec.mx_quantize %x block 32 : vector<[32]xf32> -> vector<[32]xf8E4M3FN>, vector<1xf8E8M0FNU>
+  return
+}
+
+// -----
+
+func.func @mx_dequantize_scalable(%e: vector<[32]xf8E4M3FN>, %s: vector<1xf8E8M0FNU>) {
+  // expected-error@+1 {{'coopvec.mx_dequantize' op operand #0 must be fixed-length vector of any type values, but got 'vector<[32]xf8E4M3FN>'}}
+  %x = coopvec.mx_dequantize %e, %s block 32 : vector<[32]xf8E4M3FN>, vector<1xf8E8M0FNU> -> vector<32xf32>
   return
 }
 

@@ -144,9 +144,12 @@ LogicalResult ConvertOp::verify() {
   auto inVec = dyn_cast<VectorType>(inType);
   auto outVec = dyn_cast<VectorType>(outType);
   if (bool(inVec) != bool(outVec) ||
-      (inVec && (inVec.getRank() != 1 || inVec.getShape() != outVec.getShape())))
+      (inVec && (inVec.getRank() != 1 || inVec.isScalable() ||
+                 outVec.isScalable() ||
+                 inVec.getShape() != outVec.getShape())))
     return emitOpError() << "input " << inType << " and result " << outType
-                         << " must both be scalars or 1-D vectors of one length";
+                         << " must both be scalars or 1-D fixed-length "
+                            "vectors of one length";
   std::optional<unsigned> src = getNumericsFormat(getElementTypeOrSelf(inType));
   std::optional<unsigned> dst = getNumericsFormat(getElementTypeOrSelf(outType));
   if (!src || !dst)

@@ -122,10 +122,10 @@ def CoopVec_MXQuantizeOp : CoopVec_Op<"mx_quantize", [Pure]> {
     length; the scales vector has ceil(length / block) elements; the scale
     type, element type and block size form one of the two schemes above.
   }];
-  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$input,
+  let arguments = (ins FixedVectorOfRankAndType<[1], [F32]>:$input,
                        ConfinedAttr<I64Attr, [IntPositive]>:$block_size);
-  let results = (outs AnyVectorOfNonZeroRank:$elements,
-                      AnyVectorOfNonZeroRank:$scales);
+  let results = (outs FixedVectorOfNonZeroRankOf<[AnyType]>:$elements,
+                      FixedVectorOfNonZeroRankOf<[AnyType]>:$scales);
   let assemblyFormat = [{
     $input `block` $block_size attr-dict `:` type($input) `->` type($elements)
     `,` type($scales)
@@ -148,10 +148,10 @@ def CoopVec_MXDequantizeOp : CoopVec_Op<"mx_dequantize", [Pure]> {
     Rules: those of `coopvec.mx_quantize`, with the result in the input's
     place.
   }];
-  let arguments = (ins AnyVectorOfNonZeroRank:$elements,
-                       AnyVectorOfNonZeroRank:$scales,
+  let arguments = (ins FixedVectorOfNonZeroRankOf<[AnyType]>:$elements,
+                       FixedVectorOfNonZeroRankOf<[AnyType]>:$scales,
                        ConfinedAttr<I64Attr, [IntPositive]>:$block_size);
-  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let results = (outs FixedVectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
     $elements `,` $scales `block` $block_size attr-dict `:` type($elements)
     `,` type($scales) `->` type($result)
