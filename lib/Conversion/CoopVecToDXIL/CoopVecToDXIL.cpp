@@ -205,6 +205,8 @@ static std::string getOverloadName(VectorType type) {
   return "v" + std::to_string(type.getNumElements()) + elemName;
 }
 
+/// %dx.types.Handle; the pass checks first that the input has not given
+/// the name another body.
 static LLVM::LLVMStructType getHandleType(MLIRContext *ctx) {
   auto type = LLVM::LLVMStructType::getIdentified(ctx, "dx.types.Handle");
   if (!type.isInitialized())
@@ -504,6 +506,27 @@ struct ConvertCoopVecToDXILPass
     });
     if (rejected)
       return signalPassFailure();
+
+    // Identified structs are context-wide: the input may already have given
+    // "dx.types.Handle" another body.
+    auto handle =
+        LLVM::LLVMStructType::getIdentified(&getContext(), "dx.types.Handle");
+    Operation *firstBufferOp = nullptr;
+    module.walk([&](Operation *op) {
+      if (!isa<MatVecOp, OuterProductAccumulateOp, VectorAccumulateOp>(op))
+        return WalkResult::advance();
+      firstBufferOp = op;
+      return WalkResult::interrupt();
+    });
+    Type ptr = LLVM::LLVMPointerType::get(&getContext());
+    if (firstBufferOp && handle.isInitialized() &&
+        (handle.isPacked() || handle.getBody() != ArrayRef<Type>(ptr))) {
+      firstBufferOp->emitError()
+          << "'" << firstBufferOp->getName()
+          << "' cannot be lowered to DXIL: the input defines " << handle
+          << ", but DXIL's handle is a struct of one pointer";
+      return signalPassFailure();
+    }
 
     LLVMTypeConverter converter(&getContext());
     RewritePatternSet patterns(&getContext());

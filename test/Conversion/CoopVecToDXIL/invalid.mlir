@@ -180,3 +180,16 @@ func.func @batched(%in: memref<?x4xf16>, %out: memref<?x4xf16>, %w: memref<?xi8>
   coopvec.batch_matvec %in as F16, %w[%c0] matrix<F16, 4x4, InferencingOptimal> into %out : memref<?x4xf16>, memref<?xi8> -> memref<?x4xf16>
   return
 }
+
+// -----
+
+// Identified structs are context-wide: an input whose "dx.types.Handle" has
+// another body cannot take DXIL's handles.
+func.func @foreign_handle(%x: vector<4xf32>, %m: memref<?xi8>, %h: !llvm.struct<"dx.types.Handle", (i32)>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  // expected-warning@+2 {{'coopvec.matvec' is not supported by profile 'd3d12-tier1.1'}}
+  // expected-error@+1 {{'coopvec.matvec' cannot be lowered to DXIL: the input defines '!llvm.struct<"dx.types.Handle", (i32)>', but DXIL's handle is a struct of one pointer}}
+  %y = coopvec.matvec %x as F32, %m[%c0] matrix<F32, 4x4, InferencingOptimal>
+         : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
