@@ -562,6 +562,12 @@ struct ResultLayout {
   uint64_t size = 0, align = 1, offset = 0;
 };
 
+/// The length of the 1-D LLVM vectors an n-D vector lowers to (an array of
+/// them); a 0-D vector is a 1-element vector.
+static int64_t innerLength(VectorType type) {
+  return type.getRank() ? type.getShape().back() : 1;
+}
+
 static ResultLayout layoutOf(Type type) {
   ResultLayout l;
   l.type = type;
@@ -579,10 +585,8 @@ static ResultLayout layoutOf(Type type) {
     Type elem = vectorType.getElementType();
     if (vectorType.isScalable() || !elementBytes(elem) || elem.isInteger(1))
       fatal("unsupported result type " + typeText);
-    // An n-D vector is an array of 1-D LLVM vectors (a 0-D one is a
-    // 1-element vector); a vector is aligned to its size rounded up to a
-    // power of two.
-    int64_t last = vectorType.getRank() ? vectorType.getShape().back() : 1;
+    // A vector is aligned to its size rounded up to a power of two.
+    int64_t last = innerLength(vectorType);
     uint64_t inner = last * *elementBytes(elem);
     l.align = llvm::PowerOf2Ceil(inner);
     uint64_t count = vectorType.getNumElements() / last;
@@ -628,7 +632,7 @@ static Array resultArray(const ResultLayout &l, uint8_t *base) {
     array.shape.assign(vectorType.getShape().begin(),
                        vectorType.getShape().end());
     unsigned bytes = *elementBytes(array.elemType);
-    int64_t last = vectorType.getRank() ? vectorType.getShape().back() : 1;
+    int64_t last = innerLength(vectorType);
     uint64_t inner = last * bytes;
     uint64_t rows = vectorType.getNumElements() / last;
     array.data = allocate(vectorType.getNumElements() * bytes);

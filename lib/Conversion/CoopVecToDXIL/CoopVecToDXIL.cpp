@@ -496,7 +496,11 @@ struct ConvertCoopVecToDXILPass
 
     // Report everything DXIL cannot express at once, before rewriting.
     bool rejected = false;
+    Operation *firstBufferOp = nullptr; // The first op that takes a handle.
     module.walk([&](Operation *op) {
+      if (!firstBufferOp &&
+          isa<MatVecOp, OuterProductAccumulateOp, VectorAccumulateOp>(op))
+        firstBufferOp = op;
       std::string reason = getDXILRejection(op);
       if (reason.empty())
         return;
@@ -511,13 +515,6 @@ struct ConvertCoopVecToDXILPass
     // "dx.types.Handle" another body.
     auto handle =
         LLVM::LLVMStructType::getIdentified(&getContext(), "dx.types.Handle");
-    Operation *firstBufferOp = nullptr;
-    module.walk([&](Operation *op) {
-      if (!isa<MatVecOp, OuterProductAccumulateOp, VectorAccumulateOp>(op))
-        return WalkResult::advance();
-      firstBufferOp = op;
-      return WalkResult::interrupt();
-    });
     Type ptr = LLVM::LLVMPointerType::get(&getContext());
     if (firstBufferOp && handle.isInitialized() &&
         (handle.isPacked() || handle.getBody() != ArrayRef<Type>(ptr))) {
