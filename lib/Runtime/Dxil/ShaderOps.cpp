@@ -53,7 +53,9 @@ std::atomic<uint32_t> errorCount{0};
 /// How often each distinct error line was printed: like the Vulkan
 /// validation layers' duplicate message limit, a line is printed at most
 /// kDuplicateLimit times (a failing call in a long loop would otherwise print
-/// it once per iteration); every error is counted all the same.
+/// it once per iteration); every error is counted all the same. Lines past
+/// the first kMaxTrackedErrors distinct ones are not tracked and always
+/// printed.
 std::mutex printMutex;
 std::unordered_map<std::string, uint32_t> printedErrors;
 constexpr uint32_t kDuplicateLimit = 10;
