@@ -165,6 +165,35 @@ struct Triad {
   }
 };
 
+/// XOR of the 32-byte words of [p, p + bytes) (a multiple of 128 bytes).
+__attribute__((target("avx2"))) uint64_t xorRange(const uint8_t *p,
+                                                  size_t bytes) {
+  __m256i a = _mm256_setzero_si256(), b = a, c = a, d = a;
+  for (size_t o = 0; o < bytes; o += 128) {
+    a = _mm256_xor_si256(a, _mm256_loadu_si256((const __m256i *)(p + o)));
+    b = _mm256_xor_si256(b, _mm256_loadu_si256((const __m256i *)(p + o + 32)));
+    c = _mm256_xor_si256(c, _mm256_loadu_si256((const __m256i *)(p + o + 64)));
+    d = _mm256_xor_si256(d, _mm256_loadu_si256((const __m256i *)(p + o + 96)));
+  }
+  alignas(32) uint64_t lanes[4];
+  _mm256_store_si256((__m256i *)lanes,
+                     _mm256_xor_si256(_mm256_xor_si256(a, b),
+                                      _mm256_xor_si256(c, d)));
+  return lanes[0] ^ lanes[1] ^ lanes[2] ^ lanes[3];
+}
+
+/// A plain read of a matrix (`bytes`, a multiple of 128 * threads), one
+/// contiguous range per OpenMP thread: the bandwidth that reading the same
+/// bytes gets, next to the triad's.
+uint64_t plainRead(const uint8_t *p, size_t bytes, int threads) {
+  size_t part = bytes / threads;
+  uint64_t s = 0;
+#pragma omp parallel for num_threads(threads) reduction(^ : s)
+  for (int t = 0; t < threads; ++t)
+    s ^= xorRange(p + t * part, part);
+  return s;
+}
+
 double triadGBs(int threads) {
   Triad triad;
   double ms = medianMs([&] { triad.run(threads); }, 5);
@@ -600,16 +629,17 @@ void benchMlp(Dnnl &d, double peak1, double peak2) {
   }
 }
 
-/// Each product streams its matrix from DRAM; the triad runs interleaved
-/// with them (interleavedMedianMs), so that both see the same machine.
+/// Each product streams its matrix from DRAM; the triad, and a plain read of
+/// each matrix (plainRead), run interleaved with them (interleavedMedianMs),
+/// so that all see the same machine.
 /// Before every timed run a 64 MiB read leaves the caches full of clean
 /// lines: otherwise whatever follows the triad pays for writing back the
 /// dirty lines it leaves in the L3.
 void benchLarge() {
   std::printf("\n## One 4096x4096 matvec (batch 1, InferencingOptimal) vs "
               "triad bandwidth measured interleaved with it\n\n");
-  std::printf("| matrix | threads | ms | GB/s | triad GB/s | of triad |\n"
-              "|---|---|---|---|---|---|\n");
+  std::printf("| matrix | threads | ms | GB/s | triad GB/s | of triad | "
+              "plain read GB/s | of read |\n|---|---|---|---|---|---|---|---|\n");
   const uint32_t m = 4096, k = 4096;
   std::vector<float> w = randomFloats(size_t(m) * k);
   std::vector<float> x = randomFloats(k), y(m);
@@ -650,7 +680,7 @@ void benchLarge() {
   } clean;
   volatile uint64_t cleanSum = 0;
   for (int threads : {1, 2}) {
-    size_t next[3] = {0, 0, 0};
+    size_t next[3] = {0, 0, 0}, nextRead[3] = {0, 0, 0};
     std::vector<std::function<void()>> contenders{
         [&] { triad.run(threads); }};
     for (int t = 0; t < 3; ++t)
@@ -665,14 +695,21 @@ void benchLarge() {
                            COOPVEC_TYPE_F32, COOPVEC_TYPE_F32, 0, 1,
                            mat.data(), 0, interps[t], m, k, 2, 0, 0, threads);
       });
+    for (int t = 0; t < 3; ++t)
+      contenders.push_back([&, t] {
+        const std::vector<uint8_t> &mat =
+            mats[t][nextRead[t]++ % mats[t].size()];
+        cleanSum += plainRead(mat.data(), mat.size(), threads);
+      });
     std::vector<double> med =
         interleavedMedianMs(contenders, 15, [&] { cleanSum += clean.sum(); });
     double triadGbs = Triad::bytes / (med[0] * 1e6);
     for (int t = 0; t < 3; ++t) {
       double gbs = double(mats[t][0].size()) / (med[t + 1] * 1e6);
-      std::printf("| %s | %d | %.2f | %.1f | %.1f | %.0f%% |\n", names[t],
-                  threads, med[t + 1], gbs, triadGbs,
-                  100.0 * gbs / triadGbs);
+      double readGbs = double(mats[t][0].size()) / (med[t + 4] * 1e6);
+      std::printf("| %s | %d | %.2f | %.1f | %.1f | %.0f%% | %.1f | %.0f%% |\n",
+                  names[t], threads, med[t + 1], gbs, triadGbs,
+                  100.0 * gbs / triadGbs, readGbs, 100.0 * gbs / readGbs);
     }
   }
 }
