@@ -184,6 +184,13 @@ const char *coopvecKernelsIsa(void);
 /// The thread count `numThreads == 0` resolves to.
 uint32_t coopvecKernelsDefaultThreads(void);
 
+/// Calls of fewer than `work` multiply-adds (or accumulated products) run
+/// on the calling thread whatever `numThreads` asks: waking a helper costs
+/// more than such a call. 0 lets every call use the pool (tests of the task
+/// split); a negative value restores the default, 2^18. Affects later calls
+/// from any thread.
+void coopvecKernelsSetParallelThreshold(int64_t work);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

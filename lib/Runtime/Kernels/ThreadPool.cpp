@@ -3,6 +3,7 @@
 #include "ThreadPool.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
@@ -26,6 +27,46 @@ unsigned defaultThreadCount() {
 }
 
 namespace {
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+/// How long a helper spins for the next call before it sleeps, and the
+/// caller for its helpers' last tasks before it blocks: waking a sleeping
+/// thread costs 20 us or more on a virtual machine (a futex wake-up whose
+/// target vCPU halted), which calls issued back to back would pay each time.
+constexpr int kSpinUs = 100;
+
+/// Spins until pred() or `us` microseconds have passed; returns pred().
+/// Yields between rounds, so that other threads ready on this core (another
+/// library's workers) run first.
+template <class Pred> bool spinFor(int us, Pred pred) {
+  auto end = std::chrono::steady_clock::now() + std::chrono::microseconds(us);
+  for (;;) {
+    for (int i = 0; i < 64; ++i) {
+      if (pred())
+        return true;
+      cpuRelax();
+    }
+    if (std::chrono::steady_clock::now() >= end)
+      return pred();
+    std::this_thread::yield();
+  }
+}
+
+/// One parallelFor call. Workers copy it under the pool's mutex; tasks are
+/// claimed through Pool::next, which carries the job's generation so that a
+/// worker holding an older job never claims a task of a newer one.
+struct Job {
+  void (*fn)(void *, unsigned) = nullptr;
+  void *ctx = nullptr;
+  unsigned numTasks = 0;
+  unsigned wanted = 0; ///< Helpers that take part (worker index < wanted).
+  uint32_t gen = 0;
+};
+
 class Pool {
 public:
   ~Pool() {
@@ -47,67 +88,85 @@ public:
     unsigned helpers = numThreads - 1;
     if (helpers > numTasks - 1)
       helpers = numTasks - 1;
+    Job mine;
     {
       std::lock_guard<std::mutex> lock(mutex);
       while (workers.size() < helpers) {
         unsigned index = unsigned(workers.size());
         // The worker starts from the generation before this job's, so it
         // takes part in the job even if it first locks after the bump.
-        uint64_t start = generation;
+        uint32_t start = job.gen;
         workers.emplace_back([this, index, start] { workerLoop(index, start); });
       }
-      jobFn = fn;
-      jobCtx = ctx;
-      jobTasks = numTasks;
-      next.store(0, std::memory_order_relaxed);
-      wanted = helpers;
-      active = helpers;
-      ++generation;
+      mine = {fn, ctx, numTasks, helpers, job.gen + 1};
+      job = mine;
+      unfinished.store(numTasks, std::memory_order_relaxed);
+      next.store(uint64_t(mine.gen) << 32, std::memory_order_relaxed);
+      generation.store(mine.gen, std::memory_order_release);
     }
     wake.notify_all();
-    drain();
-    std::unique_lock<std::mutex> lock(mutex);
-    done.wait(lock, [&] { return active == 0; });
+    work(mine);
+    // Only tasks that helpers claimed can be left: the call does not wait
+    // for helpers that wake after the last task was taken.
+    auto finished = [&] {
+      return unfinished.load(std::memory_order_acquire) == 0;
+    };
+    if (!spinFor(kSpinUs, finished)) {
+      std::unique_lock<std::mutex> lock(mutex);
+      done.wait(lock, finished);
+    }
     return true;
   }
 
 private:
-  void drain() {
+  /// Runs tasks of `j` until none is left to claim.
+  void work(const Job &j) {
     for (;;) {
-      unsigned t = next.fetch_add(1, std::memory_order_relaxed);
-      if (t >= jobTasks)
-        return;
-      jobFn(jobCtx, t);
+      uint64_t cur = next.load(std::memory_order_relaxed);
+      do {
+        if (uint32_t(cur >> 32) != j.gen || uint32_t(cur) >= j.numTasks)
+          return;
+      } while (!next.compare_exchange_weak(cur, cur + 1,
+                                           std::memory_order_relaxed));
+      j.fn(j.ctx, uint32_t(cur));
+      if (unfinished.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        std::lock_guard<std::mutex> lock(mutex);
+        done.notify_all();
+      }
     }
   }
 
-  void workerLoop(unsigned index, uint64_t seen) {
-    std::unique_lock<std::mutex> lock(mutex);
+  void workerLoop(unsigned index, uint32_t seen) {
     for (;;) {
-      wake.wait(lock, [&] { return stop || generation != seen; });
-      if (stop)
-        return;
-      seen = generation;
-      if (index >= wanted)
-        continue;
-      lock.unlock();
-      drain();
-      lock.lock();
-      if (--active == 0)
-        done.notify_all();
+      spinFor(kSpinUs, [&] {
+        return generation.load(std::memory_order_acquire) != seen;
+      });
+      Job j;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        wake.wait(lock, [&] { return stop || job.gen != seen; });
+        if (stop)
+          return;
+        j = job;
+      }
+      seen = j.gen;
+      if (index < j.wanted)
+        work(j);
     }
   }
 
   std::mutex useMutex; // Held by the caller whose job the workers run.
-  std::mutex mutex;    // Guards everything below except `next`.
+  std::mutex mutex;    // Guards job, stop and workers.
   std::condition_variable wake, done;
   std::vector<std::thread> workers;
-  uint64_t generation = 0;
+  Job job;
   bool stop = false;
-  void (*jobFn)(void *, unsigned) = nullptr;
-  void *jobCtx = nullptr;
-  unsigned jobTasks = 0, wanted = 0, active = 0;
-  std::atomic<unsigned> next{0};
+  /// job.gen, for workers spinning without the mutex.
+  std::atomic<uint32_t> generation{0};
+  /// (job generation << 32) | next unclaimed task.
+  std::atomic<uint64_t> next{0};
+  /// Tasks of the current job not finished yet.
+  std::atomic<unsigned> unfinished{0};
 };
 } // namespace
 

@@ -12,7 +12,10 @@ unsigned defaultThreadCount();
 
 /// Runs fn(ctx, t) for every t in [0, numTasks) on up to numThreads threads,
 /// the caller included, and returns when all are done. Tasks are handed out
-/// dynamically. If another call holds the pool the tasks run on the caller.
+/// dynamically: a helper that wakes late takes what is left, and the call
+/// does not wait for helpers that took none. Helpers spin for a while after
+/// a call before they sleep. If another call holds the pool the tasks run on
+/// the caller.
 void parallelFor(unsigned numTasks, unsigned numThreads,
                  void (*fn)(void *ctx, unsigned task), void *ctx);
 

@@ -384,6 +384,8 @@ int main(int argc, char **argv) {
   bool large = argc > 1 && std::strcmp(argv[1], "--large") == 0;
   Checker ck;
   std::mt19937 rng(1234);
+  // The 2-thread cases split even these small shapes across the pool.
+  coopvecKernelsSetParallelThreshold(0);
   const uint32_t mtypes[] = {F32, F16, I8, U8};
   const uint32_t shapes[][2] = {{1, 1},  {3, 5},  {8, 8},   {13, 7},
                                 {16, 9}, {33, 64}, {70, 3}, {5, 130}};
