@@ -725,6 +725,47 @@ void benchLarge() {
   }
 }
 
+/// What the thread pool costs calls too small to share: f32 matvecs at 1
+/// and 2 threads, issued back to back and after a 1 ms pause (the helper
+/// asleep, its vCPU possibly halted), median of 300 calls each.
+void benchCalls() {
+  std::printf("\n## Call overhead: f32 matvec (InferencingOptimal), 1 vs 2 "
+              "threads, us per call\n\n");
+  std::printf("| shape | batch | issued | 1 thread | 2 threads | 2 / 1 |\n"
+              "|---|---|---|---|---|---|\n");
+  for (uint32_t m : {256u, 1024u})
+    for (uint32_t batch : {1u, 16u}) {
+      uint32_t k = m;
+      std::vector<float> w = randomFloats(size_t(m) * k);
+      std::vector<uint8_t> wOpt = toOptimal(w.data(), m, k, 4);
+      std::vector<float> x = randomFloats(size_t(batch) * k),
+                         y(size_t(batch) * m);
+      for (bool pause : {false, true}) {
+        double us[2];
+        for (int threads : {1, 2}) {
+          std::vector<double> t;
+          for (int i = 0; i < 300; ++i) {
+            if (pause)
+              std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            auto t0 = std::chrono::steady_clock::now();
+            coopvecMatVecMul(y.data(), COOPVEC_TYPE_F32, 0, x.data(),
+                             COOPVEC_TYPE_F32, COOPVEC_TYPE_F32, 0, batch,
+                             wOpt.data(), 0, COOPVEC_TYPE_F32, m, k, 2, 0, 0,
+                             threads);
+            auto t1 = std::chrono::steady_clock::now();
+            t.push_back(
+                std::chrono::duration<double, std::micro>(t1 - t0).count());
+          }
+          std::sort(t.begin(), t.end());
+          us[threads - 1] = t[t.size() / 2];
+        }
+        std::printf("| %ux%u | %u | %s | %.1f | %.1f | %.2f |\n", m, k, batch,
+                    pause ? "after 1 ms" : "back to back", us[0], us[1],
+                    us[1] / us[0]);
+      }
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -732,10 +773,11 @@ int main(int argc, char **argv) {
     gReps = std::max(1, std::atoi(r));
   std::string mode = argc > 1 ? argv[1] : "";
   if (argc > 2 || (mode != "" && mode != "--mlp" && mode != "--kernels" &&
-                   mode != "--large" && mode != "--batched")) {
+                   mode != "--large" && mode != "--batched" &&
+                   mode != "--calls")) {
     std::fprintf(stderr,
                  "usage: coopvec-bench-cpu [--kernels | --batched | --large "
-                 "| --mlp]\n  (no option: every section; "
+                 "| --calls | --mlp]\n  (no option: every section; "
                  "COOPVEC_BENCH_REPS sets the repetitions)\n");
     return 2;
   }
@@ -744,6 +786,11 @@ int main(int argc, char **argv) {
   std::printf("# coopvec CPU benchmark (isa %s, default threads %u)\n",
               coopvecKernelsIsa(), coopvecKernelsDefaultThreads());
   printLoad("start");
+  if (mode == "--calls") {
+    benchCalls();
+    printLoad("end");
+    return 0;
+  }
   double peak1 = fmaPeakGflops(1), peak2 = fmaPeakGflops(2);
   double triad1 = triadGBs(1), triad2 = triadGBs(2);
   std::printf("\nFMA peak: %.1f GFLOP/s (1 thread), %.1f (2 threads); triad: "
@@ -770,6 +817,7 @@ int main(int argc, char **argv) {
     benchMatVecF32(d);
     benchMatVecI8(d);
     benchLarge();
+    benchCalls();
   }
   benchMlp(d, peak1, peak2);
   printLoad("end");
