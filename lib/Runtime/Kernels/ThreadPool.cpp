@@ -102,7 +102,6 @@ public:
       job = mine;
       unfinished.store(numTasks, std::memory_order_relaxed);
       next.store(uint64_t(mine.gen) << 32, std::memory_order_relaxed);
-      generation.store(mine.gen, std::memory_order_release);
     }
     wake.notify_all();
     work(mine);
@@ -138,8 +137,9 @@ private:
 
   void workerLoop(unsigned index, uint32_t seen) {
     for (;;) {
+      // A hint only: the job itself is read under the mutex.
       spinFor(kSpinUs, [&] {
-        return generation.load(std::memory_order_acquire) != seen;
+        return uint32_t(next.load(std::memory_order_relaxed) >> 32) != seen;
       });
       Job j;
       {
@@ -161,9 +161,8 @@ private:
   std::vector<std::thread> workers;
   Job job;
   bool stop = false;
-  /// job.gen, for workers spinning without the mutex.
-  std::atomic<uint32_t> generation{0};
-  /// (job generation << 32) | next unclaimed task.
+  /// (job generation << 32) | next unclaimed task; spinning workers watch
+  /// its generation for the next job.
   std::atomic<uint64_t> next{0};
   /// Tasks of the current job not finished yet.
   std::atomic<unsigned> unfinished{0};
