@@ -42,7 +42,13 @@
 extern "C" {
 #endif
 
-/// DXIL ComponentType values (the shipped numbering, see seeds/README.md).
+/// Element codes of the runtime ABI: the DXIL ComponentType numbers (the
+/// shipped numbering, see seeds/README.md) for the types DXIL has, 32 and up
+/// for the others. In memory BF16 takes two bytes, F6_* one byte each (the
+/// value in the low six bits) and I4, U4 and F4_E2M1 half a byte: two
+/// adjacent stored columns share a byte, the even one in the low nibble, so
+/// a 4-bit matrix is laid out as the byte matrix of its column pairs (and a
+/// 4-bit bias vector stores element 2j in the low nibble of byte j).
 enum CoopVecComponentType {
   COOPVEC_TYPE_I16 = 2,
   COOPVEC_TYPE_U16 = 3,
@@ -56,6 +62,12 @@ enum CoopVecComponentType {
   COOPVEC_TYPE_I8 = 20,
   COOPVEC_TYPE_F8_E4M3 = 21,
   COOPVEC_TYPE_F8_E5M2 = 22,
+  COOPVEC_TYPE_BF16 = 32,
+  COOPVEC_TYPE_F6_E2M3 = 33,
+  COOPVEC_TYPE_F6_E3M2 = 34,
+  COOPVEC_TYPE_F4_E2M1 = 35,
+  COOPVEC_TYPE_I4 = 36,
+  COOPVEC_TYPE_U4 = 37,
 };
 
 /// Activation applied after the bias in the fused MLP.

@@ -12,6 +12,7 @@
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
 #include "LinAlgCoop/Runtime/CpuTarget.h"
+#include "LinAlgCoop/Runtime/Kernels.h"
 #include "LinAlgCoop/Runtime/Layout.h"
 #include "LinAlgCoop/Runtime/Numerics.h"
 
@@ -294,15 +295,62 @@ LogicalResult checkByteBuffer(ConversionPatternRewriter &rewriter,
   });
 }
 
-/// The DXIL ComponentType of a physical vector element.
-int64_t physicalType(Type elementType, bool isUnsigned) {
-  FailureOr<Interpretation> interp =
-      getPhysicalInterpretation(elementType, isUnsigned);
-  // The verifier admits only 16/32-bit ints and floats, which all map.
-  return succeeded(interp) ? static_cast<int64_t>(*interp) : 0;
+/// The runtime's element code (CoopVecComponentType) of an interpretation.
+int64_t value(InterpretationAttr interp) {
+  switch (interp.getKind()) {
+  case InterpKind::I16:
+    return COOPVEC_TYPE_I16;
+  case InterpKind::U16:
+    return COOPVEC_TYPE_U16;
+  case InterpKind::I32:
+    return COOPVEC_TYPE_I32;
+  case InterpKind::U32:
+    return COOPVEC_TYPE_U32;
+  case InterpKind::F16:
+    return COOPVEC_TYPE_F16;
+  case InterpKind::F32:
+    return COOPVEC_TYPE_F32;
+  case InterpKind::PackedS8x32:
+    return COOPVEC_TYPE_PACKED_S8X32;
+  case InterpKind::PackedU8x32:
+    return COOPVEC_TYPE_PACKED_U8X32;
+  case InterpKind::U8:
+    return COOPVEC_TYPE_U8;
+  case InterpKind::I8:
+    return COOPVEC_TYPE_I8;
+  case InterpKind::F8_E4M3:
+    return COOPVEC_TYPE_F8_E4M3;
+  case InterpKind::F8_E5M2:
+    return COOPVEC_TYPE_F8_E5M2;
+  case InterpKind::BF16:
+    return COOPVEC_TYPE_BF16;
+  case InterpKind::F6_E2M3:
+    return COOPVEC_TYPE_F6_E2M3;
+  case InterpKind::F6_E3M2:
+    return COOPVEC_TYPE_F6_E3M2;
+  case InterpKind::F4_E2M1:
+    return COOPVEC_TYPE_F4_E2M1;
+  case InterpKind::I4:
+    return COOPVEC_TYPE_I4;
+  case InterpKind::U4:
+    return COOPVEC_TYPE_U4;
+  }
+  llvm_unreachable("unknown interpretation");
 }
 
-int64_t value(Interpretation interp) { return static_cast<int64_t>(interp); }
+/// The runtime's element code of a physical vector element.
+int64_t physicalType(Type elementType, bool isUnsigned) {
+  FailureOr<InterpretationAttr> interp =
+      getPhysicalInterpretation(elementType, isUnsigned);
+  // The verifier admits only 16/32-bit ints and floats, which all map.
+  return succeeded(interp) ? value(*interp) : 0;
+}
+
+/// Bytes of an `n`-element vector of `interp` in memory (4-bit elements two
+/// to a byte).
+int64_t vectorBytes(InterpretationAttr interp, int64_t n) {
+  return llvm::divideCeil(n * interp.getStorageBits(), 8);
+}
 int64_t value(MatrixLayout layout) { return static_cast<int64_t>(layout); }
 
 /// Emits the bounds check of a matrix at `offset` in `buffer`: the runtime
@@ -313,7 +361,7 @@ void checkMatrixBounds(RuntimeCallBuilder &b, Value buffer, Value offset,
                 {b.bufferBytes(buffer), b.indexAs(offset, b.i64()),
                  b.constI32(value(desc.getLayout())),
                  b.constI32(desc.getStoredRows()),
-                 b.constI32(desc.getStoredCols()),
+                 b.constI32(desc.getStoredUnitCols()),
                  b.constI32(desc.getElementBytes()),
                  b.indexAs(stride, b.i32())});
 }
@@ -352,7 +400,7 @@ void checkMatVecBounds(RuntimeCallBuilder &b, OpTy op,
                     adaptor.getMatrixStride());
   if (adaptor.getBias())
     checkRangeBounds(b, adaptor.getBias(), adaptor.getBiasOffset(),
-                     desc.getRows() * getElementBytes(*op.getBiasInterp()));
+                     vectorBytes(op.getBiasInterpAttr(), desc.getRows()));
 }
 
 /// Appends the matrix, bias and thread operands of coopvecCpuMatVecMulAdd
@@ -372,7 +420,7 @@ void appendMatrixOperands(RuntimeCallBuilder &b, OpTy op,
   if (adaptor.getBias()) {
     args.push_back(b.bufferPointer(adaptor.getBias()));
     args.push_back(b.indexAs(adaptor.getBiasOffset(), b.i64()));
-    args.push_back(b.constI32(value(*op.getBiasInterp())));
+    args.push_back(b.constI32(value(op.getBiasInterpAttr())));
   } else {
     args.append({b.nullPtr(), b.constI64(0), b.constI32(0)});
   }
@@ -611,7 +659,7 @@ public:
         put(b.constI64(0));
         put(b.constI64(0));
       }
-      put(b.constI64(value(Interpretation::F32)));
+      put(b.constI64(COOPVEC_TYPE_F32));
       put(b.constI64(op.getActivations()[l]));
     }
     auto [inputs, inputStride, rows] = b.batchRows(adaptor.getInputs());
@@ -913,7 +961,8 @@ public:
     Value size =
         b.call("coopvecLayoutDestinationSize", b.i64(),
                {b.constI32(value(desc.getLayout())),
-                b.constI32(desc.getRows()), b.constI32(desc.getCols()),
+                b.constI32(desc.getStoredRows()),
+                b.constI32(desc.getStoredUnitCols()),
                 b.constI32(desc.getElementBytes()),
                 b.indexAs(adaptor.getStride(), b.i32())})
             .getResult(0);

@@ -111,9 +111,62 @@ static std::string firstOf(std::initializer_list<std::string> reasons) {
   return "";
 }
 
+/// The DXIL ComponentType number of an interpretation (the shipped
+/// numbering, see the seeds' errata), if DXIL SM 6.9 has one.
+static std::optional<int32_t> getComponentType(InterpretationAttr interp) {
+  switch (interp.getKind()) {
+  case InterpKind::I16:
+    return 2;
+  case InterpKind::U16:
+    return 3;
+  case InterpKind::I32:
+    return 4;
+  case InterpKind::U32:
+    return 5;
+  case InterpKind::F16:
+    return 8;
+  case InterpKind::F32:
+    return 9;
+  case InterpKind::PackedS8x32:
+    return 17;
+  case InterpKind::PackedU8x32:
+    return 18;
+  case InterpKind::U8:
+    return 19;
+  case InterpKind::I8:
+    return 20;
+  case InterpKind::F8_E4M3:
+    return 21;
+  case InterpKind::F8_E5M2:
+    return 22;
+  case InterpKind::BF16:
+  case InterpKind::F6_E2M3:
+  case InterpKind::F6_E3M2:
+  case InterpKind::F4_E2M1:
+  case InterpKind::I4:
+  case InterpKind::U4:
+    return std::nullopt;
+  }
+  llvm_unreachable("unknown interpretation");
+}
+
+static std::string getInterpRejection(InterpretationAttr interp,
+                                      StringRef role) {
+  if (!interp || getComponentType(interp))
+    return "";
+  return llvm::formatv("its {0} interpretation {1} has no DXIL ComponentType "
+                       "(SM 6.9 has I16, U16, I32, U32, F16, F32, "
+                       "PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2)",
+                       role, interp.getName())
+      .str();
+}
+
 static std::string getRejection(MatVecOp op) {
   std::string reason = firstOf(
-      {getVectorRejection(op.getInput().getType(), "input"),
+      {getInterpRejection(op.getInputInterp(), "input"),
+       getInterpRejection(op.getMatrixDesc().getInterpretation(), "matrix"),
+       getInterpRejection(op.getBiasInterpAttr(), "bias"),
+       getVectorRejection(op.getInput().getType(), "input"),
        getVectorRejection(op.getResult().getType(), "result"),
        getBufferRejection(op.getMatrix(), "matrix"),
        getI32Rejection(op.getMatrixOffset(), "matrix offset"),
@@ -126,6 +179,10 @@ static std::string getRejection(MatVecOp op) {
 
 static std::string getRejection(OuterProductAccumulateOp op) {
   MatrixDescAttr desc = op.getMatrixDesc();
+  if (std::string reason =
+          getInterpRejection(desc.getInterpretation(), "matrix");
+      !reason.empty())
+    return reason;
   // The shipped validator's rule: what the outer product writes must be in
   // the layout the driver chose for training, which ignores the stride.
   if (desc.getLayout() != MatrixLayout::TrainingOptimal)
@@ -151,6 +208,10 @@ static std::string getRejection(VectorAccumulateOp op) {
 }
 
 static std::string getRejection(MatrixSizeOp op) {
+  if (std::string reason =
+          getInterpRejection(op.getDesc().getInterpretation(), "matrix");
+      !reason.empty())
+    return reason;
   if (op.getStride() && !getConstantIndex(op.getStride()))
     return "its stride is not a constant, and DXIL has no size query "
            "(GetLinearAlgebraMatrixConversionDestinationInfo is a host API "
@@ -217,6 +278,12 @@ static LLVM::LLVMStructType getHandleType(MLIRContext *ctx) {
 static Value createI32(OpBuilder &builder, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
                                   builder.getI32IntegerAttr(value));
+}
+
+/// The ComponentType operand of an interpretation the rejection admitted.
+static Value createComponentType(OpBuilder &b, Location loc,
+                                 InterpretationAttr interp) {
+  return createI32(b, loc, *getComponentType(interp));
 }
 
 static Value createI1(OpBuilder &builder, Location loc, bool value) {
@@ -351,12 +418,11 @@ struct MatVecOpLowering : public ConvertOpToLLVMPattern<MatVecOp> {
         createI32(rewriter, loc, static_cast<int32_t>(opcode)),
         adaptor.getInput(),
         createI1(rewriter, loc, op.getInputUnsigned()),
-        createI32(rewriter, loc, static_cast<int32_t>(op.getInputInterp())),
+        createComponentType(rewriter, loc, op.getInputInterp()),
         createHandle(rewriter, loc, op, adaptor.getMatrix()),
         createI32Operand(rewriter, loc, op.getMatrixOffset(),
                          adaptor.getMatrixOffset()),
-        createI32(rewriter, loc,
-                  static_cast<int32_t>(desc.getInterpretation())),
+        createComponentType(rewriter, loc, desc.getInterpretation()),
         createI32(rewriter, loc, desc.getRows()),
         createI32(rewriter, loc, desc.getCols()),
         createI32(rewriter, loc, static_cast<int32_t>(desc.getLayout())),
@@ -368,7 +434,7 @@ struct MatVecOpLowering : public ConvertOpToLLVMPattern<MatVecOp> {
       operands.push_back(createI32Operand(rewriter, loc, op.getBiasOffset(),
                                           adaptor.getBiasOffset()));
       operands.push_back(
-          createI32(rewriter, loc, static_cast<int32_t>(*op.getBiasInterp())));
+          createComponentType(rewriter, loc, op.getBiasInterpAttr()));
     }
     operands.push_back(createI1(rewriter, loc, op.getOutputUnsigned()));
 
@@ -403,8 +469,7 @@ struct OuterProductAccumulateOpLowering
         createHandle(rewriter, loc, op, adaptor.getMatrix()),
         createI32Operand(rewriter, loc, op.getMatrixOffset(),
                          adaptor.getMatrixOffset()),
-        createI32(rewriter, loc,
-                  static_cast<int32_t>(desc.getInterpretation())),
+        createComponentType(rewriter, loc, desc.getInterpretation()),
         createI32(rewriter, loc, static_cast<int32_t>(desc.getLayout())),
         createI32Operand(rewriter, loc, op.getMatrixStride(),
                          adaptor.getMatrixStride())};

@@ -35,18 +35,31 @@ namespace {
 constexpr unsigned kPacked = ~0u;
 
 constexpr ComponentInfo kComponents[] = {
-    {COOPVEC_TYPE_I16, COOPVEC_FMT_I16, 2, false, false, "I16"},
-    {COOPVEC_TYPE_U16, COOPVEC_FMT_U16, 2, false, false, "U16"},
-    {COOPVEC_TYPE_I32, COOPVEC_FMT_I32, 4, false, false, "I32"},
-    {COOPVEC_TYPE_U32, COOPVEC_FMT_U32, 4, false, false, "U32"},
-    {COOPVEC_TYPE_F16, COOPVEC_FMT_F16, 2, true, false, "F16"},
-    {COOPVEC_TYPE_F32, COOPVEC_FMT_F32, 4, true, false, "F32"},
-    {COOPVEC_TYPE_PACKED_S8X32, kPacked, 4, false, true, "PackedS8x32"},
-    {COOPVEC_TYPE_PACKED_U8X32, kPacked, 4, false, true, "PackedU8x32"},
-    {COOPVEC_TYPE_U8, COOPVEC_FMT_U8, 1, false, false, "U8"},
-    {COOPVEC_TYPE_I8, COOPVEC_FMT_I8, 1, false, false, "I8"},
-    {COOPVEC_TYPE_F8_E4M3, COOPVEC_FMT_E4M3, 1, true, false, "F8_E4M3"},
-    {COOPVEC_TYPE_F8_E5M2, COOPVEC_FMT_E5M2, 1, true, false, "F8_E5M2"},
+    {COOPVEC_TYPE_I16, COOPVEC_FMT_I16, 2, false, false, "I16", 16, true},
+    {COOPVEC_TYPE_U16, COOPVEC_FMT_U16, 2, false, false, "U16", 16, true},
+    {COOPVEC_TYPE_I32, COOPVEC_FMT_I32, 4, false, false, "I32", 32, true},
+    {COOPVEC_TYPE_U32, COOPVEC_FMT_U32, 4, false, false, "U32", 32, true},
+    {COOPVEC_TYPE_F16, COOPVEC_FMT_F16, 2, true, false, "F16", 16, true},
+    {COOPVEC_TYPE_F32, COOPVEC_FMT_F32, 4, true, false, "F32", 32, true},
+    {COOPVEC_TYPE_PACKED_S8X32, kPacked, 4, false, true, "PackedS8x32", 32,
+     true},
+    {COOPVEC_TYPE_PACKED_U8X32, kPacked, 4, false, true, "PackedU8x32", 32,
+     true},
+    {COOPVEC_TYPE_U8, COOPVEC_FMT_U8, 1, false, false, "U8", 8, true},
+    {COOPVEC_TYPE_I8, COOPVEC_FMT_I8, 1, false, false, "I8", 8, true},
+    {COOPVEC_TYPE_F8_E4M3, COOPVEC_FMT_E4M3, 1, true, false, "F8_E4M3", 8,
+     true},
+    {COOPVEC_TYPE_F8_E5M2, COOPVEC_FMT_E5M2, 1, true, false, "F8_E5M2", 8,
+     true},
+    {COOPVEC_TYPE_BF16, COOPVEC_FMT_BF16, 2, true, false, "BF16", 16, false},
+    {COOPVEC_TYPE_F6_E2M3, COOPVEC_FMT_E2M3, 1, true, false, "F6_E2M3", 8,
+     false},
+    {COOPVEC_TYPE_F6_E3M2, COOPVEC_FMT_E3M2, 1, true, false, "F6_E3M2", 8,
+     false},
+    {COOPVEC_TYPE_F4_E2M1, COOPVEC_FMT_E2M1, 1, true, false, "F4_E2M1", 4,
+     false},
+    {COOPVEC_TYPE_I4, COOPVEC_FMT_I8, 1, false, false, "I4", 4, false},
+    {COOPVEC_TYPE_U4, COOPVEC_FMT_U8, 1, false, false, "U4", 4, false},
 };
 
 std::atomic<uint32_t> errorCount{0};
@@ -69,12 +82,26 @@ std::mutex accumulateMutex;
 constexpr uint32_t kMaxDim = 65536;
 } // namespace
 
-const ComponentInfo *coopvec::dxil::getComponent(uint32_t type) {
+const ComponentInfo *coopvec::dxil::getElement(uint32_t type) {
   for (const ComponentInfo &info : kComponents)
     if (info.componentType == type)
       return &info;
   return nullptr;
 }
+
+const ComponentInfo *coopvec::dxil::getComponent(uint32_t type) {
+  const ComponentInfo *info = getElement(type);
+  return info && info->isDxil ? info : nullptr;
+}
+
+namespace {
+/// A matrix or bias element code of the reference semantics: any non-packed
+/// one.
+const ComponentInfo *getMemoryElement(uint32_t type) {
+  const ComponentInfo *info = getElement(type);
+  return info && !info->isPacked ? info : nullptr;
+}
+} // namespace
 
 bool coopvec::dxil::isMemoryInterpretation(uint32_t type) {
   const ComponentInfo *info = getComponent(type);
@@ -178,12 +205,21 @@ struct MatrixRef {
   uint32_t storedRows, storedCols;
   const ComponentInfo *interp;
 
-  /// Byte offset in the buffer of stored element (r, c).
+  /// Stored columns in layout units: column pairs for 4-bit elements.
+  uint32_t unitCols() const {
+    return interp->bits == 4 ? (storedCols + 1) / 2 : storedCols;
+  }
+
+  /// Byte offset in the buffer of stored element (r, c) (of the byte that
+  /// holds it, for 4-bit elements).
   uint64_t elementOffset(uint32_t r, uint32_t c) const {
     return offset + uint64_t(coopvecLayoutElementOffset(
-                        layout, storedRows, storedCols, interp->bytes, stride,
-                        r, c));
+                        layout, storedRows, unitCols(), interp->bytes, stride,
+                        r, interp->bits == 4 ? c / 2 : c));
   }
+
+  /// The bits of stored element (r, c) in `interp`'s format.
+  uint32_t load(uint32_t r, uint32_t c) const;
 };
 
 /// Checks a matrix operand (handle, interpretation, layout, alignment,
@@ -220,7 +256,7 @@ bool checkMatrix(const char *op, const MatrixRef &matrix, uint32_t transpose) {
     bool rowMajor = matrix.layout == COOPVEC_LAYOUT_ROW_MAJOR;
     uint64_t lines = rowMajor ? matrix.storedRows : matrix.storedCols;
     uint64_t line =
-        uint64_t(rowMajor ? matrix.storedCols : matrix.storedRows) *
+        uint64_t(rowMajor ? matrix.unitCols() : matrix.storedRows) *
         matrix.interp->bytes;
     if (matrix.stride % 16 != 0 || matrix.stride < line) {
       reportError(op, "the %s matrix stride %u is not a multiple of 16 bytes "
@@ -232,7 +268,7 @@ bool checkMatrix(const char *op, const MatrixRef &matrix, uint32_t transpose) {
     footprint = (lines - 1) * matrix.stride + line;
   } else {
     footprint = coopvecLayoutDestinationSize(matrix.layout, matrix.storedRows,
-                                             matrix.storedCols,
+                                             matrix.unitCols(),
                                              matrix.interp->bytes, 0);
   }
   if (uint64_t(matrix.offset) + footprint > matrix.buffer->sizeInBytes) {
@@ -282,6 +318,40 @@ void storeBits(void *base, uint64_t offset, unsigned bytes, uint32_t bits) {
   std::memcpy(static_cast<uint8_t *>(base) + offset, &bits, bytes);
 }
 
+/// Element `index` of a vector or stored row, from the memory unit `unit`
+/// that holds it, as bits of `info`'s format: the nibble (index & 1) of a
+/// 4-bit pair (I4 sign-extended to the I8 bits it decodes as), the low six
+/// bits of an FP6 byte, else the unit itself.
+uint32_t extractElement(const ComponentInfo *info, uint32_t unit,
+                        uint32_t index) {
+  if (info->bits == 4) {
+    uint32_t nibble = (unit >> (4 * (index & 1))) & 0xF;
+    if (info->componentType == COOPVEC_TYPE_I4 && (nibble & 0x8))
+      nibble |= 0xF0;
+    return nibble;
+  }
+  if (info->format == COOPVEC_FMT_E2M3 || info->format == COOPVEC_FMT_E3M2)
+    return unit & 0x3F;
+  return unit;
+}
+
+/// Bit `i` of a memory vector of `info` elements at `base + offset`.
+uint32_t loadVectorElement(const ComponentInfo *info, const void *base,
+                           uint64_t offset, uint32_t i) {
+  if (info->bits == 4)
+    return extractElement(info, loadBits(base, offset + i / 2, 1), i);
+  return extractElement(
+      info, loadBits(base, offset + uint64_t(i) * info->bytes, info->bytes),
+      i);
+}
+
+/// Whether an element of `info` is updated in place by accumulation: the
+/// 4-bit pairs and the padded FP6 bytes are not.
+bool isWholeElement(const ComponentInfo *info) {
+  return info->bits >= 8 && info->format != COOPVEC_FMT_E2M3 &&
+         info->format != COOPVEC_FMT_E3M2;
+}
+
 /// The exact value of `bits` in `info`'s format.
 double decode(const ComponentInfo *info, uint32_t bits) {
   return coopvecDecode(info->format, bits);
@@ -291,6 +361,19 @@ uint32_t bitsFromF32(float f) {
   uint32_t bits;
   std::memcpy(&bits, &f, 4);
   return bits;
+}
+
+/// The exact value of a `from` register element `bits` read as `interp`
+/// (DXIL conversion rules; a 4-bit integer saturates to its range).
+double convertInput(const ComponentInfo *interp, const ComponentInfo *from,
+                    uint32_t bits) {
+  double value = decode(interp, uint32_t(coopvecDxilConvert(
+                                    interp->format, from->format, bits)));
+  if (interp->componentType == COOPVEC_TYPE_I4)
+    return std::clamp(value, -8.0, 7.0);
+  if (interp->componentType == COOPVEC_TYPE_U4)
+    return std::min(value, 15.0);
+  return value;
 }
 
 /// Converts the f32 `value` to `info`'s format (DXIL conversion rules).
@@ -331,6 +414,11 @@ uint32_t encodeInteger(const ComponentInfo *info, __int128 value) {
 }
 } // namespace
 
+uint32_t MatrixRef::load(uint32_t r, uint32_t c) const {
+  return extractElement(
+      interp, loadBits(buffer->base, elementOffset(r, c), interp->bytes), c);
+}
+
 namespace {
 /// The semantics of a matrix-vector product for every interpretation,
 /// layout and transpose, element by element: logical values exact in double,
@@ -360,23 +448,18 @@ void referenceMatVec(const ComponentInfo *out, const ComponentInfo *in,
   } else {
     for (uint32_t i = 0; i < k; ++i) {
       uint32_t bits = loadBits(input, uint64_t(i) * in->bytes, in->bytes);
-      x[i] = decode(interp, uint32_t(coopvecDxilConvert(interp->format,
-                                                         in->format, bits)));
+      x[i] = convertInput(interp, in, bits);
     }
   }
   const ComponentInfo *mInfo = ref.interp;
   bool integerPath = !interp->isFloat && !mInfo->isFloat &&
                      (!biasInfo || !biasInfo->isFloat);
   auto weight = [&](uint32_t row, uint32_t col) {
-    uint64_t off = transpose ? ref.elementOffset(col, row)
-                             : ref.elementOffset(row, col);
-    return decode(mInfo, loadBits(ref.buffer->base, off, mInfo->bytes));
+    return decode(mInfo, transpose ? ref.load(col, row) : ref.load(row, col));
   };
   auto biasAt = [&](uint32_t row) {
     return decode(biasInfo,
-                  loadBits(biasBase,
-                           biasOffset + uint64_t(row) * biasInfo->bytes,
-                           biasInfo->bytes));
+                  loadVectorElement(biasInfo, biasBase, biasOffset, row));
   };
   for (uint32_t row = 0; row < m; ++row) {
     uint32_t bits;
@@ -503,16 +586,13 @@ extern "C" int32_t coopvecReferenceMatVecMulAdd(
     uint32_t matrixInterp, uint32_t m, uint32_t k, uint32_t layout,
     uint32_t transpose, uint32_t matrixStride, const void *bias,
     uint64_t biasOffset, uint32_t biasInterp) {
+  // Physical register elements are DXIL's 16- and 32-bit types; the
+  // interpretations are any element code.
   const ComponentInfo *out = getComponent(outputType);
   const ComponentInfo *in = getComponent(inputType);
-  const ComponentInfo *interp = getComponent(inputInterp);
-  const ComponentInfo *mInfo =
-      isMemoryInterpretation(matrixInterp) ? getComponent(matrixInterp)
-                                           : nullptr;
-  const ComponentInfo *biasInfo =
-      bias ? (isMemoryInterpretation(biasInterp) ? getComponent(biasInterp)
-                                                 : nullptr)
-           : nullptr;
+  const ComponentInfo *interp = getElement(inputInterp);
+  const ComponentInfo *mInfo = getMemoryElement(matrixInterp);
+  const ComponentInfo *biasInfo = bias ? getMemoryElement(biasInterp) : nullptr;
   if (!out || !in || !interp || !mInfo || (bias && !biasInfo) ||
       in->isPacked || out->isPacked || out->bytes < 2 || in->bytes < 2 ||
       (interp->isPacked && in->isFloat))
@@ -523,15 +603,15 @@ extern "C" int32_t coopvecReferenceMatVecMulAdd(
       matrixOffset > UINT32_MAX)
     return COOPVEC_ERROR_INVALID_DIMENSIONS;
   uint32_t storedRows = transpose ? k : m, storedCols = transpose ? m : k;
-  if (coopvecLayoutValidate(layout, storedRows, storedCols, mInfo->bytes,
-                            matrixStride) != COOPVEC_OK)
-    return COOPVEC_ERROR_INVALID_STRIDE;
   // Bounds were checked by the caller (the memrefs carry the sizes).
   CoopVecDxBuffer buffer{const_cast<uint8_t *>(
                              static_cast<const uint8_t *>(matrix)),
                          UINT64_MAX};
   MatrixRef ref{&buffer,    uint32_t(matrixOffset), layout, matrixStride,
                 storedRows, storedCols,             mInfo};
+  if (coopvecLayoutValidate(layout, storedRows, ref.unitCols(), mInfo->bytes,
+                            matrixStride) != COOPVEC_OK)
+    return COOPVEC_ERROR_INVALID_STRIDE;
   uint32_t inputCount = interp->isPacked ? (k + 3) / 4 : k;
   referenceMatVec(out, in, interp, output, input, inputCount, ref, transpose,
                   biasInfo, static_cast<const uint8_t *>(bias), biasOffset);
@@ -679,10 +759,9 @@ extern "C" int32_t coopvecReferenceOuterProductAccumulate(
     void *matrix, uint64_t matrixOffset, uint32_t matrixInterp,
     uint32_t layout, uint32_t matrixStride) {
   const ComponentInfo *type = getComponent(elementType);
-  const ComponentInfo *interp =
-      isMemoryInterpretation(matrixInterp) ? getComponent(matrixInterp)
-                                           : nullptr;
-  if (!type || !interp || type->isPacked || type->bytes < 2)
+  const ComponentInfo *interp = getMemoryElement(matrixInterp);
+  if (!type || !interp || type->isPacked || type->bytes < 2 ||
+      !isWholeElement(interp))
     return COOPVEC_ERROR_UNSUPPORTED_TYPE;
   if (!a || !b || !matrix)
     return COOPVEC_ERROR_NULL_POINTER;

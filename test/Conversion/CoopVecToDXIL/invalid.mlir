@@ -193,3 +193,49 @@ func.func @foreign_handle(%x: vector<4xf32>, %m: memref<?xi8>, %h: !llvm.struct<
          : vector<4xf32>, memref<?xi8> -> vector<4xf32>
   return %y : vector<4xf32>
 }
+
+// -----
+
+// Interpretations without a DXIL ComponentType, as matrix, input, bias and
+// outer-product accumulator.
+func.func @matrix_bf16(%x: vector<8xf16>, %w: memref<?xi8>) -> vector<8xf16> {
+  %c0 = arith.constant 0 : index
+  // expected-warning@+2 {{'coopvec.matvec' is not supported by profile 'd3d12-tier1.1': it does not list the matrix-vector combination input = F16, input_interp = F16, matrix = BF16, output = F16 (it will be emulated)}}
+  // expected-error@+1 {{'coopvec.matvec' cannot be lowered to DXIL: its matrix interpretation BF16 has no DXIL ComponentType (SM 6.9 has I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2)}}
+  %y = coopvec.matvec %x as F16, %w[%c0] matrix<BF16, 8x8, InferencingOptimal>
+         : vector<8xf16>, memref<?xi8> -> vector<8xf16>
+  return %y : vector<8xf16>
+}
+
+// -----
+
+func.func @input_i4(%x: vector<8xf32>, %w: memref<?xi8>) -> vector<8xi32> {
+  %c0 = arith.constant 0 : index
+  // expected-warning@+2 {{'coopvec.matvec' is not supported by profile 'd3d12-tier1.1': it does not list the matrix-vector combination input = F32, input_interp = I4, matrix = I8, output = I32 (it will be emulated)}}
+  // expected-error@+1 {{'coopvec.matvec' cannot be lowered to DXIL: its input interpretation I4 has no DXIL ComponentType (SM 6.9 has I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2)}}
+  %y = coopvec.matvec %x as I4, %w[%c0] matrix<I8, 8x8, InferencingOptimal>
+         : vector<8xf32>, memref<?xi8> -> vector<8xi32>
+  return %y : vector<8xi32>
+}
+
+// -----
+
+func.func @bias_f6(%x: vector<8xf16>, %w: memref<?xi8>) -> vector<8xf16> {
+  %c0 = arith.constant 0 : index
+  // expected-warning@+2 {{'coopvec.matvec' is not supported by profile 'd3d12-tier1.1': it does not list the matrix-vector combination input = F16, input_interp = F16, matrix = F16, bias = F6_E2M3, output = F16 (it will be emulated)}}
+  // expected-error@+1 {{'coopvec.matvec' cannot be lowered to DXIL: its bias interpretation F6_E2M3 has no DXIL ComponentType (SM 6.9 has I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2)}}
+  %y = coopvec.matvec %x as F16, %w[%c0] matrix<F16, 8x8, InferencingOptimal>
+         bias %w[%c0] as F6_E2M3 : vector<8xf16>, memref<?xi8>, memref<?xi8> -> vector<8xf16>
+  return %y : vector<8xf16>
+}
+
+// -----
+
+func.func @outer_product_bf16(%a: vector<8xf16>, %m: memref<?xi8>) {
+  %c0 = arith.constant 0 : index
+  // expected-warning@+2 {{'coopvec.outer_product_accumulate' is not supported by profile 'd3d12-tier1.1': it does not list outer-product accumulation of f16 into BF16 (it will be emulated)}}
+  // expected-error@+1 {{'coopvec.outer_product_accumulate' cannot be lowered to DXIL: its matrix interpretation BF16 has no DXIL ComponentType (SM 6.9 has I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2)}}
+  coopvec.outer_product_accumulate %a, %a, %m[%c0] matrix<BF16, 8x8, TrainingOptimal>
+      : vector<8xf16>, vector<8xf16>, memref<?xi8>
+  return
+}

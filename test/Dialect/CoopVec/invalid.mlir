@@ -7,8 +7,34 @@
 //===----------------------------------------------------------------------===//
 
 func.func @unknown_interpretation_in_matrix(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
-  // expected-error@+1 {{unknown interpretation 'F64'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2}}
+  // expected-error@+1 {{unknown interpretation 'F64'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4 or their element types}}
   %0 = coopvec.matvec %x as F32, %w[%o] matrix<F64, 4x4, RowMajor> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @unknown_interpretation_type(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{unknown interpretation 'tf32'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4 or their element types}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<tf32, 4x4, RowMajor> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @unknown_interpretation_integer_type(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{unknown interpretation 'i64'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4 or their element types}}
+  %0 = coopvec.matvec %x as i64, %w[%o] matrix<F32, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+// A 4-bit row of 40 elements is 20 bytes (column pairs share a byte).
+func.func @subbyte_stride_too_short(%x: vector<40xf32>, %w: memref<?xi8>, %o: index) {
+  %c16 = arith.constant 16 : index
+  // expected-error@+1 {{'coopvec.matvec' op matrix stride 16 is shorter than one row of the RowMajor matrix (20 bytes)}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F4_E2M1, 4x40, RowMajor> stride %c16 : vector<40xf32>, memref<?xi8> -> vector<4xf32>
   return
 }
 
@@ -83,15 +109,15 @@ func.func @packed_matrix(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
 //===----------------------------------------------------------------------===//
 
 func.func @unknown_input_interpretation(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
-  // expected-error@+1 {{unknown interpretation 'BF16'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2}}
-  %0 = coopvec.matvec %x as BF16, %w[%o] matrix<F32, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  // expected-error@+1 {{unknown interpretation 'TF32'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4 or their element types}}
+  %0 = coopvec.matvec %x as TF32, %w[%o] matrix<F32, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
   return
 }
 
 // -----
 
 func.func @packed_bias(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
-  // expected-error@+1 {{'coopvec.matvec' op bias interpretation PackedU8x32 is not valid; expected one of I16, U16, I32, U32, F16, F32, U8, I8, F8_E4M3, F8_E5M2}}
+  // expected-error@+1 {{'coopvec.matvec' op bias interpretation PackedU8x32 is not valid; expected one of I16, U16, I32, U32, F16, F32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4}}
   %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x4, InferencingOptimal> bias %w[%o] as PackedU8x32 : vector<4xf32>, memref<?xi8>, memref<?xi8> -> vector<4xf32>
   return
 }
@@ -342,6 +368,14 @@ func.func @outer_element_types(%a: vector<8xf16>, %b: vector<4xf32>, %w: memref<
 
 // -----
 
+func.func @outer_product_subbyte_accumulation(%a: vector<8xf16>, %b: vector<4xf16>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.outer_product_accumulate' op accumulation interpretation F4_E2M1 is not valid; expected one of I16, U16, I32, U32, F16, F32, U8, I8, F8_E4M3, F8_E5M2, BF16}}
+  coopvec.outer_product_accumulate %a, %b, %w[%o] matrix<F4_E2M1, 8x4, TrainingOptimal> : vector<8xf16>, vector<4xf16>, memref<?xi8>
+  return
+}
+
+// -----
+
 func.func @outer_first_length(%a: vector<4xf16>, %b: vector<4xf16>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{'coopvec.outer_product_accumulate' op first input has 4 elements, but the matrix has M = 8}}
   coopvec.outer_product_accumulate %a, %b, %w[%o] matrix<F16, 8x4, TrainingOptimal> : vector<4xf16>, vector<4xf16>, memref<?xi8>
@@ -415,6 +449,15 @@ func.func @accumulate_element_type(%v: vector<8xf64>, %w: memref<?xi8>, %o: inde
 //===----------------------------------------------------------------------===//
 // coopvec.convert_matrix and coopvec.matrix_size
 //===----------------------------------------------------------------------===//
+
+func.func @convert_matrix_non_dxil(%src: memref<?xi8>, %dst: memref<?xi8>, %o: index) {
+  %c64 = arith.constant 64 : index
+  // expected-error@+1 {{'coopvec.convert_matrix' op matrix conversion takes the DXIL interpretations, but got BF16}}
+  coopvec.convert_matrix %src[%o] matrix<F32, 8x16, RowMajor> stride %c64 to %dst[%o] matrix<BF16, 8x16, InferencingOptimal> : memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
 
 func.func @convert_shape(%s: memref<?xi8>, %d: memref<?xi8>, %o: index) {
   // expected-error@+1 {{'coopvec.convert_matrix' op source is 8x4 but destination is 4x8; conversion keeps the shape}}

@@ -130,3 +130,36 @@ func.func @batched(%x: memref<?x9xf32>, %h: memref<?x64xf32>, %y: memref<?x3xf32
       : memref<?x9xf32>, memref<?x3xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>
   return
 }
+
+// Interpretations DXIL lacks, by name and by builtin element type; the name
+// is what prints.
+// CHECK-LABEL: func @matvec_element_types
+// CHECK: coopvec.matvec %{{.*}} as BF16, %{{.*}}[%{{.*}}] matrix<BF16, 8x16, RowMajor> stride %{{.*}} bias %{{.*}}[%{{.*}}] as BF16 : vector<16xf32>, memref<?xi8>, memref<?xi8> -> vector<8xf32>
+// CHECK: coopvec.matvec %{{.*}} as F32, %{{.*}}[%{{.*}}] matrix<F6_E2M3, 8x16, InferencingOptimal> : vector<16xf32>, memref<?xi8> -> vector<8xf32>
+// CHECK: coopvec.matvec %{{.*}} as F6_E3M2, %{{.*}}[%{{.*}}] matrix<F6_E3M2, 8x16, TrainingOptimal, transpose> : vector<16xf32>, memref<?xi8> -> vector<8xf32>
+// CHECK: coopvec.matvec %{{.*}} as F4_E2M1, %{{.*}}[%{{.*}}] matrix<F4_E2M1, 8x16, ColumnMajor> stride %{{.*}} bias %{{.*}}[%{{.*}}] as F4_E2M1 : vector<16xf16>, memref<?xi8>, memref<?xi8> -> vector<8xf32>
+// CHECK: coopvec.matvec %{{.*}} as I4, %{{.*}}[%{{.*}}] matrix<I4, 8x16, InferencingOptimal> bias %{{.*}}[%{{.*}}] as I32 : vector<16xf32>, memref<?xi8>, memref<?xi8> -> vector<8xi32>
+// CHECK: coopvec.matvec %{{.*}} as U4, %{{.*}}[%{{.*}}] matrix<U4, 8x16, InferencingOptimal> : vector<16xi32>, memref<?xi8> -> vector<8xi32>
+// CHECK: coopvec.matvec %{{.*}} as I8, %{{.*}}[%{{.*}}] matrix<U8, 8x16, InferencingOptimal> : vector<16xf32>, memref<?xi8> -> vector<8xi32>
+// GENERIC-LABEL: sym_name = "matvec_element_types"
+// GENERIC: input_interp = #coopvec.interp<BF16>, matrix_desc = #coopvec.matrix<BF16, 8x16, RowMajor>
+func.func @matvec_element_types(%x: vector<16xf32>, %h: vector<16xf16>, %i: vector<16xi32>,
+                                %w: memref<?xi8>, %b: memref<?xi8>) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %0 = coopvec.matvec %x as bf16, %w[%c0] matrix<bf16, 8x16, RowMajor> stride %c32 bias %b[%c0] as BF16
+         : vector<16xf32>, memref<?xi8>, memref<?xi8> -> vector<8xf32>
+  %1 = coopvec.matvec %x as F32, %w[%c0] matrix<f6E2M3FN, 8x16, InferencingOptimal>
+         : vector<16xf32>, memref<?xi8> -> vector<8xf32>
+  %2 = coopvec.matvec %x as f6E3M2FN, %w[%c0] matrix<F6_E3M2, 8x16, TrainingOptimal, transpose>
+         : vector<16xf32>, memref<?xi8> -> vector<8xf32>
+  %3 = coopvec.matvec %h as F4_E2M1, %w[%c0] matrix<f4E2M1FN, 8x16, ColumnMajor> stride %c32
+         bias %b[%c0] as f4E2M1FN : vector<16xf16>, memref<?xi8>, memref<?xi8> -> vector<8xf32>
+  %4 = coopvec.matvec %x as si4, %w[%c0] matrix<i4, 8x16, InferencingOptimal> bias %b[%c0] as i32
+         : vector<16xf32>, memref<?xi8>, memref<?xi8> -> vector<8xi32>
+  %5 = coopvec.matvec %i as ui4, %w[%c0] matrix<U4, 8x16, InferencingOptimal>
+         : vector<16xi32>, memref<?xi8> -> vector<8xi32>
+  %6 = coopvec.matvec %x as si8, %w[%c0] matrix<ui8, 8x16, InferencingOptimal>
+         : vector<16xf32>, memref<?xi8> -> vector<8xi32>
+  return
+}

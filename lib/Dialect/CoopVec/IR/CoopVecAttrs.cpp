@@ -23,63 +23,197 @@ void CoopVecDialect::registerAttributes() {
 }
 
 //===----------------------------------------------------------------------===//
-// Interpretation tables
+// Interpretations
 //===----------------------------------------------------------------------===//
 
-bool mlir::coopvec::isPacked(Interpretation interp) {
-  return interp == Interpretation::PackedS8x32 ||
-         interp == Interpretation::PackedU8x32;
+namespace {
+/// What each named interpretation is: the table every query below reads.
+struct InterpInfo {
+  InterpKind kind;
+  StringRef name;
+  Type (*elementType)(MLIRContext *);
+  bool isUnsigned, packed, isDxil;
+  unsigned storageBits;
+};
+
+template <unsigned Width>
+Type intType(MLIRContext *ctx) {
+  return IntegerType::get(ctx, Width);
+}
+template <typename T>
+Type floatType(MLIRContext *ctx) {
+  return T::get(ctx);
 }
 
-bool mlir::coopvec::isFloat8(Interpretation interp) {
-  return interp == Interpretation::F8_E4M3 || interp == Interpretation::F8_E5M2;
+using K = InterpKind;
+// In InterpKind order.
+const InterpInfo kInterps[] = {
+    {K::I16, "I16", intType<16>, false, false, true, 16},
+    {K::U16, "U16", intType<16>, true, false, true, 16},
+    {K::I32, "I32", intType<32>, false, false, true, 32},
+    {K::U32, "U32", intType<32>, true, false, true, 32},
+    {K::F16, "F16", floatType<Float16Type>, false, false, true, 16},
+    {K::F32, "F32", floatType<Float32Type>, false, false, true, 32},
+    {K::PackedS8x32, "PackedS8x32", intType<8>, false, true, true, 32},
+    {K::PackedU8x32, "PackedU8x32", intType<8>, true, true, true, 32},
+    {K::U8, "U8", intType<8>, true, false, true, 8},
+    {K::I8, "I8", intType<8>, false, false, true, 8},
+    {K::F8_E4M3, "F8_E4M3", floatType<Float8E4M3FNType>, false, false, true, 8},
+    {K::F8_E5M2, "F8_E5M2", floatType<Float8E5M2Type>, false, false, true, 8},
+    {K::BF16, "BF16", floatType<BFloat16Type>, false, false, false, 16},
+    {K::F6_E2M3, "F6_E2M3", floatType<Float6E2M3FNType>, false, false, false,
+     8},
+    {K::F6_E3M2, "F6_E3M2", floatType<Float6E3M2FNType>, false, false, false,
+     8},
+    {K::F4_E2M1, "F4_E2M1", floatType<Float4E2M1FNType>, false, false, false,
+     4},
+    {K::I4, "I4", intType<4>, false, false, false, 4},
+    {K::U4, "U4", intType<4>, true, false, false, 4},
+};
+static_assert(std::size(kInterps) == kNumInterpKinds,
+              "one table row per InterpKind");
+
+const InterpInfo &info(InterpKind kind) { return kInterps[unsigned(kind)]; }
+
+/// The row of (elementType, isUnsigned, packed), if any.
+const InterpInfo *lookup(Type elementType, bool isUnsigned, bool packed) {
+  for (const InterpInfo &row : kInterps)
+    if (row.elementType(elementType.getContext()) == elementType &&
+        row.isUnsigned == isUnsigned && row.packed == packed)
+      return &row;
+  return nullptr;
+}
+} // namespace
+
+StringRef mlir::coopvec::stringifyInterpKind(InterpKind kind) {
+  return info(kind).name;
 }
 
-bool mlir::coopvec::isFloat(Interpretation interp) {
-  return interp == Interpretation::F16 || interp == Interpretation::F32 ||
-         isFloat8(interp);
+InterpretationAttr InterpretationAttr::get(MLIRContext *ctx, InterpKind kind) {
+  const InterpInfo &row = info(kind);
+  return get(ctx, row.elementType(ctx), row.isUnsigned, row.packed);
 }
 
-bool mlir::coopvec::isUnsigned(Interpretation interp) {
-  switch (interp) {
-  case Interpretation::U8:
-  case Interpretation::U16:
-  case Interpretation::U32:
-  case Interpretation::PackedU8x32:
+InterpKind InterpretationAttr::getKind() const {
+  // The verifier admits only tabled combinations.
+  return lookup(getElementType(), getIsUnsigned(), getPacked())->kind;
+}
+
+StringRef InterpretationAttr::getName() const { return info(getKind()).name; }
+
+bool InterpretationAttr::isFloat() const {
+  return isa<FloatType>(getElementType());
+}
+
+bool InterpretationAttr::isFloat8() const {
+  return isFloat() && getElementType().getIntOrFloatBitWidth() == 8;
+}
+
+unsigned InterpretationAttr::getStorageBits() const {
+  return info(getKind()).storageBits;
+}
+
+bool InterpretationAttr::isDxil() const { return info(getKind()).isDxil; }
+
+static std::string listNames(function_ref<bool(const InterpInfo &)> keep) {
+  SmallVector<StringRef> names;
+  for (const InterpInfo &row : kInterps)
+    if (keep(row))
+      names.push_back(row.name);
+  return llvm::join(names, ", ");
+}
+
+LogicalResult
+InterpretationAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           Type elementType, bool isUnsigned, bool packed) {
+  if (elementType && lookup(elementType, isUnsigned, packed))
+    return success();
+  return emitError() << "no interpretation reads " << elementType
+                     << (isUnsigned ? " as unsigned" : "")
+                     << (packed ? " packed into 32-bit words" : "")
+                     << "; expected one of "
+                     << listNames([](const InterpInfo &) { return true; });
+}
+
+FailureOr<InterpretationAttr>
+mlir::coopvec::parseInterpretationName(AsmParser &parser) {
+  MLIRContext *ctx = parser.getContext();
+  SMLoc loc = parser.getCurrentLocation();
+  auto unknown = [&](auto &&what) -> FailureOr<InterpretationAttr> {
+    return parser.emitError(loc)
+           << "unknown interpretation '" << what << "'; expected one of "
+           << listNames([](const InterpInfo &) { return true; })
+           << " or their element types";
+  };
+  // A name, or a float type spelled as a keyword (bf16, f4E2M1FN).
+  StringRef name;
+  if (succeeded(parser.parseOptionalKeyword(&name))) {
+    for (const InterpInfo &row : kInterps) {
+      if (row.name == name)
+        return InterpretationAttr::get(ctx, row.kind);
+      Type type = row.elementType(ctx);
+      std::string spelling;
+      llvm::raw_string_ostream(spelling) << type;
+      if (isa<FloatType>(type) && spelling == name)
+        return InterpretationAttr::get(ctx, row.kind);
+    }
+    // An integer type: i8 and si8 are signed, ui8 unsigned.
+    StringRef digits = name;
+    bool isUnsigned = digits.consume_front("ui");
+    if (!isUnsigned && !digits.consume_front("si"))
+      digits.consume_front("i");
+    unsigned width;
+    if (digits.size() < name.size() && !digits.getAsInteger(10, width) &&
+        width > 0 && width <= IntegerType::kMaxWidth)
+      if (const InterpInfo *row =
+              lookup(IntegerType::get(ctx, width), isUnsigned, false))
+        return InterpretationAttr::get(ctx, row->kind);
+    return unknown(name);
+  }
+  // Where integer types are not keywords (attribute parsers), as a type.
+  Type type;
+  if (parser.parseType(type))
+    return failure();
+  if (auto intType = dyn_cast<IntegerType>(type))
+    if (const InterpInfo *row =
+            lookup(IntegerType::get(ctx, intType.getWidth()),
+                   intType.isUnsigned(), false))
+      return InterpretationAttr::get(ctx, row->kind);
+  return unknown(type);
+}
+
+Attribute InterpretationAttr::parse(AsmParser &parser, Type) {
+  FailureOr<InterpretationAttr> interp;
+  if (parser.parseLess() ||
+      failed(interp = parseInterpretationName(parser)) ||
+      parser.parseGreater())
+    return {};
+  return *interp;
+}
+
+void InterpretationAttr::print(AsmPrinter &printer) const {
+  printer << '<' << getName() << '>';
+}
+
+static bool isAllowed(const InterpInfo &row, InterpretationRole role) {
+  switch (role) {
+  case InterpretationRole::Input:
     return true;
-  default:
-    return false;
+  case InterpretationRole::Matrix:
+  case InterpretationRole::Bias:
+    return !row.packed;
+  case InterpretationRole::Accumulation:
+    // Accumulation updates whole elements atomically; the 4-bit and the
+    // padded 6-bit elements have no such update on any target here.
+    return !row.packed && row.storageBits >= 8 && row.kind != K::F6_E2M3 &&
+           row.kind != K::F6_E3M2;
   }
+  llvm_unreachable("unknown role");
 }
 
-unsigned mlir::coopvec::getElementBytes(Interpretation interp) {
-  switch (interp) {
-  case Interpretation::U8:
-  case Interpretation::I8:
-  case Interpretation::F8_E4M3:
-  case Interpretation::F8_E5M2:
-    return 1;
-  case Interpretation::I16:
-  case Interpretation::U16:
-  case Interpretation::F16:
-    return 2;
-  case Interpretation::I32:
-  case Interpretation::U32:
-  case Interpretation::F32:
-  case Interpretation::PackedS8x32:
-  case Interpretation::PackedU8x32:
-    return 4;
-  }
-  llvm_unreachable("unknown interpretation");
-}
-
-bool mlir::coopvec::isAllowedInterpretation(Interpretation interp,
+bool mlir::coopvec::isAllowedInterpretation(InterpretationAttr interp,
                                             InterpretationRole role) {
-  // Input vectors accept every interpretation; memory (matrix, bias,
-  // accumulation) accepts every non-packed one.
-  if (role == InterpretationRole::Input)
-    return true;
-  return !isPacked(interp);
+  return isAllowed(info(interp.getKind()), role);
 }
 
 StringRef mlir::coopvec::stringifyRole(InterpretationRole role) {
@@ -97,51 +231,22 @@ StringRef mlir::coopvec::stringifyRole(InterpretationRole role) {
 }
 
 std::string mlir::coopvec::listAllowedInterpretations(InterpretationRole role) {
-  SmallVector<StringRef> names;
-  for (uint32_t v = 0; v <= getMaxEnumValForInterpretation(); ++v)
-    if (std::optional<Interpretation> interp = symbolizeInterpretation(v))
-      if (isAllowedInterpretation(*interp, role))
-        names.push_back(stringifyInterpretation(*interp));
-  return llvm::join(names, ", ");
+  return listNames(
+      [role](const InterpInfo &row) { return isAllowed(row, role); });
 }
 
-FailureOr<Interpretation>
+FailureOr<InterpretationAttr>
 mlir::coopvec::getPhysicalInterpretation(Type elementType, bool isUnsigned) {
+  MLIRContext *ctx = elementType.getContext();
   if (elementType.isF16())
-    return Interpretation::F16;
+    return InterpretationAttr::get(ctx, K::F16);
   if (elementType.isF32())
-    return Interpretation::F32;
+    return InterpretationAttr::get(ctx, K::F32);
   if (elementType.isInteger(16))
-    return isUnsigned ? Interpretation::U16 : Interpretation::I16;
+    return InterpretationAttr::get(ctx, isUnsigned ? K::U16 : K::I16);
   if (elementType.isInteger(32))
-    return isUnsigned ? Interpretation::U32 : Interpretation::I32;
+    return InterpretationAttr::get(ctx, isUnsigned ? K::U32 : K::I32);
   return failure();
-}
-
-Type mlir::coopvec::getStorageType(MLIRContext *ctx, Interpretation interp) {
-  Builder b(ctx);
-  switch (interp) {
-  case Interpretation::I16:
-  case Interpretation::U16:
-    return b.getIntegerType(16);
-  case Interpretation::I32:
-  case Interpretation::U32:
-  case Interpretation::PackedS8x32:
-  case Interpretation::PackedU8x32:
-    return b.getIntegerType(32);
-  case Interpretation::I8:
-  case Interpretation::U8:
-    return b.getIntegerType(8);
-  case Interpretation::F16:
-    return b.getF16Type();
-  case Interpretation::F32:
-    return b.getF32Type();
-  case Interpretation::F8_E4M3:
-    return b.getType<Float8E4M3FNType>();
-  case Interpretation::F8_E5M2:
-    return b.getType<Float8E5M2Type>();
-  }
-  llvm_unreachable("unknown interpretation");
 }
 
 std::optional<MatrixLayout> mlir::coopvec::parseMatrixLayout(StringRef name) {
@@ -157,7 +262,12 @@ std::optional<MatrixLayout> mlir::coopvec::parseMatrixLayout(StringRef name) {
 //===----------------------------------------------------------------------===//
 
 unsigned MatrixDescAttr::getElementBytes() const {
-  return coopvec::getElementBytes(getInterpretation());
+  return std::max(getInterpretation().getStorageBits() / 8, 1u);
+}
+
+int64_t MatrixDescAttr::getStoredUnitCols() const {
+  return getInterpretation().isSubByte() ? llvm::divideCeil(getStoredCols(), 2)
+                                         : getStoredCols();
 }
 
 bool MatrixDescAttr::isStrided() const {
@@ -166,47 +276,35 @@ bool MatrixDescAttr::isStrided() const {
 }
 
 int64_t MatrixDescAttr::getMinStride() const {
-  int64_t elems = getLayout() == MatrixLayout::RowMajor ? getStoredCols()
+  int64_t elems = getLayout() == MatrixLayout::RowMajor ? getStoredUnitCols()
                                                         : getStoredRows();
   return elems * getElementBytes();
 }
 
 LogicalResult
 MatrixDescAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                       Interpretation interpretation, int64_t rows,
+                       InterpretationAttr interpretation, int64_t rows,
                        int64_t cols, MatrixLayout layout, bool transpose) {
   for (auto [name, dim] : {std::pair<StringRef, int64_t>{"M", rows},
                            std::pair<StringRef, int64_t>{"K", cols}})
     if (dim < 1 || dim > kMaxMatrixDim)
       return emitError() << "matrix dimension " << name << " = " << dim
                          << " is out of range [1, " << kMaxMatrixDim << "]";
+  if (!interpretation)
+    return emitError() << "matrix interpretation is missing";
   if (!isAllowedInterpretation(interpretation, InterpretationRole::Matrix))
     return emitError() << "matrix interpretation "
-                       << stringifyInterpretation(interpretation)
+                       << interpretation.getName()
                        << " is packed; packed interpretations are only "
                           "valid for input vectors";
   return success();
-}
-
-/// Parses an interpretation keyword with a diagnostic that lists the valid
-/// names.
-static FailureOr<Interpretation> parseInterpretationKeyword(AsmParser &parser) {
-  SMLoc loc = parser.getCurrentLocation();
-  StringRef name;
-  if (parser.parseKeyword(&name))
-    return failure();
-  if (std::optional<Interpretation> interp = symbolizeInterpretation(name))
-    return *interp;
-  return parser.emitError(loc)
-         << "unknown interpretation '" << name << "'; expected one of "
-         << listAllowedInterpretations(InterpretationRole::Input);
 }
 
 Attribute MatrixDescAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseLess())
     return {};
-  FailureOr<Interpretation> interp = parseInterpretationKeyword(parser);
+  FailureOr<InterpretationAttr> interp = parseInterpretationName(parser);
   if (failed(interp) || parser.parseComma())
     return {};
   SmallVector<int64_t, 2> dims;
@@ -246,7 +344,7 @@ Attribute MatrixDescAttr::parse(AsmParser &parser, Type) {
 }
 
 void MatrixDescAttr::print(AsmPrinter &printer) const {
-  printer << '<' << stringifyInterpretation(getInterpretation()) << ", "
+  printer << '<' << getInterpretation().getName() << ", "
           << getRows() << 'x' << getCols() << ", "
           << stringifyMatrixLayout(getLayout());
   if (getTranspose())

@@ -17,22 +17,16 @@ using namespace mlir::coopvec;
 //===----------------------------------------------------------------------===//
 
 static ParseResult parseInterp(OpAsmParser &parser, InterpretationAttr &attr) {
-  SMLoc loc = parser.getCurrentLocation();
-  StringRef name;
-  if (parser.parseKeyword(&name))
+  FailureOr<InterpretationAttr> interp = parseInterpretationName(parser);
+  if (failed(interp))
     return failure();
-  std::optional<Interpretation> interp = symbolizeInterpretation(name);
-  if (!interp)
-    return parser.emitError(loc)
-           << "unknown interpretation '" << name << "'; expected one of "
-           << listAllowedInterpretations(InterpretationRole::Input);
-  attr = InterpretationAttr::get(parser.getContext(), *interp);
+  attr = *interp;
   return success();
 }
 
 static void printInterp(OpAsmPrinter &printer, Operation *,
                         InterpretationAttr attr) {
-  printer << stringifyInterpretation(attr.getValue());
+  printer << attr.getName();
 }
 
 static ParseResult parseOptionalInterp(OpAsmParser &parser,
@@ -137,12 +131,12 @@ static LogicalResult verifyTranspose(Operation *op, MatrixDescAttr desc) {
   return success();
 }
 
-static LogicalResult verifyRole(Operation *op, Interpretation interp,
+static LogicalResult verifyRole(Operation *op, InterpretationAttr interp,
                                 InterpretationRole role) {
   if (isAllowedInterpretation(interp, role))
     return success();
   return op->emitOpError() << stringifyRole(role) << " interpretation "
-                           << stringifyInterpretation(interp)
+                           << interp.getName()
                            << " is not valid; expected one of "
                            << listAllowedInterpretations(role);
 }
@@ -169,7 +163,7 @@ template <typename OpTy>
 static LogicalResult verifyMatVecLike(OpTy op, VectorType inputType,
                                       VectorType resultType) {
   MatrixDescAttr desc = op.getMatrixDesc();
-  Interpretation inputInterp = op.getInputInterp();
+  InterpretationAttr inputInterp = op.getInputInterp();
   Operation *raw = op.getOperation();
 
   if (failed(verifyPhysicalElements(raw, inputType, "input")) ||
@@ -182,10 +176,10 @@ static LogicalResult verifyMatVecLike(OpTy op, VectorType inputType,
     return failure();
 
   int64_t k = desc.getCols();
-  if (isPacked(inputInterp)) {
+  if (inputInterp.getPacked()) {
     if (!inputType.getElementType().isInteger(32))
       return op.emitOpError()
-             << "packed interpretation " << stringifyInterpretation(inputInterp)
+             << "packed interpretation " << inputInterp.getName()
              << " needs i32 physical elements, but the input has "
              << inputType.getElementType();
     int64_t words = llvm::divideCeil(k, 4);
@@ -211,13 +205,13 @@ static LogicalResult verifyMatVecLike(OpTy op, VectorType inputType,
   if (hasBuffer != (op.getBiasOffset() != nullptr))
     return op.emitOpError(
         "bias buffer and bias offset must be given together");
-  if (hasBuffer != op.getBiasInterp().has_value())
+  if (hasBuffer != static_cast<bool>(op.getBiasInterpAttr()))
     return op.emitOpError(hasBuffer
                               ? "bias needs an interpretation"
                               : "bias interpretation given without a bias");
   if (!hasBuffer)
     return success();
-  if (failed(verifyRole(raw, *op.getBiasInterp(), InterpretationRole::Bias)))
+  if (failed(verifyRole(raw, op.getBiasInterpAttr(), InterpretationRole::Bias)))
     return failure();
   return verifyOffset(raw, op.getBiasOffset(), 64, "bias");
 }
@@ -295,14 +289,14 @@ void VectorAccumulateOp::getEffects(
 
 /// Rank of a float interpretation by precision, for the "one side is
 /// FP32/FP16 and the other lower precision" rule.
-static int floatPrecisionRank(Interpretation interp) {
-  switch (interp) {
-  case Interpretation::F32:
+static int floatPrecisionRank(InterpretationAttr interp) {
+  switch (interp.getKind()) {
+  case InterpKind::F32:
     return 3;
-  case Interpretation::F16:
+  case InterpKind::F16:
     return 2;
-  case Interpretation::F8_E4M3:
-  case Interpretation::F8_E5M2:
+  case InterpKind::F8_E4M3:
+  case InterpKind::F8_E5M2:
     return 1;
   default:
     return 0;
@@ -319,20 +313,28 @@ LogicalResult ConvertMatrixOp::verify() {
                          << "; conversion keeps the shape";
   if (src.getTranspose() || dst.getTranspose())
     return emitOpError("matrix conversion does not transpose");
-  Interpretation from = src.getInterpretation();
-  Interpretation to = dst.getInterpretation();
+  InterpretationAttr from = src.getInterpretation();
+  InterpretationAttr to = dst.getInterpretation();
+  // The conversion API (and the runtime's converter) moves whole elements of
+  // the DXIL types; the others are produced by coopvec.mx_quantize or by the
+  // host.
+  for (InterpretationAttr interp : {from, to})
+    if (!interp.isDxil())
+      return emitOpError() << "matrix conversion takes the DXIL "
+                              "interpretations, but got "
+                           << interp.getName();
   if (from != to) {
     int fromRank = floatPrecisionRank(from), toRank = floatPrecisionRank(to);
     int high = std::max(fromRank, toRank), low = std::min(fromRank, toRank);
     if (high < 2 || low < 1)
       return emitOpError()
-             << "cannot convert " << stringifyInterpretation(from) << " to "
-             << stringifyInterpretation(to)
+             << "cannot convert " << from.getName() << " to "
+             << to.getName()
              << ": differing types need F32 or F16 on one side and a "
                 "lower-precision float type on the other";
   }
-  if (isFloat8(to) && !dst.isOptimal())
-    return emitOpError() << stringifyInterpretation(to)
+  if (to.isFloat8() && !dst.isOptimal())
+    return emitOpError() << to.getName()
                          << " destinations need an optimal layout, but got "
                          << stringifyMatrixLayout(dst.getLayout());
   if (failed(verifyMatrixStride(*this, src, getSrcStride(), "source",
@@ -440,20 +442,19 @@ LogicalResult MLPOp::verify() {
     previous = layer;
   }
 
-  Interpretation weightsInterp = getLayerDesc(0).getInterpretation();
-  if (weightsInterp != Interpretation::F32 &&
-      weightsInterp != Interpretation::F16)
+  InterpretationAttr weightsInterp = getLayerDesc(0).getInterpretation();
+  if (weightsInterp.getKind() != InterpKind::F32 &&
+      weightsInterp.getKind() != InterpKind::F16)
     return emitOpError() << "fused layers take F32 or F16 weights, but layer "
                             "0 has "
-                         << stringifyInterpretation(weightsInterp);
+                         << weightsInterp.getName();
   int64_t width = inputs.getDimSize(1);
   for (unsigned l = 0; l < numLayers; ++l) {
     MatrixDescAttr desc = getLayerDesc(l);
     if (desc.getInterpretation() != weightsInterp)
       return emitOpError() << "every layer must have "
-                           << stringifyInterpretation(weightsInterp)
-                           << " weights, but layer " << l << " has "
-                           << stringifyInterpretation(desc.getInterpretation());
+                           << weightsInterp.getName() << " weights, but layer "
+                           << l << " has " << desc.getInterpretation().getName();
     if (desc.getCols() != width)
       return emitOpError() << "layer " << l << " takes K = " << desc.getCols()
                            << " values, but receives " << width;
@@ -635,8 +636,9 @@ OpFoldResult MatrixSizeOp::fold(FoldAdaptor adaptor) {
   if (stride < 0 || stride > UINT32_MAX)
     return {};
   uint64_t size = coopvecLayoutDestinationSize(
-      static_cast<uint32_t>(desc.getLayout()), desc.getRows(), desc.getCols(),
-      desc.getElementBytes(), static_cast<uint32_t>(stride));
+      static_cast<uint32_t>(desc.getLayout()), desc.getStoredRows(),
+      desc.getStoredUnitCols(), desc.getElementBytes(),
+      static_cast<uint32_t>(stride));
   if (size == 0 || size > static_cast<uint64_t>(INT64_MAX))
     return {};
   return IntegerAttr::get(IndexType::get(getContext()),

@@ -128,16 +128,17 @@ FailureOr<Chain> matchChain(Operation *loop, Block &body, Value iv) {
 /// as the per-invocation ops do.
 bool isFusable(const Chain &chain) {
   MatVecOp first = chain.layers.front().matvec;
-  Interpretation weights = first.getMatrixDesc().getInterpretation();
-  if (weights != Interpretation::F32 && weights != Interpretation::F16)
+  InterpKind weights = first.getMatrixDesc().getInterpretation().getKind();
+  if (weights != InterpKind::F32 && weights != InterpKind::F16)
     return false;
   return llvm::all_of(chain.layers, [&](const Layer &layer) {
     MatVecOp op = layer.matvec;
     return op.getInput().getType().getElementType().isF32() &&
            op.getResult().getType().getElementType().isF32() &&
-           op.getInputInterp() == Interpretation::F32 &&
-           op.getMatrixDesc().getInterpretation() == weights &&
-           (!op.getBiasInterp() || *op.getBiasInterp() == Interpretation::F32);
+           op.getInputInterp().getKind() == InterpKind::F32 &&
+           op.getMatrixDesc().getInterpretation().getKind() == weights &&
+           (!op.getBiasInterpAttr() ||
+            op.getBiasInterpAttr().getKind() == InterpKind::F32);
   });
 }
 

@@ -16,21 +16,20 @@ namespace mlir::coopvec {
 using namespace mlir;
 using namespace mlir::coopvec;
 
-static StringRef name(Interpretation interp) {
-  return stringifyInterpretation(interp);
-}
+static StringRef name(InterpretationAttr interp) { return interp.getName(); }
 
 /// The (input type, input interpretation) pair a property list uses for an
 /// input vector: packed words are listed as the packed type with the element
 /// interpretation (PackedS8x32 / I8), other inputs by their physical type.
-static FailureOr<std::pair<Interpretation, Interpretation>>
+static FailureOr<std::pair<InterpretationAttr, InterpretationAttr>>
 getInputPair(MatVecOp op) {
-  Interpretation interp = op.getInputInterp();
-  if (interp == Interpretation::PackedS8x32)
-    return std::make_pair(interp, Interpretation::I8);
-  if (interp == Interpretation::PackedU8x32)
-    return std::make_pair(interp, Interpretation::U8);
-  FailureOr<Interpretation> physical = getPhysicalInterpretation(
+  InterpretationAttr interp = op.getInputInterp();
+  MLIRContext *ctx = op.getContext();
+  if (interp.getKind() == InterpKind::PackedS8x32)
+    return std::make_pair(interp, InterpretationAttr::get(ctx, InterpKind::I8));
+  if (interp.getKind() == InterpKind::PackedU8x32)
+    return std::make_pair(interp, InterpretationAttr::get(ctx, InterpKind::U8));
+  FailureOr<InterpretationAttr> physical = getPhysicalInterpretation(
       op.getInput().getType().getElementType(), op.getInputUnsigned());
   if (failed(physical))
     return failure();
@@ -38,19 +37,19 @@ getInputPair(MatVecOp op) {
 }
 
 static std::string checkMatVec(MatVecOp op, ProfileAttr profile) {
-  FailureOr<std::pair<Interpretation, Interpretation>> input =
+  FailureOr<std::pair<InterpretationAttr, InterpretationAttr>> input =
       getInputPair(op);
-  FailureOr<Interpretation> output = getPhysicalInterpretation(
+  FailureOr<InterpretationAttr> output = getPhysicalInterpretation(
       op.getResult().getType().getElementType(), op.getOutputUnsigned());
   if (failed(input) || failed(output))
     return "its vector element types are not cooperative-vector types";
   MatrixDescAttr desc = op.getMatrixDesc();
-  std::optional<Interpretation> bias = op.getBiasInterp();
+  InterpretationAttr bias = op.getBiasInterpAttr();
 
   std::string combination = llvm::formatv(
       "input = {0}, input_interp = {1}, matrix = {2}{3}, output = {4}",
       name(input->first), name(input->second), name(desc.getInterpretation()),
-      bias ? (", bias = " + name(*bias)).str() : std::string(),
+      bias ? (", bias = " + name(bias)).str() : std::string(),
       name(*output));
 
   bool listed = false, transposable = false;
@@ -58,7 +57,7 @@ static std::string checkMatVec(MatVecOp op, ProfileAttr profile) {
     if (entry.getInput() != input->first ||
         entry.getInputInterp() != input->second ||
         entry.getMatrix() != desc.getInterpretation() ||
-        entry.getOutput() != *output || (bias && entry.getBias() != *bias))
+        entry.getOutput() != *output || (bias && entry.getBias() != bias))
       continue;
     listed = true;
     transposable |= entry.getTranspose();
@@ -67,7 +66,7 @@ static std::string checkMatVec(MatVecOp op, ProfileAttr profile) {
     return "it does not list the matrix-vector combination " + combination;
   if (desc.getTranspose() && !transposable)
     return "it does not support transpose for " + combination;
-  if (profile.getFp8OptimalOnly() && isFloat8(desc.getInterpretation()) &&
+  if (profile.getFp8OptimalOnly() && desc.getInterpretation().isFloat8() &&
       !desc.isOptimal())
     return llvm::formatv("{0} matrices need an optimal layout, but got {1}",
                          name(desc.getInterpretation()),
@@ -75,8 +74,8 @@ static std::string checkMatVec(MatVecOp op, ProfileAttr profile) {
   return "";
 }
 
-static bool listsAccumulation(ArrayAttr list, Interpretation input,
-                              Interpretation accumulation) {
+static bool listsAccumulation(ArrayAttr list, InterpretationAttr input,
+                              InterpretationAttr accumulation) {
   return llvm::any_of(list.getAsRange<AccumSupportAttr>(), [&](auto entry) {
     return entry.getInput() == input && entry.getAccumulation() == accumulation;
   });
@@ -94,7 +93,7 @@ static std::string checkOuterProduct(OuterProductAccumulateOp op,
   if (std::string tier = needsTier11("outer-product accumulation", profile);
       !tier.empty())
     return tier;
-  FailureOr<Interpretation> input = getPhysicalInterpretation(
+  FailureOr<InterpretationAttr> input = getPhysicalInterpretation(
       op.getLhs().getType().getElementType(), /*isUnsigned=*/false);
   MatrixDescAttr desc = op.getMatrixDesc();
   if (failed(input) ||
@@ -123,7 +122,7 @@ static std::string checkVectorAccumulate(VectorAccumulateOp op,
       !tier.empty())
     return tier;
   Type elem = op.getInput().getType().getElementType();
-  FailureOr<Interpretation> input =
+  FailureOr<InterpretationAttr> input =
       getPhysicalInterpretation(elem, /*isUnsigned=*/false);
   if (failed(input) ||
       !listsAccumulation(profile.getVectorAccumulate(), *input, *input))
@@ -135,8 +134,8 @@ static std::string checkConvertMatrix(ConvertMatrixOp op, ProfileAttr profile) {
   // Valid usage: each side is F32 or a matrix interpretation the profile
   // supports.
   for (MatrixDescAttr desc : {op.getSrcDesc(), op.getDstDesc()}) {
-    Interpretation interp = desc.getInterpretation();
-    if (interp == Interpretation::F32)
+    InterpretationAttr interp = desc.getInterpretation();
+    if (interp.getKind() == InterpKind::F32)
       continue;
     if (!llvm::any_of(profile.getMatvec().getAsRange<MatVecSupportAttr>(),
                       [&](auto entry) { return entry.getMatrix() == interp; }))

@@ -13,7 +13,7 @@ using namespace mlir;
 using namespace mlir::coopvec;
 
 namespace {
-using I = Interpretation;
+using I = InterpKind;
 
 struct MatVecRow {
   I input, inputInterp, matrix, bias, output;
@@ -33,6 +33,11 @@ constexpr MatVecRow kD3D12MatVec[] = {
 };
 constexpr AccumRow kD3D12OuterProduct[] = {{I::F16, I::F16}, {I::F16, I::F32}};
 constexpr AccumRow kD3D12VectorAccumulate[] = {{I::F16, I::F16}};
+
+AccumSupportAttr accumRow(MLIRContext *ctx, const AccumRow &row) {
+  return AccumSupportAttr::get(ctx, InterpretationAttr::get(ctx, row.input),
+                               InterpretationAttr::get(ctx, row.accumulation));
+}
 
 constexpr StringRef kProfileNames[] = {"d3d12-tier1.0", "d3d12-tier1.1"};
 } // namespace
@@ -54,15 +59,17 @@ ProfileAttr mlir::coopvec::getBuiltinProfile(MLIRContext *ctx,
   Builder b(ctx);
   SmallVector<Attribute> matvec, outer, accumulate;
   for (const MatVecRow &row : kD3D12MatVec)
-    matvec.push_back(MatVecSupportAttr::get(ctx, row.input, row.inputInterp,
-                                            row.matrix, row.bias, row.output,
-                                            /*transpose=*/false));
+    matvec.push_back(MatVecSupportAttr::get(
+        ctx, InterpretationAttr::get(ctx, row.input),
+        InterpretationAttr::get(ctx, row.inputInterp),
+        InterpretationAttr::get(ctx, row.matrix),
+        InterpretationAttr::get(ctx, row.bias),
+        InterpretationAttr::get(ctx, row.output), /*transpose=*/false));
   if (tier == SupportTier::Tier1_1) {
     for (const AccumRow &row : kD3D12OuterProduct)
-      outer.push_back(AccumSupportAttr::get(ctx, row.input, row.accumulation));
+      outer.push_back(accumRow(ctx, row));
     for (const AccumRow &row : kD3D12VectorAccumulate)
-      accumulate.push_back(
-          AccumSupportAttr::get(ctx, row.input, row.accumulation));
+      accumulate.push_back(accumRow(ctx, row));
   }
   return ProfileAttr::get(ctx, b.getStringAttr(name), tier,
                           b.getArrayAttr(matvec), b.getArrayAttr(outer),

@@ -27,20 +27,71 @@ ROWMAJOR, COLMAJOR, INFOPT, TRAINOPT = "RowMajor", "ColumnMajor", "InferencingOp
 LAYOUTS = [(ROWMAJOR, False), (COLMAJOR, False), (INFOPT, False), (TRAINOPT, False),
            (INFOPT, True), (TRAINOPT, True)]
 NP = {"F32": np.float32, "F16": np.float16, "I8": np.int8, "U8": np.uint8, "I32": np.int32,
-      "U32": np.uint32, "I16": np.int16, "U16": np.uint16, "F8_E4M3": np.uint8, "F8_E5M2": np.uint8}
+      "U32": np.uint32, "I16": np.int16, "U16": np.uint16, "F8_E4M3": np.uint8, "F8_E5M2": np.uint8,
+      "BF16": np.uint16, "F6_E2M3": np.uint8, "F6_E3M2": np.uint8, "F4_E2M1": np.uint8,
+      "I4": np.int8, "U4": np.uint8}
+# The finite-only minifloats held as codes: (exponent bits, mantissa bits,
+# bias); their codes are the low 1 + e + m bits of a byte.
+MINIFLOATS = {"F8_E4M3": (4, 3, 7), "F8_E5M2": (5, 2, 15), "F6_E2M3": (2, 3, 1),
+              "F6_E3M2": (3, 2, 3), "F4_E2M1": (2, 1, 1)}
+SUBBYTE = ("F4_E2M1", "I4", "U4")
 
 
-def decode_fp8(bits, interp):
-    """The value of FP8 bit patterns (OCP E4M3FN / E5M2), independent of the
-    code under test."""
+def decode_minifloat(bits, interp):
+    """The value of OCP minifloat codes (E4M3FN, E5M2, E2M3, E3M2, E2M1),
+    independent of the code under test; bits above the code are ignored."""
+    ebits, mbits, bias = MINIFLOATS[interp]
     bits = bits.astype(np.int64)
-    sign = np.where(bits & 0x80, -1.0, 1.0)
-    mbits, bias = (3, 7) if interp == "F8_E4M3" else (2, 15)
-    e = (bits >> mbits) & ((1 << (7 - mbits)) - 1)
+    sign = np.where(bits & (1 << (ebits + mbits)), -1.0, 1.0)
+    e = (bits >> mbits) & ((1 << ebits) - 1)
     m = (bits & ((1 << mbits) - 1)).astype(np.float64)
     normal = (1.0 + m / (1 << mbits)) * np.exp2(e - bias)
     subnormal = m / (1 << mbits) * np.exp2(1 - bias)
     return sign * np.where(e == 0, subnormal, normal)
+
+
+decode_fp8 = decode_minifloat
+
+
+def decode_bf16(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+
+
+def decode_matrix(w, interp):
+    """Exact float64 values of matrix elements held as NP[interp] codes."""
+    if interp in MINIFLOATS:
+        return decode_minifloat(w, interp)
+    if interp == "BF16":
+        return decode_bf16(w)
+    return w.astype(np.float64)
+
+
+def round_to_format(x, interp):
+    """x (float64, finite) rounded to nearest even in a finite-only minifloat
+    or BF16, beyond the range to the largest finite value (the DXIL
+    conversion rule), as a float64."""
+    if interp == "BF16":
+        b = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+        b = (b + 0x7FFF + ((b >> 16) & 1)) >> 16
+        return decode_bf16(b.astype(np.uint16))
+    ebits, mbits, _ = MINIFLOATS[interp]
+    codes = np.arange(1 << (ebits + mbits))  # the non-negative codes, increasing
+    grid = decode_minifloat(codes, interp)
+    a = np.minimum(np.abs(x), grid[-1])
+    hi = np.clip(np.searchsorted(grid, a), 1, len(grid) - 1)
+    lo = hi - 1
+    dlo, dhi = a - grid[lo], grid[hi] - a
+    pick = np.where(dlo < dhi, lo, np.where(dhi < dlo, hi, np.where(lo % 2 == 0, lo, hi)))
+    return np.sign(x) * grid[pick]
+
+
+def pack_nibbles(stored):
+    """The byte matrix of a 4-bit matrix: stored columns 2j and 2j+1 share
+    byte j, the even one in the low nibble."""
+    rows, cols = stored.shape
+    nib = np.zeros((rows, 2 * ceil_div(cols, 2)), np.uint8)
+    nib[:, :cols] = stored.astype(np.uint8) & 0xF
+    return np.ascontiguousarray(nib[:, 0::2] | (nib[:, 1::2] << 4))
 
 
 def ceil_div(a, b):
@@ -120,8 +171,10 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
                 in_unsigned, bias, out_phys, out_unsigned=False):
     es = np.dtype(NP[matrix]).itemsize
     srows, scols = (k, m) if transpose else (m, k)
+    # A 4-bit matrix is laid out as the byte matrix of its column pairs.
+    ucols = ceil_div(scols, 2) if matrix in SUBBYTE else scols
     strided = layout in (ROWMAJOR, COLMAJOR)
-    stride = strided_stride(layout, srows, scols, es) if strided else 0
+    stride = strided_stride(layout, srows, ucols, es) if strided else 0
     # Values.
     if matrix in ("F32", "F16"):
         w = rng.uniform(-1, 1, (m, k)).astype(NP[matrix])
@@ -135,9 +188,24 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
         w = rng.integers(-1000, 1000, (m, k)).astype(NP[matrix])
     elif matrix in ("U16", "U32"):
         w = rng.integers(0, 2000, (m, k)).astype(NP[matrix])
+    elif matrix == "BF16":
+        w = (rng.uniform(-4, 4, (m, k)).astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    elif matrix in ("F6_E2M3", "F6_E3M2"):
+        w = rng.integers(0, 64, (m, k)).astype(np.uint8)
+    elif matrix == "F4_E2M1":
+        w = rng.integers(0, 16, (m, k)).astype(np.uint8)
+    elif matrix == "I4":
+        w = rng.integers(-8, 8, (m, k)).astype(np.int8)
+    elif matrix == "U4":
+        w = rng.integers(0, 16, (m, k)).astype(np.uint8)
     else:
         w = rng.integers(0, 256, (m, k)).astype(np.uint8)
     stored = np.ascontiguousarray(w.T if transpose else w)
+    if matrix in SUBBYTE:
+        stored = pack_nibbles(stored)
+    elif matrix in ("F6_E2M3", "F6_E3M2"):
+        # The two bits above a 6-bit code are ignored when read.
+        stored = stored | (rng.integers(0, 4, stored.shape) << 6).astype(np.uint8)
     wbuf = store_matrix(stored, layout, stride)
     base = os.path.join(args.tmp, name)
     np.save(base + ".w.npy", wbuf)
@@ -154,6 +222,23 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
         x_phys = rng.integers(-70000, 70000, k).astype(np.int32)
         raw = x_phys.view(np.uint32).astype(np.float64) if in_unsigned else x_phys.astype(np.float64)
         logical = np.clip(raw, lo, hi)
+    elif in_phys in ("f32", "f16") and in_interp in ("I4", "U4"):
+        lo, hi = (-8, 7) if in_interp == "I4" else (0, 15)
+        x_phys = rng.uniform(-20, 20, k).astype(np.float32 if in_phys == "f32" else np.float16)
+        x_phys[:3] = [2.5, -3.5, 0.5][:min(3, k)]
+        logical = rtne_sat(x_phys.astype(np.float64), lo, hi)
+    elif in_phys in ("f32", "f16") and in_interp in ("BF16",) + tuple(MINIFLOATS):
+        # Values on and between the format's points, beyond its range too.
+        top = 8.0 if in_interp != "BF16" else 4.0
+        x_phys = rng.uniform(-top, top, k).astype(np.float32 if in_phys == "f32" else np.float16)
+        if in_interp in MINIFLOATS:
+            # Exact midpoints between neighbours exercise the ties to even.
+            ebits, mbits, _ = MINIFLOATS[in_interp]
+            grid = decode_minifloat(np.arange(1 << (ebits + mbits)), in_interp)
+            grid = grid[grid <= top]
+            mids = (grid[:-1] + grid[1:]) / 2 * rng.choice([-1.0, 1.0], len(grid) - 1)
+            x_phys[:min(k, 4)] = rng.choice(mids, min(k, 4), replace=False)
+        logical = round_to_format(x_phys.astype(np.float64), in_interp)
     elif in_phys in ("f32", "f16") and in_interp in ("I16", "U16"):
         lo, hi = (-2**15, 2**15 - 1) if in_interp == "I16" else (0, 2**16 - 1)
         x_phys = rng.uniform(-40000, 40000, k).astype(np.float32 if in_phys == "f32" else np.float16)
@@ -184,10 +269,17 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
     if bias:
         if bias == "I32":
             bvals = rng.integers(-100000, 100000, m).astype(np.int32)
+        elif bias == "I4":
+            bvals = rng.integers(-8, 8, m).astype(np.int8)
+        elif bias in MINIFLOATS:
+            bvals = rng.integers(0, 1 << (1 + sum(MINIFLOATS[bias][:2])), m).astype(np.uint8)
+        elif bias == "BF16":
+            bvals = (rng.uniform(-1, 1, m).astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
         else:
             bvals = rng.uniform(-1, 1, m).astype(NP[bias])
-        bbuf = np.zeros(m * bvals.dtype.itemsize + 64, np.uint8)
-        bbuf[64:64 + bvals.nbytes] = bvals.view(np.uint8)
+        braw = pack_nibbles(bvals[None, :])[0] if bias in SUBBYTE else bvals.view(np.uint8)
+        bbuf = np.zeros(braw.nbytes + 64, np.uint8)
+        bbuf[64:64 + braw.nbytes] = braw
         np.save(base + ".b.npy", bbuf)
         inputs.append(base + ".b.npy")
 
@@ -225,10 +317,12 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
         if y2.dtype != y.dtype or y2.tobytes() != y.tobytes():
             return f"FAIL {name}: {args.also_pipeline} gives {y2!r}, default {y!r}"
 
-    wf = decode_fp8(w, matrix) if matrix.startswith("F8") else w.astype(np.float64)
-    if matrix in ("F32", "F16", "F8_E4M3", "F8_E5M2"):
-        ref = wf @ logical + (bvals.astype(np.float64) if bvals is not None else 0)
-        mag = np.abs(wf) @ np.abs(logical) + (np.abs(bvals.astype(np.float64)) if bvals is not None else 0)
+    wf = decode_matrix(w, matrix)
+    bf = decode_matrix(bvals, bias) if bvals is not None else None
+    float_interps = ("F32", "F16", "BF16") + tuple(MINIFLOATS)
+    if matrix in float_interps or in_interp in float_interps or bias in float_interps:
+        ref = wf @ logical + (bf if bf is not None else 0)
+        mag = np.abs(wf) @ np.abs(logical) + (np.abs(bf) if bf is not None else 0)
         out_eps = 2.0**-11 if out_ty == "f16" else 2.0**-24
         tol = (k + 2) * 2.0**-24 * mag + out_eps * np.abs(ref) + (2.0**-24 if out_ty == "f16" else 0)
         diff = np.abs(y.astype(np.float64) - ref)
@@ -301,9 +395,37 @@ def group_matvec_wide(args, rng):
     return cases
 
 
+def group_matvec_types(args, rng):
+    """The interpretations DXIL lacks (BF16, FP6, FP4, 4-bit integers) as
+    matrix, input and bias types; they run through the reference semantics."""
+    cases = []
+    n = 0
+    combos = [("BF16", "f32", "F32", False, "F32", "f32", False),
+              ("BF16", "f32", "BF16", False, "BF16", "f16", False),
+              ("F6_E2M3", "f32", "F32", False, None, "f32", False),
+              ("F6_E3M2", "f16", "F16", False, "F16", "f32", False),
+              ("F6_E2M3", "f32", "F6_E2M3", False, "F6_E3M2", "f32", False),
+              ("F4_E2M1", "f32", "F32", False, "F4_E2M1", "f32", False),
+              ("F4_E2M1", "f16", "F4_E2M1", False, None, "f16", False),
+              ("F8_E4M3", "f32", "F6_E3M2", False, None, "f32", False),
+              ("I4", "f32", "I8", False, "I32", "i32", False),
+              ("U4", "i32", "PackedS8x32", False, None, "i32", False),
+              ("I4", "f32", "I4", False, "I4", "i32", False),
+              ("U4", "f16", "U4", False, None, "f32", False),
+              ("I8", "f32", "I4", False, "I32", "i32", False)]
+    for (layout, transpose) in LAYOUTS:
+        for j, (matrix, phys, interp, uns, bias, out, uout) in enumerate(combos):
+            m, k = [(8, 8), (13, 7), (32, 16), (5, 33)][(n + j) % 4]
+            name = f"mvt{n}_{matrix}_{layout}{'_T' if transpose else ''}_{phys}{interp}_{bias}_{out}"
+            cases.append((name, m, k, matrix, layout, transpose, phys, interp, uns, bias, out, uout))
+            n += 1
+    return cases
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("group", choices=["matvec-float", "matvec-int", "matvec-wide"])
+    ap.add_argument("group", choices=["matvec-float", "matvec-int", "matvec-wide",
+                                      "matvec-types"])
     ap.add_argument("--runner", required=True)
     ap.add_argument("--tmp", required=True)
     ap.add_argument("--seed", type=int, default=1)
@@ -314,7 +436,8 @@ def main():
     os.makedirs(args.tmp, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     cases = {"matvec-float": group_matvec_float, "matvec-int": group_matvec_int,
-             "matvec-wide": group_matvec_wide}[args.group](args, rng)
+             "matvec-wide": group_matvec_wide,
+             "matvec-types": group_matvec_types}[args.group](args, rng)
     failures = 0
     for case in cases:
         line = matvec_case(args, rng, *case)

@@ -12,6 +12,84 @@ class CoopVec_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 }
 
 //===----------------------------------------------------------------------===//
+// InterpretationAttr
+//===----------------------------------------------------------------------===//
+
+def CoopVec_InterpretationAttr : CoopVec_Attr<"Interpretation", "interp"> {
+  let summary = "how the elements of a vector or matrix are read";
+  let description = [{
+    An interpretation is an MLIR element type plus what reading it adds:
+    whether an integer is unsigned, and whether 8-bit values are packed four
+    to a 32-bit word. It prints as a name; the DXIL names are kept, and the
+    element types DXIL cannot express have names of their own:
+
+    | name | element type | | name | element type |
+    |------|--------------|-|------|--------------|
+    | `I16`, `U16` | `i16` (signed, unsigned) | | `BF16` | `bf16` |
+    | `I32`, `U32` | `i32` | | `F8_E4M3` | `f8E4M3FN` |
+    | `I8`, `U8` | `i8` | | `F8_E5M2` | `f8E5M2` |
+    | `PackedS8x32`, `PackedU8x32` | `i8`, four per `i32` word | | `F6_E2M3` | `f6E2M3FN` |
+    | `I4`, `U4` | `i4` | | `F6_E3M2` | `f6E3M2FN` |
+    | `F16`, `F32` | `f16`, `f32` | | `F4_E2M1` | `f4E2M1FN` |
+
+    The builtin type is accepted in place of the name (`bf16`, `f4E2M1FN`,
+    `i8`/`si8` for `I8`, `ui4` for `U4`); the name is what prints.
+
+    ```mlir
+    #coopvec.interp<F16>
+    #coopvec.interp<f6E2M3FN>   // prints as #coopvec.interp<F6_E2M3>
+    ```
+
+    In memory, an element takes its type's width in bytes, except: `F6_E2M3`
+    and `F6_E3M2` take one byte each (the value in the low six bits, the upper
+    two ignored when read and zero when written: PTX's 8-bit containers of
+    `kind::f8f6f4`), and `I4`, `U4` and `F4_E2M1` take half a byte: two
+    adjacent stored columns share a byte, the even column in the low nibble
+    (PTX's `.e2m1x2`), so a 4-bit matrix is laid out as the byte matrix of
+    its column pairs.
+
+    Which interpretation a DXIL `ComponentType` number stands for is the DXIL
+    conversion's business; the CPU runtime has its own element codes.
+  }];
+  let parameters = (ins
+    "::mlir::Type":$elementType,
+    DefaultValuedParameter<"bool", "false">:$isUnsigned,
+    DefaultValuedParameter<"bool", "false">:$packed
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let builders = [
+    AttrBuilderWithInferredContext<(ins "::mlir::Type":$elementType,
+        CArg<"bool", "false">:$isUnsigned, CArg<"bool", "false">:$packed), [{
+      return $_get(elementType.getContext(), elementType, isUnsigned, packed);
+    }]>
+  ];
+  let skipDefaultBuilders = 0;
+  let extraClassDeclaration = [{
+    /// The named interpretation this is (every valid one has a name).
+    InterpKind getKind() const;
+    /// Its name: "F16", "PackedS8x32", "F4_E2M1", ...
+    ::llvm::StringRef getName() const;
+    static InterpretationAttr get(::mlir::MLIRContext *ctx, InterpKind kind);
+    bool isFloat() const;
+    bool isFloat8() const;
+    /// Bits of one element in memory: 4 (I4, U4, F4_E2M1), 8 (F6 types use
+    /// a byte), 16 or 32 (a packed 32-bit word counts as one element).
+    unsigned getStorageBits() const;
+    bool isSubByte() const { return getStorageBits() < 8; }
+    /// Whether DXIL SM 6.9 names this interpretation.
+    bool isDxil() const;
+  }];
+}
+
+/// An interpretation parameter printed as its bare name (`input = F16`).
+def CoopVec_InterpParameter
+    : AttrParameter<"::mlir::coopvec::InterpretationAttr", "an interpretation"> {
+  let parser = "::mlir::coopvec::parseInterpretationName($_parser)";
+  let printer = "$_printer << $_self.getName()";
+}
+
+//===----------------------------------------------------------------------===//
 // MatrixDescAttr
 //===----------------------------------------------------------------------===//
 
@@ -35,11 +113,16 @@ def CoopVec_MatrixDescAttr : CoopVec_Attr<"MatrixDesc", "matrix"> {
     `OuterProductOptimal` (the SM 6.10 names) are accepted as aliases of
     `InferencingOptimal` and `TrainingOptimal`.
 
+    The interpretation may be any non-packed one, including those DXIL
+    lacks (`BF16`, `F6_E2M3`, `F6_E3M2`, `F4_E2M1`, `I4`, `U4`; see
+    `#coopvec.interp` for how they are stored). Layouts, strides and sizes of
+    a 4-bit matrix are those of the byte matrix of its column pairs.
+
     Rules: `M` and `K` are in [1, 65536]; the interpretation is one that a
     matrix in memory can have (not a packed one).
   }];
   let parameters = (ins
-    EnumParameter<CoopVec_Interpretation>:$interpretation,
+    CoopVec_InterpParameter:$interpretation,
     "int64_t":$rows,
     "int64_t":$cols,
     EnumParameter<CoopVec_MatrixLayout>:$layout,
@@ -48,8 +131,12 @@ def CoopVec_MatrixDescAttr : CoopVec_Attr<"MatrixDesc", "matrix"> {
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// Size in bytes of one element of the matrix.
+    /// Bytes of one layout unit: an element, or for 4-bit interpretations
+    /// the byte that holds a pair of adjacent stored columns.
     unsigned getElementBytes() const;
+    /// Stored columns counted in layout units: the stored columns, or for
+    /// 4-bit interpretations ceil(stored columns / 2) column pairs.
+    int64_t getStoredUnitCols() const;
     /// Whether the layout is RowMajor or ColumnMajor (uses the stride).
     bool isStrided() const;
     /// Whether the layout is one of the two optimal layouts.
@@ -81,11 +168,11 @@ def CoopVec_MatVecSupportAttr : CoopVec_Attr<"MatVecSupport", "matvec_support"> 
     ```
   }];
   let parameters = (ins
-    EnumParameter<CoopVec_Interpretation>:$input,
-    EnumParameter<CoopVec_Interpretation>:$input_interp,
-    EnumParameter<CoopVec_Interpretation>:$matrix,
-    EnumParameter<CoopVec_Interpretation>:$bias,
-    EnumParameter<CoopVec_Interpretation>:$output,
+    CoopVec_InterpParameter:$input,
+    CoopVec_InterpParameter:$input_interp,
+    CoopVec_InterpParameter:$matrix,
+    CoopVec_InterpParameter:$bias,
+    CoopVec_InterpParameter:$output,
     DefaultValuedParameter<"bool", "false">:$transpose
   );
   let assemblyFormat = "`<` struct(params) `>`";
@@ -102,8 +189,8 @@ def CoopVec_AccumSupportAttr : CoopVec_Attr<"AccumSupport", "accum_support"> {
     ```
   }];
   let parameters = (ins
-    EnumParameter<CoopVec_Interpretation>:$input,
-    EnumParameter<CoopVec_Interpretation>:$accumulation
+    CoopVec_InterpParameter:$input,
+    CoopVec_InterpParameter:$accumulation
   );
   let assemblyFormat = "`<` struct(params) `>`";
 }

@@ -26,9 +26,11 @@ def CoopVec_Dialect : Dialect {
       `#coopvec.matrix<...>`, shared by every op that touches a matrix.
     * **Interpretation is not element type.** Vectors in registers use MLIR
       builtin types (`vector<16xf16>`, `vector<8xi32>`); an interpretation
-      (`#coopvec.interp<...>`, the DXIL `ComponentType`) says how their
-      elements are read, e.g. `f32` values converted to `I8`, or `i32` words
-      holding four packed signed bytes (`PackedS8x32`).
+      (`#coopvec.interp<...>`: an MLIR element type plus signedness and
+      packing) says how their elements are read, e.g. `f32` values converted
+      to `I8`, or `i32` words holding four packed signed bytes
+      (`PackedS8x32`). DXIL's `ComponentType` numbers belong to the DXIL
+      conversion only.
 
     What a particular target can execute is described by a support profile
     (`#coopvec.profile<...>`) and checked by `--coopvec-check-support`.
@@ -46,37 +48,6 @@ def CoopVec_Dialect : Dialect {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::vector::VectorDialect"];
-}
-
-//===----------------------------------------------------------------------===//
-// Interpretations
-//===----------------------------------------------------------------------===//
-
-// The integer value of each case is its shipped DXIL `ComponentType` encoding
-// (see the errata in the project's seed README), so lowerings emit it as is.
-def CoopVec_Interpretation : I32EnumAttr<"Interpretation",
-    "how the elements of a vector or matrix are read (DXIL ComponentType)", [
-      I32EnumAttrCase<"I16", 2>,
-      I32EnumAttrCase<"U16", 3>,
-      I32EnumAttrCase<"I32", 4>,
-      I32EnumAttrCase<"U32", 5>,
-      I32EnumAttrCase<"F16", 8>,
-      I32EnumAttrCase<"F32", 9>,
-      I32EnumAttrCase<"PackedS8x32", 17>,
-      I32EnumAttrCase<"PackedU8x32", 18>,
-      I32EnumAttrCase<"U8", 19>,
-      I32EnumAttrCase<"I8", 20>,
-      I32EnumAttrCase<"F8_E4M3", 21>,
-      I32EnumAttrCase<"F8_E5M2", 22>
-    ]> {
-  let cppNamespace = "::mlir::coopvec";
-  let genSpecializedAttr = 0;
-}
-
-def CoopVec_InterpretationAttr
-    : EnumAttr<CoopVec_Dialect, CoopVec_Interpretation, "interp"> {
-  let summary = "an interpretation (DXIL ComponentType)";
-  let assemblyFormat = "`<` $value `>`";
 }
 
 //===----------------------------------------------------------------------===//
