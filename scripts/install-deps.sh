@@ -8,7 +8,7 @@ PKGS=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22
   cmake ninja-build python3 spirv-tools
   # RISC-V cross execution.
-  qemu-user gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
+  qemu-user gcc-riscv64-linux-gnu g++-riscv64-linux-gnu libc6-dev-riscv64-cross
   # Benchmark peers and image output.
   libdnnl-dev libopenblas-dev libpng-dev libomp-22-dev
   # Training and checking the example network (Debian python, /usr/bin/python3).

@@ -48,6 +48,13 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # Optional tools: tests that need one say `REQUIRES:`.
 if shutil.which("qemu-riscv64"):
     config.available_features.add("qemu-riscv64")
+# The runtime cross-compiled for riscv64 (test/lib/Riscv64): its static
+# test drivers, which test/Runtime/riscv64 runs under qemu-riscv64.
+riscv64_bin = os.path.join(config.coopvec_obj_root, "riscv64", "bin")
+if os.path.exists(os.path.join(riscv64_bin, "coopvec-matvec-test")):
+    config.available_features.add("riscv64-runtime")
+config.substitutions.append(("%riscv64_bin", riscv64_bin))
+config.substitutions.append(("%riscv64_obj", os.path.dirname(riscv64_bin)))
 if os.path.exists("/usr/local/cuda/bin/ptxas") or shutil.which("ptxas"):
     config.available_features.add("ptxas")
 if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):

@@ -10,6 +10,7 @@
 #include "LinAlgCoop/Runtime/Kernels.h"
 
 #include "Convert.h"
+#include "Isa.h"
 #include "Plan.h"
 #include "ThreadPool.h"
 
@@ -33,43 +34,35 @@ namespace {
 // ISA and thread selection
 //===----------------------------------------------------------------------===//
 
-enum class IsaLevel : int32_t { Portable = 0, Avx2 = 1, Avx512 = 2 };
+/// This architecture's entry for `isa`, or null if its table lacks it.
+const IsaEntry *isaEntry(IsaLevel isa) {
+  for (unsigned i = 0; i < kIsaTableSize; ++i)
+    if (kIsaTable[i].level == isa)
+      return &kIsaTable[i];
+  return nullptr;
+}
 
 const char *isaName(IsaLevel isa) {
-  return isa == IsaLevel::Avx512 ? "avx512"
-         : isa == IsaLevel::Avx2 ? "avx2"
-                                 : "portable";
+  const IsaEntry *entry = isaEntry(isa);
+  return entry ? entry->name : "portable";
 }
 
 bool cpuHas(IsaLevel isa) {
-#if defined(__x86_64__) || defined(__i386__)
-  static const bool avx2 = __builtin_cpu_supports("avx2") &&
-                           __builtin_cpu_supports("fma") &&
-                           __builtin_cpu_supports("f16c");
-  // __builtin_cpu_supports also checks that the OS saves the zmm state.
-  static const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") &&
-                             __builtin_cpu_supports("avx512bw") &&
-                             __builtin_cpu_supports("avx512vl") &&
-                             __builtin_cpu_supports("avx512dq") &&
-                             __builtin_cpu_supports("avx512vnni") &&
-                             __builtin_cpu_supports("prfchw");
-  return isa == IsaLevel::Portable || (isa == IsaLevel::Avx2 && avx2) ||
-         (isa == IsaLevel::Avx512 && avx512);
-#else
-  return isa == IsaLevel::Portable;
-#endif
+  const IsaEntry *entry = isaEntry(isa);
+  return entry && (cpuFeatures() & entry->features) == entry->features;
 }
 
 IsaLevel bestIsa() {
-  return cpuHas(IsaLevel::Avx512) ? IsaLevel::Avx512
-         : cpuHas(IsaLevel::Avx2) ? IsaLevel::Avx2
-                                  : IsaLevel::Portable;
+  for (unsigned i = kIsaTableSize; i-- > 1;)
+    if (cpuHas(kIsaTable[i].level))
+      return kIsaTable[i].level;
+  return IsaLevel::Portable;
 }
 
 bool parseIsa(const char *name, IsaLevel &isa) {
-  for (IsaLevel l : {IsaLevel::Portable, IsaLevel::Avx2, IsaLevel::Avx512})
-    if (std::strcmp(name, isaName(l)) == 0)
-      return isa = l, true;
+  for (unsigned i = 0; i < kIsaTableSize; ++i)
+    if (std::strcmp(name, kIsaTable[i].name) == 0)
+      return isa = kIsaTable[i].level, true;
   return false;
 }
 
@@ -81,10 +74,10 @@ IsaLevel envIsa() {
     const char *scalar = std::getenv("COOPVEC_KERNELS_SCALAR");
     if (scalar && scalar[0] && std::strcmp(scalar, "0") != 0)
       return IsaLevel::Portable;
-    IsaLevel cap = IsaLevel::Avx512;
+    IsaLevel top = kIsaTable[kIsaTableSize - 1].level, cap = top;
     if (const char *env = std::getenv("COOPVEC_KERNELS_ISA"))
       if (env[0] && !parseIsa(env, cap))
-        cap = IsaLevel::Avx512; // Unknown names leave the default.
+        cap = top; // Unknown names leave the default.
     IsaLevel best = bestIsa();
     return int32_t(cap) < int32_t(best) ? cap : best;
   }();
@@ -555,13 +548,9 @@ extern "C" int32_t coopvecMatVecMulAdd(
   if (numTasks > 0xffffffffu)
     return COOPVEC_ERROR_INVALID_DIMENSIONS;
 
+  const IsaEntry *kernels = isaEntry(isa);
   auto task = [&](unsigned t) {
-    if (isa == IsaLevel::Avx512)
-      avx512::matVecTask(plan, t);
-    else if (isa == IsaLevel::Avx2)
-      avx2::matVecTask(plan, t);
-    else
-      portable::matVecTask(plan, t);
+    kernels->matVecTask(plan, t);
   };
   parallelFor(unsigned(numTasks), threads, task);
   return COOPVEC_OK;
@@ -779,13 +768,9 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
   for (unsigned l = 0; l < plan.numLayers; ++l)
     work += uint64_t(plan.layers[l].m) * plan.layers[l].k * batch;
 
+  const IsaEntry *kernels = isaEntry(isa);
   auto task = [&](unsigned t) {
-    if (isa == IsaLevel::Avx512)
-      avx512::mlpTask(plan, t);
-    else if (isa == IsaLevel::Avx2)
-      avx2::mlpTask(plan, t);
-    else
-      portable::mlpTask(plan, t);
+    kernels->mlpTask(plan, t);
   };
   runTasks(plan.numBatchTiles, work, numThreads, task);
   return COOPVEC_OK;

@@ -328,22 +328,6 @@ size_t avx2MxQuantize(unsigned elem, const SimdParams &p, int emax,
   return mxKernel(elem, p, emax, src, n, elems, scales);
 }
 
-#else // !COOPVEC_HAVE_X86
-
-bool cpuHasAvx2() { return false; }
-bool avx2ConvertF32(unsigned, const SimdParams &, unsigned, const float *,
-                    void *, size_t) {
-  return false;
-}
-bool avx2ConvertF16(unsigned, const SimdParams &, unsigned, const uint16_t *,
-                    void *, size_t) {
-  return false;
-}
-size_t avx2MxQuantize(unsigned, const SimdParams &, int, const float *, size_t,
-                      uint8_t *, uint8_t *) {
-  return 0;
-}
-
 #endif
 
 } // namespace numerics

@@ -1,0 +1,49 @@
+//===- Isa.cpp - x86-64 feature bits and kernel levels --------------------===//
+
+#include "Isa.h"
+
+namespace coopvec {
+namespace kernels {
+
+uint64_t cpuFeatures() {
+  // __builtin_cpu_supports also checks that the OS saves the ymm/zmm state.
+  static const uint64_t bits = [] {
+    struct {
+      bool has;
+      uint64_t bit;
+    } const table[] = {
+        {__builtin_cpu_supports("avx2") != 0, kX86Avx2},
+        {__builtin_cpu_supports("fma") != 0, kX86Fma},
+        {__builtin_cpu_supports("f16c") != 0, kX86F16c},
+        {__builtin_cpu_supports("avx512f") != 0, kX86Avx512F},
+        {__builtin_cpu_supports("avx512bw") != 0, kX86Avx512Bw},
+        {__builtin_cpu_supports("avx512vl") != 0, kX86Avx512Vl},
+        {__builtin_cpu_supports("avx512dq") != 0, kX86Avx512Dq},
+        {__builtin_cpu_supports("avx512vnni") != 0, kX86Avx512Vnni},
+        {__builtin_cpu_supports("prfchw") != 0, kX86Prfchw},
+    };
+    uint64_t b = 0;
+    for (const auto &f : table)
+      b |= f.has ? f.bit : 0;
+    return b;
+  }();
+  return bits;
+}
+
+namespace {
+constexpr uint64_t kAvx2Features = kX86Avx2 | kX86Fma | kX86F16c;
+} // namespace
+
+const IsaEntry kIsaTable[] = {
+    {IsaLevel::Portable, "portable", 0, portable::matVecTask,
+     portable::mlpTask},
+    {IsaLevel::Avx2, "avx2", kAvx2Features, avx2::matVecTask, avx2::mlpTask},
+    {IsaLevel::Avx512, "avx512",
+     kAvx2Features | kX86Avx512F | kX86Avx512Bw | kX86Avx512Vl |
+         kX86Avx512Dq | kX86Avx512Vnni | kX86Prfchw,
+     avx512::matVecTask, avx512::mlpTask},
+};
+const unsigned kIsaTableSize = sizeof(kIsaTable) / sizeof(kIsaTable[0]);
+
+} // namespace kernels
+} // namespace coopvec
