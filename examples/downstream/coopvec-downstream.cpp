@@ -1,7 +1,8 @@
 //===- coopvec-downstream.cpp - a tool built against an installed coopvec -===//
 //
 // Registers the coopvec dialect and passes, parses a small program with a
-// coopvec.matvec (y = W x, W a 2x3 F32 row-major matrix in a byte buffer),
+// coopvec.matvec (y = W x, W a 2x3 F32 row-major matrix in a byte buffer,
+// rows 16 bytes apart),
 // lowers it with the registered coopvec-cpu-pipeline, JIT-compiles it with
 // MLIR's ExecutionEngine against libcoopvec_runtime.so and checks y against
 // a reference computed here. Prints `downstream: ok` when they agree.
@@ -19,6 +20,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -30,30 +32,29 @@
 using namespace mlir;
 
 namespace {
-constexpr int64_t kRows = 2, kCols = 3;
+constexpr int64_t kRows = 2, kCols = 3, kStride = 16;
 const float kW[kRows][kCols] = {{1.0f, 2.0f, 0.5f}, {-1.0f, 0.0f, 3.0f}};
 const float kX[kCols] = {1.0f, 2.0f, 4.0f};
 
-/// The program: W is a constant global of the matrix's bytes.
+/// The program: W is a constant global of the matrix's bytes (row-major
+/// strides are multiples of 16 bytes).
 std::string buildProgram() {
+  int8_t matrix[kRows * kStride] = {};
+  for (int64_t r = 0; r < kRows; ++r)
+    std::memcpy(matrix + r * kStride, kW[r], sizeof(kW[r]));
   std::string bytes;
-  for (const auto &row : kW)
-    for (float value : row) {
-      int8_t b[4];
-      std::memcpy(b, &value, 4);
-      for (int8_t v : b)
-        bytes += (bytes.empty() ? "" : ", ") + std::to_string(v);
-    }
+  for (int8_t v : matrix)
+    bytes += (bytes.empty() ? "" : ", ") + std::to_string(v);
   return R"(
-memref.global "private" constant @w : memref<24xi8> = dense<[)" +
+memref.global "private" constant @w : memref<32xi8> = dense<[)" +
          bytes + R"(]>
 
 func.func @matvec(%x: vector<3xf32>) -> vector<2xf32> {
   %c0 = arith.constant 0 : index
-  %c12 = arith.constant 12 : index
-  %g = memref.get_global @w : memref<24xi8>
-  %w = memref.cast %g : memref<24xi8> to memref<?xi8>
-  %y = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 2x3, RowMajor> stride %c12
+  %c16 = arith.constant 16 : index
+  %g = memref.get_global @w : memref<32xi8>
+  %w = memref.cast %g : memref<32xi8> to memref<?xi8>
+  %y = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 2x3, RowMajor> stride %c16
          : vector<3xf32>, memref<?xi8> -> vector<2xf32>
   return %y : vector<2xf32>
 }
@@ -84,11 +85,12 @@ int main(int argc, char **argv) {
   if (matvecs != 1)
     return 1;
 
-  // The pipeline by its registered name, as coopvec-opt would parse it.
+  // The pipeline by its registered name, added to `pm` (anchored on
+  // builtin.module already), as coopvec-opt --pass-pipeline would parse
+  // "builtin.module(coopvec-cpu-pipeline{...})".
   PassManager pm(&context);
-  if (failed(parsePassPipeline(
-          "builtin.module(coopvec-cpu-pipeline{parallel-loops=false})", pm,
-          llvm::errs())) ||
+  if (failed(parsePassPipeline("coopvec-cpu-pipeline{parallel-loops=false}",
+                               pm, llvm::errs())) ||
       failed(pm.run(*module)))
     return 1;
   bool lowered = true;
@@ -129,7 +131,7 @@ int main(int argc, char **argv) {
     float want = 0.0f;
     for (int64_t c = 0; c < kCols; ++c)
       want += kW[r][c] * kX[c];
-    llvm::outs() << " " << y[r];
+    llvm::outs() << llvm::format(" %g", y[r]);
     ok &= std::fabs(y[r] - want) <= 1e-6f;
   }
   llvm::outs() << "\ndownstream: " << (ok ? "ok" : "MISMATCH") << "\n";
