@@ -27,16 +27,36 @@ set(COOPVEC_INSTALL_CMAKEDIR ${COOPVEC_INSTALL_LIBDIR}/cmake/CoopVec)
 set(COOPVEC_EXPORT_SET MLIRTargets)
 get_property(COOPVEC_MLIR_LIBS GLOBAL PROPERTY MLIR_EXPORTS)
 
-# Runtime (lib/Runtime): static components and the shared libraries that
-# JIT-compiled code links against. Listed by name so that a component that
-# moves or goes away only drops out of the install.
+# Runtime (lib/Runtime): the shared libraries that JIT-compiled code links
+# against, the static components, and every other library of this project
+# that an installed library links (an exported target's dependencies must be
+# exported too), found by following the link libraries, so that a runtime
+# component added, renamed or moved is installed without a change here.
 set(COOPVEC_RUNTIME_LIBS)
-foreach(lib CoopVecNumerics CoopVecLayout CoopVecKernels CoopVecDxil
-            coopvec_runtime coopvec_dxil_driver)
-  if(TARGET ${lib})
+set(seen)
+set(pending ${COOPVEC_MLIR_LIBS} CoopVecNumerics CoopVecLayout CoopVecKernels
+  CoopVecDxil coopvec_runtime coopvec_dxil_driver)
+while(pending)
+  list(POP_FRONT pending lib)
+  if(NOT TARGET ${lib} OR lib IN_LIST seen)
+    continue()
+  endif()
+  list(APPEND seen ${lib})
+  get_target_property(imported ${lib} IMPORTED)
+  get_target_property(type ${lib} TYPE)
+  if(imported OR NOT type MATCHES "^(STATIC|SHARED|INTERFACE)_LIBRARY$")
+    continue()
+  endif()
+  if(NOT lib IN_LIST COOPVEC_MLIR_LIBS)
     list(APPEND COOPVEC_RUNTIME_LIBS ${lib})
   endif()
-endforeach()
+  foreach(property LINK_LIBRARIES INTERFACE_LINK_LIBRARIES)
+    get_target_property(deps ${lib} ${property})
+    if(deps)
+      list(APPEND pending ${deps})
+    endif()
+  endforeach()
+endwhile()
 set(COOPVEC_TOOLS)
 foreach(tool coopvec-opt coopvec-run coopvec-translate)
   if(TARGET ${tool})
