@@ -435,6 +435,8 @@ public:
   LogicalResult
   matchAndRewrite(MatVecOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.getMatrixDesc().isBlockScaled())
+      return rewriter.notifyMatchFailure(op, "block scales are not lowered");
     if (failed(checkByteBuffer(rewriter, op, adaptor.getMatrix())) ||
         failed(checkByteBuffer(rewriter, op, adaptor.getBias())))
       return failure();
@@ -576,6 +578,8 @@ public:
   LogicalResult
   matchAndRewrite(BatchMatVecOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.getMatrixDesc().isBlockScaled())
+      return rewriter.notifyMatchFailure(op, "block scales are not lowered");
     if (failed(checkByteBuffer(rewriter, op, adaptor.getMatrix())) ||
         failed(checkByteBuffer(rewriter, op, adaptor.getBias())))
       return failure();

@@ -162,6 +162,9 @@ static std::string getInterpRejection(InterpretationAttr interp,
 }
 
 static std::string getRejection(MatVecOp op) {
+  if (op.getMatrixDesc().isBlockScaled())
+    return "DXIL SM 6.9 has no block-scaled matrices (the matrix has "
+           "block scales)";
   std::string reason = firstOf(
       {getInterpRejection(op.getInputInterp(), "input"),
        getInterpRejection(op.getMatrixDesc().getInterpretation(), "matrix"),

@@ -209,16 +209,32 @@ uint32_t MatrixRef::load(uint32_t r, uint32_t c) const {
 }
 
 namespace {
+/// The scales of a block-scaled matrix: one byte per (logical row, block of
+/// `block` elements along K), row-major, in `format` (UE8M0 or UE4M3).
+struct BlockScaleRef {
+  const uint8_t *base; ///< The first scale.
+  unsigned format;
+  uint32_t block;
+
+  /// The scale of logical element (row, col) of a K-column matrix, exact.
+  double at(uint32_t row, uint32_t col, uint32_t k) const {
+    uint64_t perRow = (uint64_t(k) + block - 1) / block;
+    return coopvecDecode(format, base[row * perRow + col / block]);
+  }
+};
+
 /// The semantics of a matrix-vector product for every interpretation,
-/// layout and transpose, element by element: logical values exact in double,
-/// integer paths summed exactly, float paths summed in f32 (multiply then
-/// add, never fused). Arguments are checked by the caller.
+/// layout and transpose, element by element: logical values exact in double
+/// (a block-scaled weight is its element times its scale, exact in f32
+/// unless it overflows), integer paths summed exactly, float paths summed in
+/// f32 (multiply then add, never fused). Arguments are checked by the
+/// caller.
 void referenceMatVec(const ComponentInfo *out, const ComponentInfo *in,
                      const ComponentInfo *interp, void *result,
                      const void *input, uint32_t inputCount,
                      const MatrixRef &ref, uint32_t transpose,
                      const ComponentInfo *biasInfo, const uint8_t *biasBase,
-                     uint64_t biasOffset) {
+                     uint64_t biasOffset, const BlockScaleRef *scale) {
   uint32_t m = transpose ? ref.storedCols : ref.storedRows;
   uint32_t k = transpose ? ref.storedRows : ref.storedCols;
   // Logical input values as doubles (exact for every interpretation).
@@ -244,7 +260,9 @@ void referenceMatVec(const ComponentInfo *out, const ComponentInfo *in,
   bool integerPath = !interp->isFloat && !mInfo->isFloat &&
                      (!biasInfo || !biasInfo->isFloat);
   auto weight = [&](uint32_t row, uint32_t col) {
-    return decode(mInfo, transpose ? ref.load(col, row) : ref.load(row, col));
+    double w =
+        decode(mInfo, transpose ? ref.load(col, row) : ref.load(row, col));
+    return scale ? w * scale->at(row, col, k) : w;
   };
   auto biasAt = [&](uint32_t row) {
     return decode(biasInfo,
@@ -309,7 +327,8 @@ extern "C" int32_t coopvecReferenceMatVecMulAdd(
     return COOPVEC_ERROR_INVALID_STRIDE;
   uint32_t inputCount = interp->isPacked ? (k + 3) / 4 : k;
   referenceMatVec(out, in, interp, output, input, inputCount, ref, transpose,
-                  biasInfo, static_cast<const uint8_t *>(bias), biasOffset);
+                  biasInfo, static_cast<const uint8_t *>(bias), biasOffset,
+                  /*scale=*/nullptr);
   return COOPVEC_OK;
 }
 

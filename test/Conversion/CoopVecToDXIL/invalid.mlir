@@ -239,3 +239,14 @@ func.func @outer_product_bf16(%a: vector<8xf16>, %m: memref<?xi8>) {
       : vector<8xf16>, vector<8xf16>, memref<?xi8>
   return
 }
+
+// -----
+
+func.func @block_scaled(%x: vector<64xf16>, %w: memref<?xi8>) -> vector<8xf16> {
+  %c0 = arith.constant 0 : index
+  // expected-warning@+2 {{'coopvec.matvec' is not supported by profile 'd3d12-tier1.1': it does not list the matrix-vector combination input = F16, input_interp = F16, matrix = F8_E4M3, output = F16 (it will be emulated)}}
+  // expected-error@+1 {{'coopvec.matvec' cannot be lowered to DXIL: DXIL SM 6.9 has no block-scaled matrices (the matrix has block scales)}}
+  %y = coopvec.matvec %x as F16, %w[%c0] matrix<F8_E4M3, 8x64, InferencingOptimal, scale f8E8M0FNU block 32>
+         scales %w[%c0] : memref<?xi8> : vector<64xf16>, memref<?xi8> -> vector<8xf16>
+  return %y : vector<8xf16>
+}

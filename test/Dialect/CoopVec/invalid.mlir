@@ -40,6 +40,46 @@ func.func @subbyte_stride_too_short(%x: vector<40xf32>, %w: memref<?xi8>, %o: in
 
 // -----
 
+func.func @block_scale_type(%x: vector<32xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{block scale type must be f8E8M0FNU (UE8M0) or f8E4M3FN (UE4M3), but got 'f16'}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F8_E4M3, 4x32, RowMajor, scale f16 block 32> stride %o scales %w[%o] : memref<?xi8> : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @block_size(%x: vector<32xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{block size must be 32 or 16, but got 64}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F8_E4M3, 4x32, RowMajor, scale f8E8M0FNU block 64> stride %o scales %w[%o] : memref<?xi8> : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @block_scheme(%x: vector<32xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{F8_E4M3 elements with 'f8E4M3FN' scales in blocks of 16 are not a block-scale scheme; expected f8E8M0FNU x 32 over F8_E4M3, F8_E5M2, F6_E2M3, F6_E3M2 or F4_E2M1, or f8E8M0FNU x 16 or f8E4M3FN x 16 over F4_E2M1}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F8_E4M3, 4x32, RowMajor, scale f8E4M3FN block 16> stride %o scales %w[%o] : memref<?xi8> : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @block_scale_clause(%x: vector<32xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{expected 'transpose' or 'scale <type> block <size>'}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F8_E4M3, 4x32, RowMajor, scaled f8E8M0FNU block 32> stride %o : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @block_scale_twice(%x: vector<32xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{expected '>' after the block scale}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F8_E4M3, 4x32, RowMajor, scale f8E8M0FNU block 32, transpose> stride %o : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
 func.func @unknown_layout(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{unknown matrix layout 'Diagonal'; expected RowMajor, ColumnMajor, InferencingOptimal (MulOptimal) or TrainingOptimal (OuterProductOptimal)}}
   %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 4x4, Diagonal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
@@ -111,6 +151,39 @@ func.func @packed_matrix(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
 func.func @unknown_input_interpretation(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{unknown interpretation 'TF32'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4 or their element types}}
   %0 = coopvec.matvec %x as TF32, %w[%o] matrix<F32, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @block_scaled_without_scales(%x: vector<32xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op a block-scaled matrix needs a scales buffer}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F4_E2M1, 4x32, InferencingOptimal, scale f8E8M0FNU block 32> : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @scales_without_block_scale(%x: vector<32xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op scales given for a matrix without block scales}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F4_E2M1, 4x32, InferencingOptimal> scales %w[%o] : memref<?xi8> : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @scales_negative_offset(%x: vector<32xf32>, %w: memref<?xi8>, %o: index) {
+  %m1 = arith.constant -1 : index
+  // expected-error@+1 {{'coopvec.matvec' op scales offset must be non-negative, but is -1}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F4_E2M1, 4x32, InferencingOptimal, scale f8E8M0FNU block 32> scales %w[%m1] : memref<?xi8> : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @scales_without_offset(%x: vector<32xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.matvec' op scales buffer and scales offset must be given together}}
+  %0 = "coopvec.matvec"(%x, %w, %o, %w) <{input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F4_E2M1, 4x32, InferencingOptimal, scale f8E8M0FNU block 32>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0>}> : (vector<32xf32>, memref<?xi8>, index, memref<?xi8>) -> vector<4xf32>
   return
 }
 
@@ -318,7 +391,7 @@ func.func @unaligned_bias_offset(%x: vector<4xf32>, %w: memref<?xi8>) {
 
 func.func @bias_without_interpretation(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{'coopvec.matvec' op bias needs an interpretation}}
-  %0 = "coopvec.matvec"(%x, %w, %o, %w, %o) <{input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1>}> : (vector<4xf32>, memref<?xi8>, index, memref<?xi8>, index) -> vector<4xf32>
+  %0 = "coopvec.matvec"(%x, %w, %o, %w, %o) <{input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index, memref<?xi8>, index) -> vector<4xf32>
   return
 }
 
@@ -326,7 +399,7 @@ func.func @bias_without_interpretation(%x: vector<4xf32>, %w: memref<?xi8>, %o: 
 
 func.func @interpretation_without_bias(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{'coopvec.matvec' op bias interpretation given without a bias}}
-  %0 = "coopvec.matvec"(%x, %w, %o) <{bias_interp = #coopvec.interp<F32>, input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index) -> vector<4xf32>
+  %0 = "coopvec.matvec"(%x, %w, %o) <{bias_interp = #coopvec.interp<F32>, input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index) -> vector<4xf32>
   return
 }
 
@@ -334,15 +407,15 @@ func.func @interpretation_without_bias(%x: vector<4xf32>, %w: memref<?xi8>, %o: 
 
 func.func @bias_without_offset(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{'coopvec.matvec' op bias buffer and bias offset must be given together}}
-  %0 = "coopvec.matvec"(%x, %w, %o, %w) <{bias_interp = #coopvec.interp<F32>, input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0>}> : (vector<4xf32>, memref<?xi8>, index, memref<?xi8>) -> vector<4xf32>
+  %0 = "coopvec.matvec"(%x, %w, %o, %w) <{bias_interp = #coopvec.interp<F32>, input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index, memref<?xi8>) -> vector<4xf32>
   return
 }
 
 // -----
 
 func.func @non_integer_interpretation(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
-  // expected-error@+1 {{invalid properties {input_interp = 3.500000e+00 : f32, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} for op coopvec.matvec: Invalid attribute `input_interp` in property conversion: 3.500000e+00 : f32}}
-  %0 = "coopvec.matvec"(%x, %w, %o) <{input_interp = 3.5 : f32, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index) -> vector<4xf32>
+  // expected-error@+1 {{invalid properties {input_interp = 3.500000e+00 : f32, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0>} for op coopvec.matvec: Invalid attribute `input_interp` in property conversion: 3.500000e+00 : f32}}
+  %0 = "coopvec.matvec"(%x, %w, %o) <{input_interp = 3.5 : f32, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index) -> vector<4xf32>
   return
 }
 
@@ -350,7 +423,7 @@ func.func @non_integer_interpretation(%x: vector<4xf32>, %w: memref<?xi8>, %o: i
 
 func.func @missing_descriptor(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{'coopvec.matvec' op requires attribute 'matrix_desc'}}
-  %0 = "coopvec.matvec"(%x, %w, %o) <{input_interp = #coopvec.interp<F32>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index) -> vector<4xf32>
+  %0 = "coopvec.matvec"(%x, %w, %o) <{input_interp = #coopvec.interp<F32>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index) -> vector<4xf32>
   return
 }
 
@@ -363,6 +436,14 @@ func.func @missing_descriptor(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
 func.func @outer_element_types(%a: vector<8xf16>, %b: vector<4xf32>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{'coopvec.outer_product_accumulate' op input vectors must have the same element type, but got 'f16' and 'f32'}}
   coopvec.outer_product_accumulate %a, %b, %w[%o] matrix<F16, 8x4, TrainingOptimal> : vector<8xf16>, vector<4xf32>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @outer_product_block_scaled(%a: vector<8xf16>, %b: vector<32xf16>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.outer_product_accumulate' op does not take block-scaled matrices (only coopvec.matvec and coopvec.batch_matvec read scales)}}
+  coopvec.outer_product_accumulate %a, %b, %w[%o] matrix<F8_E4M3, 8x32, TrainingOptimal, scale f8E8M0FNU block 32> : vector<8xf16>, vector<32xf16>, memref<?xi8>
   return
 }
 
@@ -449,6 +530,15 @@ func.func @accumulate_element_type(%v: vector<8xf64>, %w: memref<?xi8>, %o: inde
 //===----------------------------------------------------------------------===//
 // coopvec.convert_matrix and coopvec.matrix_size
 //===----------------------------------------------------------------------===//
+
+func.func @convert_matrix_block_scaled(%src: memref<?xi8>, %dst: memref<?xi8>, %o: index) {
+  %c64 = arith.constant 64 : index
+  // expected-error@+1 {{'coopvec.convert_matrix' op does not take block-scaled matrices (only coopvec.matvec and coopvec.batch_matvec read scales)}}
+  coopvec.convert_matrix %src[%o] matrix<F32, 8x32, RowMajor> stride %c64 to %dst[%o] matrix<F8_E4M3, 8x32, InferencingOptimal, scale f8E8M0FNU block 32> : memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
 
 func.func @convert_matrix_non_dxil(%src: memref<?xi8>, %dst: memref<?xi8>, %o: index) {
   %c64 = arith.constant 64 : index

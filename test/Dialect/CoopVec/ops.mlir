@@ -6,7 +6,7 @@
 // CHECK-SAME: (%[[X:.*]]: vector<16xf16>, %[[W:.*]]: memref<?xi8>, %[[OFF:.*]]: index, %[[S:.*]]: index)
 // CHECK: %{{.*}} = coopvec.matvec %[[X]] as F16, %[[W]][%[[OFF]]] matrix<F16, 32x16, RowMajor> stride %[[S]] : vector<16xf16>, memref<?xi8> -> vector<32xf16>
 // GENERIC-LABEL: sym_name = "matvec_f16"
-// GENERIC: "coopvec.matvec"(%{{.*}}) <{input_interp = #coopvec.interp<F16>, matrix_desc = #coopvec.matrix<F16, 32x16, RowMajor>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0>}>
+// GENERIC: "coopvec.matvec"(%{{.*}}) <{input_interp = #coopvec.interp<F16>, matrix_desc = #coopvec.matrix<F16, 32x16, RowMajor>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0>}>
 func.func @matvec_f16(%x: vector<16xf16>, %w: memref<?xi8>, %off: index, %s: index) -> vector<32xf16> {
   %y = coopvec.matvec %x as F16, %w[%off] matrix<F16, 32x16, RowMajor> stride %s
          : vector<16xf16>, memref<?xi8> -> vector<32xf16>
@@ -161,5 +161,31 @@ func.func @matvec_element_types(%x: vector<16xf32>, %h: vector<16xf16>, %i: vect
          : vector<16xi32>, memref<?xi8> -> vector<8xi32>
   %6 = coopvec.matvec %x as si8, %w[%c0] matrix<ui8, 8x16, InferencingOptimal>
          : vector<16xf32>, memref<?xi8> -> vector<8xi32>
+  return
+}
+
+// Block-scaled matrices: OCP MX (UE8M0 scales, blocks of 32; blocks of 16
+// for E2M1) and NVFP4 (UE4M3 scales, blocks of 16).
+// CHECK-LABEL: func @matvec_block_scaled
+// CHECK: coopvec.matvec %{{.*}} as F32, %{{.*}}[%{{.*}}] matrix<F8_E4M3, 16x64, InferencingOptimal, scale f8E8M0FNU block 32> scales %{{.*}}[%{{.*}}] : memref<?xi8> bias %{{.*}}[%{{.*}}] as F32 : vector<64xf32>, memref<?xi8>, memref<?xi8> -> vector<16xf32>
+// CHECK: coopvec.matvec %{{.*}} as F16, %{{.*}}[%{{.*}}] matrix<F4_E2M1, 16x64, RowMajor, scale f8E4M3FN block 16> stride %{{.*}} scales %{{.*}}[%{{.*}}] : memref<128xi8> : vector<64xf16>, memref<?xi8> -> vector<16xf32>
+// CHECK: coopvec.matvec %{{.*}} as F32, %{{.*}}[%{{.*}}] matrix<F6_E3M2, 64x16, TrainingOptimal, transpose, scale f8E8M0FNU block 32> scales %{{.*}}[%{{.*}}] : memref<?xi8> : vector<16xf32>, memref<?xi8> -> vector<64xf32>
+// CHECK: coopvec.batch_matvec %{{.*}} as F32, %{{.*}}[%{{.*}}] matrix<F4_E2M1, 16x64, InferencingOptimal, scale f8E8M0FNU block 16> scales %{{.*}}[%{{.*}}] : memref<?xi8> into %{{.*}} : memref<?x64xf32>, memref<?xi8> -> memref<?x16xf32>
+// GENERIC-LABEL: sym_name = "matvec_block_scaled"
+// GENERIC: matrix_desc = #coopvec.matrix<F8_E4M3, 16x64, InferencingOptimal, scale f8E8M0FNU block 32>
+func.func @matvec_block_scaled(%x: vector<64xf32>, %h: vector<64xf16>, %y: vector<16xf32>,
+                               %w: memref<?xi8>, %sc: memref<?xi8>, %nv: memref<128xi8>,
+                               %xs: memref<?x64xf32>, %ys: memref<?x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %0 = coopvec.matvec %x as F32, %w[%c0] matrix<F8_E4M3, 16x64, InferencingOptimal, scale f8E8M0FNU block 32>
+         scales %sc[%c0] : memref<?xi8> bias %w[%c0] as F32
+         : vector<64xf32>, memref<?xi8>, memref<?xi8> -> vector<16xf32>
+  %1 = coopvec.matvec %h as F16, %w[%c0] matrix<F4_E2M1, 16x64, RowMajor, scale f8E4M3FN block 16>
+         stride %c32 scales %nv[%c0] : memref<128xi8> : vector<64xf16>, memref<?xi8> -> vector<16xf32>
+  %2 = coopvec.matvec %y as F32, %w[%c0] matrix<F6_E3M2, 64x16, TrainingOptimal, transpose, scale f8E8M0FNU block 32>
+         scales %sc[%c0] : memref<?xi8> : vector<16xf32>, memref<?xi8> -> vector<64xf32>
+  coopvec.batch_matvec %xs as F32, %w[%c0] matrix<F4_E2M1, 16x64, InferencingOptimal, scale f8E8M0FNU block 16>
+      scales %sc[%c0] : memref<?xi8> into %ys : memref<?x64xf32>, memref<?xi8> -> memref<?x16xf32>
   return
 }

@@ -284,7 +284,8 @@ int64_t MatrixDescAttr::getMinStride() const {
 LogicalResult
 MatrixDescAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        InterpretationAttr interpretation, int64_t rows,
-                       int64_t cols, MatrixLayout layout, bool transpose) {
+                       int64_t cols, MatrixLayout layout, bool transpose,
+                       Type scaleType, int64_t blockSize) {
   for (auto [name, dim] : {std::pair<StringRef, int64_t>{"M", rows},
                            std::pair<StringRef, int64_t>{"K", cols}})
     if (dim < 1 || dim > kMaxMatrixDim)
@@ -297,6 +298,35 @@ MatrixDescAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << interpretation.getName()
                        << " is packed; packed interpretations are only "
                           "valid for input vectors";
+  if (!scaleType && blockSize == 0)
+    return success();
+  // The PTX 8.7 block-scale schemes: UE8M0 x 32 over the MX element types,
+  // UE8M0 x 16 and UE4M3 x 16 over E2M1.
+  InterpKind kind = interpretation.getKind();
+  bool mxElement = kind == InterpKind::F8_E4M3 || kind == InterpKind::F8_E5M2 ||
+                   kind == InterpKind::F6_E2M3 || kind == InterpKind::F6_E3M2 ||
+                   kind == InterpKind::F4_E2M1;
+  if (!scaleType)
+    return emitError() << "block size " << blockSize
+                       << " given without a block scale type";
+  bool ue8m0 = isa<Float8E8M0FNUType>(scaleType);
+  bool ue4m3 = isa<Float8E4M3FNType>(scaleType);
+  if (!ue8m0 && !ue4m3)
+    return emitError() << "block scale type must be f8E8M0FNU (UE8M0) or "
+                          "f8E4M3FN (UE4M3), but got "
+                       << scaleType;
+  if (blockSize != 32 && blockSize != 16)
+    return emitError() << "block size must be 32 or 16, but got "
+                       << blockSize;
+  bool scheme = mxElement && ((ue8m0 && blockSize == 32) ||
+                              (kind == InterpKind::F4_E2M1 && blockSize == 16));
+  if (!scheme)
+    return emitError() << interpretation.getName() << " elements with "
+                       << scaleType << " scales in blocks of " << blockSize
+                       << " are not a block-scale scheme; expected "
+                          "f8E8M0FNU x 32 over F8_E4M3, F8_E5M2, F6_E2M3, "
+                          "F6_E3M2 or F4_E2M1, or f8E8M0FNU x 16 or "
+                          "f8E4M3FN x 16 over F4_E2M1";
   return success();
 }
 
@@ -330,17 +360,33 @@ Attribute MatrixDescAttr::parse(AsmParser &parser, Type) {
            "or TrainingOptimal (OuterProductOptimal)";
     return {};
   }
+  // Optional trailing clauses: `transpose`, then `scale T block B`.
   bool transpose = false;
-  if (succeeded(parser.parseOptionalComma())) {
-    if (parser.parseKeyword("transpose"))
-      return {};
-    transpose = true;
+  Type scaleType;
+  int64_t blockSize = 0;
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc clauseLoc = parser.getCurrentLocation();
+    if (!transpose && !scaleType &&
+        succeeded(parser.parseOptionalKeyword("transpose"))) {
+      transpose = true;
+      continue;
+    }
+    if (!scaleType && succeeded(parser.parseOptionalKeyword("scale"))) {
+      if (parser.parseType(scaleType) || parser.parseKeyword("block") ||
+          parser.parseInteger(blockSize))
+        return {};
+      continue;
+    }
+    parser.emitError(clauseLoc)
+        << (scaleType ? "expected '>' after the block scale"
+                      : "expected 'transpose' or 'scale <type> block <size>'");
+    return {};
   }
   if (parser.parseGreater())
     return {};
   return parser.getChecked<MatrixDescAttr>(loc, parser.getContext(), *interp,
                                            dims[0], dims[1], *layout,
-                                           transpose);
+                                           transpose, scaleType, blockSize);
 }
 
 void MatrixDescAttr::print(AsmPrinter &printer) const {
@@ -349,6 +395,8 @@ void MatrixDescAttr::print(AsmPrinter &printer) const {
           << stringifyMatrixLayout(getLayout());
   if (getTranspose())
     printer << ", transpose";
+  if (isBlockScaled())
+    printer << ", scale " << getScaleType() << " block " << getBlockSize();
   printer << '>';
 }
 

@@ -123,6 +123,15 @@ static LogicalResult verifyMatrixStride(Operation *op, MatrixDescAttr desc,
   return success();
 }
 
+/// Only matrix-vector products read block scales.
+static LogicalResult verifyNotBlockScaled(Operation *op, MatrixDescAttr desc) {
+  if (!desc.isBlockScaled())
+    return success();
+  return op->emitOpError() << "does not take block-scaled matrices (only "
+                              "coopvec.matvec and coopvec.batch_matvec read "
+                              "scales)";
+}
+
 static LogicalResult verifyTranspose(Operation *op, MatrixDescAttr desc) {
   if (desc.getTranspose() && desc.isStrided())
     return op->emitOpError() << "transpose is not supported for the "
@@ -201,6 +210,18 @@ static LogicalResult verifyMatVecLike(OpTy op, VectorType inputType,
       failed(verifyOffset(raw, op.getMatrixOffset(), 128, "matrix")))
     return failure();
 
+  if ((op.getScales() != nullptr) != (op.getScalesOffset() != nullptr))
+    return op.emitOpError(
+        "scales buffer and scales offset must be given together");
+  if (desc.isBlockScaled() != (op.getScales() != nullptr))
+    return op.emitOpError(desc.isBlockScaled()
+                              ? "a block-scaled matrix needs a scales buffer"
+                              : "scales given for a matrix without block "
+                                "scales");
+  if (op.getScales() &&
+      failed(verifyOffset(raw, op.getScalesOffset(), 1, "scales")))
+    return failure();
+
   bool hasBuffer = op.getBias() != nullptr;
   if (hasBuffer != (op.getBiasOffset() != nullptr))
     return op.emitOpError(
@@ -226,6 +247,8 @@ void MatVecOp::getEffects(
   addBufferEffect(effects, getMatrixMutable(), /*writes=*/false);
   if (getBias())
     addBufferEffect(effects, getBiasMutable()[0], /*writes=*/false);
+  if (getScales())
+    addBufferEffect(effects, getScalesMutable()[0], /*writes=*/false);
 }
 
 //===----------------------------------------------------------------------===//
@@ -254,6 +277,8 @@ LogicalResult OuterProductAccumulateOp::verify() {
   if (desc.getTranspose())
     return emitOpError("outer-product accumulation does not transpose the "
                        "matrix");
+  if (failed(verifyNotBlockScaled(*this, desc)))
+    return failure();
   if (failed(verifyRole(*this, desc.getInterpretation(),
                         InterpretationRole::Accumulation)) ||
       failed(verifyMatrixStride(*this, desc, getMatrixStride(), "matrix")))
@@ -313,6 +338,9 @@ LogicalResult ConvertMatrixOp::verify() {
                          << "; conversion keeps the shape";
   if (src.getTranspose() || dst.getTranspose())
     return emitOpError("matrix conversion does not transpose");
+  if (failed(verifyNotBlockScaled(*this, src)) ||
+      failed(verifyNotBlockScaled(*this, dst)))
+    return failure();
   InterpretationAttr from = src.getInterpretation();
   InterpretationAttr to = dst.getInterpretation();
   // The conversion API (and the runtime's converter) moves whole elements of
@@ -399,6 +427,8 @@ void BatchMatVecOp::getEffects(
   addBufferEffect(effects, getMatrixMutable(), /*writes=*/false);
   if (getBias())
     addBufferEffect(effects, getBiasMutable()[0], /*writes=*/false);
+  if (getScales())
+    addBufferEffect(effects, getScalesMutable()[0], /*writes=*/false);
   effects.emplace_back(MemoryEffects::Write::get(), &getOutputsMutable(),
                        SideEffects::DefaultResource::get());
 }

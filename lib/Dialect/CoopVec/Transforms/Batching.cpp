@@ -176,7 +176,7 @@ LogicalResult rewriteChain(RewriterBase &rewriter, Operation *loop, Value lb,
         op.getInputUnsignedAttr(), op.getMatrix(), op.getMatrixOffset(),
         op.getMatrixStride(), op.getMatrixDescAttr(), op.getBias(),
         op.getBiasOffset(), op.getBiasInterpAttr(), op.getOutputUnsignedAttr(),
-        outputs);
+        outputs, op.getScales(), op.getScalesOffset());
     rewriter.eraseOp(loop);
     return success();
   }

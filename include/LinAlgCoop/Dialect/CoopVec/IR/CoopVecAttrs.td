@@ -118,15 +118,53 @@ def CoopVec_MatrixDescAttr : CoopVec_Attr<"MatrixDesc", "matrix"> {
     `#coopvec.interp` for how they are stored). Layouts, strides and sizes of
     a 4-bit matrix are those of the byte matrix of its column pairs.
 
+    **Block scales** (OCP MX and NVFP4). `scale T block B` makes every run
+    of `B` consecutive elements along `K` of a row share one scale of type
+    `T`, read from a separate scale buffer that the op names:
+
+    ```mlir
+    #coopvec.matrix<F4_E2M1, 64x128, RowMajor, scale f8E8M0FNU block 32>   // MXFP4
+    #coopvec.matrix<F8_E4M3, 64x128, InferencingOptimal, scale f8E8M0FNU block 32> // MXFP8
+    #coopvec.matrix<F4_E2M1, 64x128, RowMajor, scale f8E4M3FN block 16>    // NVFP4
+    ```
+
+    * Schemes (PTX 8.7 `mma.sync ... .block_scale`): `f8E8M0FNU` (UE8M0)
+      scales with blocks of 32 of `F8_E4M3`, `F8_E5M2`, `F6_E2M3`,
+      `F6_E3M2` or `F4_E2M1` elements (MXFP8, MXFP6, MXFP4;
+      `scale_vec::1X`/`2X`), or with blocks of 16 `F4_E2M1` elements
+      (`kind::mxf4nvf4`, `scale_vec::4X`); `f8E4M3FN` scales holding UE4M3
+      values with blocks of 16 `F4_E2M1` elements (NVFP4).
+    * Scale storage: one byte per (row, block), dense and row-major by the
+      logical `M`x`ceil(K/B)` grid, whatever the matrix's layout or
+      transpose: the scale of logical element `(m, k)` is byte
+      `m * ceil(K/B) + k / B` after the scale offset. A final partial block
+      has a scale of its own.
+    * Value: logical element `(m, k)` is `decode(e) * decode(s)`, with `s`
+      read exactly as `coopvec.mx_dequantize` reads it: UE8M0 `s` is
+      `2^(s-127)` and `0xFF` is NaN; UE4M3 `s` is its unsigned E4M3 value
+      and `0x7F` is NaN. The product is exact in `f32` (a power-of-two shift,
+      or at most 2 x 4 significand bits), except that it overflows to
+      infinity where `f32` cannot hold it.
+    * A matrix-vector product then computes, for each row, `f32` products
+      of the scaled element and the input value, summed in increasing `k`
+      order starting from `+0.0` (multiply, then add: no fused
+      multiply-add), adds the bias and rounds once to the result type. PTX
+      leaves the internal precision of its block-scaled MMA unspecified;
+      this is the order the CPU target and the tests use, and a target that
+      sums differently must state its bound.
+
     Rules: `M` and `K` are in [1, 65536]; the interpretation is one that a
-    matrix in memory can have (not a packed one).
+    matrix in memory can have (not a packed one); a block scale is one of
+    the schemes above.
   }];
   let parameters = (ins
     CoopVec_InterpParameter:$interpretation,
     "int64_t":$rows,
     "int64_t":$cols,
     EnumParameter<CoopVec_MatrixLayout>:$layout,
-    DefaultValuedParameter<"bool", "false">:$transpose
+    DefaultValuedParameter<"bool", "false">:$transpose,
+    OptionalParameter<"::mlir::Type">:$scale_type,
+    DefaultValuedParameter<"int64_t", "0">:$block_size
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
@@ -147,6 +185,13 @@ def CoopVec_MatrixDescAttr : CoopVec_Attr<"MatrixDesc", "matrix"> {
     /// Smallest legal stride in bytes of a strided layout: one stored row
     /// (RowMajor) or column (ColumnMajor).
     int64_t getMinStride() const;
+    /// Whether elements share block scales (scale_type and block_size set).
+    bool isBlockScaled() const { return static_cast<bool>(getScaleType()); }
+    /// Scales per row: ceil(K / block size); 0 without block scales.
+    int64_t getScalesPerRow() const {
+      return isBlockScaled() ? (getCols() + getBlockSize() - 1) / getBlockSize()
+                             : 0;
+    }
   }];
 }
 

@@ -47,12 +47,15 @@ def CoopVec_BatchMatVecOp : CoopVec_Op<"batch_matvec", [
     Optional<Index>:$bias_offset,
     OptionalAttr<CoopVec_InterpretationAttr>:$bias_interp,
     UnitAttr:$output_unsigned,
-    CoopVec_VectorBatch:$outputs
+    CoopVec_VectorBatch:$outputs,
+    Optional<CoopVec_ByteBuffer>:$scales,
+    Optional<Index>:$scales_offset
   );
   let assemblyFormat = [{
     $inputs (`unsigned` $input_unsigned^)? `as` custom<Interp>($input_interp) `,`
     $matrix `[` $matrix_offset `]` `matrix` `` $matrix_desc
     (`stride` $matrix_stride^)?
+    (`scales` $scales^ `[` $scales_offset `]` `:` type($scales))?
     (`bias` $bias^ `[` $bias_offset `]` `as` custom<OptionalInterp>($bias_interp))?
     (`unsigned_result` $output_unsigned^)? `into` $outputs
     attr-dict `:` type($inputs) `,` type($matrix) (`,` type($bias)^)?

@@ -63,7 +63,20 @@ def CoopVec_MatVecOp : CoopVec_Op<"matvec", [
       least one stored row/column) is required for RowMajor/ColumnMajor and
       may be omitted (meaning 0) for the optimal layouts, which ignore it;
     * constant offsets are non-negative, the matrix offset a multiple of 128
-      bytes and the bias offset a multiple of 64 bytes.
+      bytes and the bias offset a multiple of 64 bytes;
+    * a block-scaled matrix (`#coopvec.matrix<..., scale T block B>`) needs
+      a `scales` clause naming the buffer and byte offset of its scales, and
+      only such a matrix takes one; buffer and offset come together.
+
+    Block-scaled matrices (MXFP8, MXFP6, MXFP4, NVFP4) are read as
+    `#coopvec.matrix` describes: each element times its block's scale,
+    products in `f32`, summed in increasing `k` order.
+
+    ```mlir
+    %y = coopvec.matvec %x as F32, %w[%off] matrix<F4_E2M1, 16x64, RowMajor, scale f8E8M0FNU block 32>
+           stride %s scales %sc[%soff] : memref<?xi8>
+           : vector<64xf32>, memref<?xi8> -> vector<16xf32>
+    ```
   }];
   let arguments = (ins
     CoopVec_Vector:$input,
@@ -76,13 +89,16 @@ def CoopVec_MatVecOp : CoopVec_Op<"matvec", [
     Optional<CoopVec_ByteBuffer>:$bias,
     Optional<Index>:$bias_offset,
     OptionalAttr<CoopVec_InterpretationAttr>:$bias_interp,
-    UnitAttr:$output_unsigned
+    UnitAttr:$output_unsigned,
+    Optional<CoopVec_ByteBuffer>:$scales,
+    Optional<Index>:$scales_offset
   );
   let results = (outs CoopVec_Vector:$result);
   let assemblyFormat = [{
     $input (`unsigned` $input_unsigned^)? `as` custom<Interp>($input_interp) `,`
     $matrix `[` $matrix_offset `]` `matrix` `` $matrix_desc
     (`stride` $matrix_stride^)?
+    (`scales` $scales^ `[` $scales_offset `]` `:` type($scales))?
     (`bias` $bias^ `[` $bias_offset `]` `as` custom<OptionalInterp>($bias_interp))?
     (`unsigned_result` $output_unsigned^)?
     attr-dict `:` type($input) `,` type($matrix) (`,` type($bias)^)?
