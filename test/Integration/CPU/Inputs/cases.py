@@ -167,8 +167,18 @@ INT_INPUTS = [("i32", "PackedS8x32", False), ("i32", "PackedU8x32", True),
               ("i32", "I8", False), ("i32", "U8", True)]
 
 
+def decode_scale(codes, stype):
+    """Block scale values: UE8M0 2^(s-127) (0xFF NaN), UE4M3 the unsigned
+    E4M3 value (0x7F NaN)."""
+    codes = codes.astype(np.int64)
+    if stype == "f8E8M0FNU":
+        return np.where(codes == 0xFF, np.nan, np.exp2(codes - 127.0))
+    v = decode_minifloat(codes & 0x7F, "F8_E4M3")
+    return np.where((codes & 0x7F) == 0x7F, np.nan, v)
+
+
 def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_interp,
-                in_unsigned, bias, out_phys, out_unsigned=False):
+                in_unsigned, bias, out_phys, out_unsigned=False, scale=None):
     es = np.dtype(NP[matrix]).itemsize
     srows, scols = (k, m) if transpose else (m, k)
     # A 4-bit matrix is laid out as the byte matrix of its column pairs.
@@ -265,6 +275,23 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
         logical = np.asarray(logical, np.float64)
     np.save(base + ".x.npy", x_phys)
     inputs = [base + ".x.npy", base + ".w.npy"]
+    svals = None
+    if scale:
+        # Scales near 1 (UE8M0 2^-6..2^6; UE4M3 codes of 0.5..8), one byte
+        # per (row, block) at byte 16 of their buffer; with_nan puts one NaN
+        # scale in row 0.
+        stype, block, with_nan = scale
+        per_row = ceil_div(k, block)
+        if stype == "f8E8M0FNU":
+            svals = rng.integers(121, 134, (m, per_row)).astype(np.uint8)
+        else:
+            svals = rng.integers(0x30, 0x51, (m, per_row)).astype(np.uint8)
+        if with_nan:
+            svals[0, per_row - 1] = 0xFF if stype == "f8E8M0FNU" else 0x7F
+        sbuf = np.zeros(16 + svals.size + 16, np.uint8)
+        sbuf[16:16 + svals.size] = svals.reshape(-1)
+        np.save(base + ".s.npy", sbuf)
+        inputs.append(base + ".s.npy")
     bvals = None
     if bias:
         if bias == "I32":
@@ -285,15 +312,20 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
 
     in_ty = {"f32": "f32", "f16": "f16", "i32": "i32"}[in_phys]
     out_ty = out_phys
-    desc = f"matrix<{matrix}, {m}x{k}, {layout}{', transpose' if transpose else ''}>"
+    scale_txt = f", scale {scale[0]} block {scale[1]}" if scale else ""
+    desc = f"matrix<{matrix}, {m}x{k}, {layout}{', transpose' if transpose else ''}{scale_txt}>"
     stride_txt = f" stride %s" if strided else ""
+    if scale:
+        stride_txt += " scales %sc[%c16] : memref<?xi8>"
+    scale_arg = ", %sc: memref<?xi8>" if scale else ""
     bias_txt = f" bias %b[%c64] as {bias}" if bias else ""
     bias_arg = ", %b: memref<?xi8>" if bias else ""
     bias_ty = ", memref<?xi8>" if bias else ""
     uns = " unsigned" if in_unsigned else ""
     uns_out = " unsigned_result" if out_unsigned else ""
-    prog = f"""func.func @{name}(%x: vector<{nin}x{in_ty}>, %w: memref<?xi8>{bias_arg}) -> vector<{m}x{out_ty}> {{
+    prog = f"""func.func @{name}(%x: vector<{nin}x{in_ty}>, %w: memref<?xi8>{scale_arg}{bias_arg}) -> vector<{m}x{out_ty}> {{
   %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
   %c64 = arith.constant 64 : index
   %s = arith.constant {stride} : index
   %y = coopvec.matvec %x{uns} as {in_interp}, %w[%c0] {desc}{stride_txt}{bias_txt}{uns_out}
@@ -318,6 +350,10 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
             return f"FAIL {name}: {args.also_pipeline} gives {y2!r}, default {y!r}"
 
     wf = decode_matrix(w, matrix)
+    if svals is not None:
+        # Each element times its block's scale: exact in float64 (and in f32
+        # for these ranges).
+        wf = wf * np.repeat(decode_scale(svals, scale[0]), scale[1], axis=1)[:, :k]
     bf = decode_matrix(bvals, bias) if bvals is not None else None
     float_interps = ("F32", "F16", "BF16") + tuple(MINIFLOATS)
     if matrix in float_interps or in_interp in float_interps or bias in float_interps:
@@ -326,7 +362,8 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
         out_eps = 2.0**-11 if out_ty == "f16" else 2.0**-24
         tol = (k + 2) * 2.0**-24 * mag + out_eps * np.abs(ref) + (2.0**-24 if out_ty == "f16" else 0)
         diff = np.abs(y.astype(np.float64) - ref)
-        if np.all(diff <= tol):
+        nan_ref = np.isnan(ref)
+        if np.array_equal(np.isnan(y), nan_ref) and np.all(diff[~nan_ref] <= tol[~nan_ref]):
             return f"ok {name}"
         i = int(np.argmax(diff - tol))
         return f"FAIL {name}: y[{i}] = {y[i]!r}, reference {ref[i]!r}, bound {tol[i]!r}"
@@ -422,10 +459,34 @@ def group_matvec_types(args, rng):
     return cases
 
 
+def group_matvec_scaled(args, rng):
+    """Block-scaled matrices (MXFP8, MXFP6, MXFP4 with UE8M0 scales in
+    blocks of 32 or 16, NVFP4 with UE4M3 scales in blocks of 16) in every
+    layout, with partial last blocks and NaN scales."""
+    cases = []
+    n = 0
+    combos = [("F8_E4M3", ("f8E8M0FNU", 32), "f32", "F32", "F32", "f32"),
+              ("F8_E5M2", ("f8E8M0FNU", 32), "f16", "F16", None, "f32"),
+              ("F6_E2M3", ("f8E8M0FNU", 32), "f32", "F32", None, "f16"),
+              ("F6_E3M2", ("f8E8M0FNU", 32), "f32", "F32", "F16", "f32"),
+              ("F4_E2M1", ("f8E8M0FNU", 32), "f32", "F32", None, "f32"),
+              ("F4_E2M1", ("f8E8M0FNU", 16), "f16", "F32", "F32", "f32"),
+              ("F4_E2M1", ("f8E4M3FN", 16), "f32", "F32", None, "f32")]
+    for (layout, transpose) in LAYOUTS:
+        for j, (matrix, (stype, block), phys, interp, bias, out) in enumerate(combos):
+            m, k = [(8, 64), (13, 40), (5, 96), (16, 33)][(n + j) % 4]
+            with_nan = (n + j) % 5 == 0
+            name = f"mvs{n}_{matrix}_{stype}x{block}_{layout}{'_T' if transpose else ''}_{phys}{interp}_{bias}_{out}"
+            cases.append((name, m, k, matrix, layout, transpose, phys, interp, False, bias, out,
+                          False, (stype, block, with_nan)))
+            n += 1
+    return cases
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("group", choices=["matvec-float", "matvec-int", "matvec-wide",
-                                      "matvec-types"])
+                                      "matvec-types", "matvec-scaled"])
     ap.add_argument("--runner", required=True)
     ap.add_argument("--tmp", required=True)
     ap.add_argument("--seed", type=int, default=1)
@@ -437,7 +498,8 @@ def main():
     rng = np.random.default_rng(args.seed)
     cases = {"matvec-float": group_matvec_float, "matvec-int": group_matvec_int,
              "matvec-wide": group_matvec_wide,
-             "matvec-types": group_matvec_types}[args.group](args, rng)
+             "matvec-types": group_matvec_types,
+             "matvec-scaled": group_matvec_scaled}[args.group](args, rng)
     failures = 0
     for case in cases:
         line = matvec_case(args, rng, *case)
