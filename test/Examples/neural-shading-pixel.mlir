@@ -1,8 +1,9 @@
 // The README's example: it passes the D3D12 profile, and the layer offsets it
-// uses agree with the sizes the layout math folds to (1536 = 64x12 halves in
+// uses agree with the sizes the CPU target's layout math folds to (1536 = 64x12 halves in
 // 8-row panels; 1536 + 8192 = 9728).
 // RUN: coopvec-opt %coopvec_src/examples/neural_shading/shade_pixel.mlir \
-// RUN:   --coopvec-check-support="profile=d3d12-tier1.1" --canonicalize | FileCheck %s
+// RUN:   --coopvec-check-support="profile=d3d12-tier1.1" \
+// RUN:   --coopvec-attach-profile=profile=cpu-host --canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @shade_pixel
 // CHECK-COUNT-3: coopvec.matvec

@@ -159,6 +159,7 @@ func.func @accumulate_offset_beyond_i32(%v: vector<8xf16>, %m: memref<?xi8>) {
 
 // Ops DXIL has no counterpart for are rejected, never dropped.
 func.func @conversion(%x: vector<8xf32>) -> vector<8xf8E4M3FN> {
+  // expected-warning@+2 {{'coopvec.convert' is not supported by profile 'd3d12-tier1.1': it does not list the feature 'convert' (it will be emulated)}}
   // expected-error@+1 {{'coopvec.convert' cannot be lowered to DXIL: DXIL SM 6.9 has no low-precision conversion or block-scale operation; convert on the host or use an interpretation (F8_E4M3, F8_E5M2)}}
   %0 = coopvec.convert %x rounding rn satfinite : vector<8xf32> -> vector<8xf8E4M3FN>
   return %0 : vector<8xf8E4M3FN>
@@ -167,6 +168,7 @@ func.func @conversion(%x: vector<8xf32>) -> vector<8xf8E4M3FN> {
 // -----
 
 func.func @mx(%x: vector<32xf32>) -> (vector<32xf4E2M1FN>, vector<1xf8E8M0FNU>) {
+  // expected-warning@+2 {{'coopvec.mx_quantize' is not supported by profile 'd3d12-tier1.1': it does not list the feature 'mx' (it will be emulated)}}
   // expected-error@+1 {{'coopvec.mx_quantize' cannot be lowered to DXIL: DXIL SM 6.9 has no low-precision conversion or block-scale operation; convert on the host or use an interpretation (F8_E4M3, F8_E5M2)}}
   %e, %s = coopvec.mx_quantize %x block 32 : vector<32xf32> -> vector<32xf4E2M1FN>, vector<1xf8E8M0FNU>
   return %e, %s : vector<32xf4E2M1FN>, vector<1xf8E8M0FNU>
@@ -176,6 +178,7 @@ func.func @mx(%x: vector<32xf32>) -> (vector<32xf4E2M1FN>, vector<1xf8E8M0FNU>) 
 
 func.func @batched(%in: memref<?x4xf16>, %out: memref<?x4xf16>, %w: memref<?xi8>) {
   %c0 = arith.constant 0 : index
+  // expected-warning@+2 {{'coopvec.batch_matvec' is not supported by profile 'd3d12-tier1.1': it does not list the feature 'batch_matvec' (it will be emulated)}}
   // expected-error@+1 {{'coopvec.batch_matvec' cannot be lowered to DXIL: DXIL expresses one invocation's product; the batched and fused forms are for the CPU target (do not run --coopvec-batch before this pass)}}
   coopvec.batch_matvec %in as F16, %w[%c0] matrix<F16, 4x4, InferencingOptimal> into %out : memref<?x4xf16>, memref<?xi8> -> memref<?x4xf16>
   return
@@ -244,7 +247,7 @@ func.func @outer_product_bf16(%a: vector<8xf16>, %m: memref<?xi8>) {
 
 func.func @block_scaled(%x: vector<64xf16>, %w: memref<?xi8>) -> vector<8xf16> {
   %c0 = arith.constant 0 : index
-  // expected-warning@+2 {{'coopvec.matvec' is not supported by profile 'd3d12-tier1.1': it does not list the matrix-vector combination input = F16, input_interp = F16, matrix = F8_E4M3, output = F16 (it will be emulated)}}
+  // expected-warning@+2 {{'coopvec.matvec' is not supported by profile 'd3d12-tier1.1': it does not list the feature 'block_scale' (it will be emulated)}}
   // expected-error@+1 {{'coopvec.matvec' cannot be lowered to DXIL: DXIL SM 6.9 has no block-scaled matrices (the matrix has block scales)}}
   %y = coopvec.matvec %x as F16, %w[%c0] matrix<F8_E4M3, 8x64, InferencingOptimal, scale f8E8M0FNU block 32>
          scales %w[%c0] : memref<?xi8> : vector<64xf16>, memref<?xi8> -> vector<8xf16>

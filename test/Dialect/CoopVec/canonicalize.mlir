@@ -1,7 +1,8 @@
 // RUN: coopvec-opt %s -canonicalize -split-input-file | FileCheck %s
 
 // Size queries fold through the runtime's layout math (include/LinAlgCoop/
-// Runtime/Layout.h documents the optimal layouts).
+// Runtime/Layout.h documents the optimal layouts). An optimal layout's size
+// is the target's: it folds only in a module that names its target.
 
 // CHECK-LABEL: func @sizes
 // Row-major: 64 rows of a 128-byte stride.
@@ -15,15 +16,17 @@
 // TrainingOptimal, 4-byte elements, 9x9: 2x2 tiles of 64 elements.
 // CHECK-DAG: %[[TO:.*]] = arith.constant 1024 : index
 // CHECK: return %[[RM]], %[[CM]], %[[IO]], %[[IO2]], %[[TO]]
-func.func @sizes() -> (index, index, index, index, index) {
-  %c128 = arith.constant 128 : index
-  %c256 = arith.constant 256 : index
-  %0 = coopvec.matrix_size matrix<F32, 64x32, RowMajor> stride %c128 : index
-  %1 = coopvec.matrix_size matrix<F16, 64x32, ColumnMajor> stride %c256 : index
-  %2 = coopvec.matrix_size matrix<F8_E4M3, 64x32, InferencingOptimal> : index
-  %3 = coopvec.matrix_size matrix<F16, 10x3, InferencingOptimal> : index
-  %4 = coopvec.matrix_size matrix<F32, 9x9, TrainingOptimal> : index
-  return %0, %1, %2, %3, %4 : index, index, index, index, index
+module attributes {coopvec.profile = "cpu-host"} {
+  func.func @sizes() -> (index, index, index, index, index) {
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    %0 = coopvec.matrix_size matrix<F32, 64x32, RowMajor> stride %c128 : index
+    %1 = coopvec.matrix_size matrix<F16, 64x32, ColumnMajor> stride %c256 : index
+    %2 = coopvec.matrix_size matrix<F8_E4M3, 64x32, InferencingOptimal> : index
+    %3 = coopvec.matrix_size matrix<F16, 10x3, InferencingOptimal> : index
+    %4 = coopvec.matrix_size matrix<F32, 9x9, TrainingOptimal> : index
+    return %0, %1, %2, %3, %4 : index, index, index, index, index
+  }
 }
 
 // -----
@@ -34,4 +37,33 @@ func.func @sizes() -> (index, index, index, index, index) {
 func.func @dynamic(%s: index) -> index {
   %0 = coopvec.matrix_size matrix<F32, 64x32, RowMajor> stride %s : index
   return %0 : index
+}
+
+// -----
+
+// Without a target only the strided layouts fold.
+// CHECK-LABEL: func @no_target
+// CHECK-DAG: %[[RM:.*]] = arith.constant 8192 : index
+// CHECK-DAG: %[[IO:.*]] = coopvec.matrix_size matrix<F8_E4M3, 64x32, InferencingOptimal> : index
+// CHECK-DAG: %[[TO:.*]] = coopvec.matrix_size matrix<F32, 9x9, TrainingOptimal> : index
+// CHECK: return %[[RM]], %[[IO]], %[[TO]]
+func.func @no_target() -> (index, index, index) {
+  %c128 = arith.constant 128 : index
+  %0 = coopvec.matrix_size matrix<F32, 64x32, RowMajor> stride %c128 : index
+  %1 = coopvec.matrix_size matrix<F8_E4M3, 64x32, InferencingOptimal> : index
+  %2 = coopvec.matrix_size matrix<F32, 9x9, TrainingOptimal> : index
+  return %0, %1, %2 : index, index, index
+}
+
+// -----
+
+// A profile written out names the target as well as a builtin's name.
+// CHECK-LABEL: func @own_profile
+// CHECK: %[[IO:.*]] = arith.constant 2048 : index
+// CHECK: return %[[IO]]
+module attributes {coopvec.profile = #coopvec.profile<name = "gpu", matvec = [], outer_product = [], vector_accumulate = []>} {
+  func.func @own_profile() -> index {
+    %0 = coopvec.matrix_size matrix<I8, 64x32, InferencingOptimal> : index
+    return %0 : index
+  }
 }

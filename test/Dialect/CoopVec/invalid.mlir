@@ -654,8 +654,44 @@ func.func @size_stride() -> index {
 // Profiles
 //===----------------------------------------------------------------------===//
 
-// expected-error@+1 {{'coopvec.profile' must be a #coopvec.profile attribute}}
-module attributes {coopvec.profile = "d3d12"} {
+// expected-error@+1 {{'coopvec.profile' must be a #coopvec.profile attribute or the name of a builtin profile}}
+module attributes {coopvec.profile = 1 : i32} {
+}
+
+// -----
+
+// expected-error@+1 {{'coopvec.profile' must be a #coopvec.profile attribute or the name of a builtin profile}}
+module attributes {coopvec.profile = ""} {
+}
+
+// -----
+
+// expected-error@+1 {{unknown profile kind 'cuda'; expected one of d3d12, cpu, nvptx, riscv, vulkan}}
+module attributes {coopvec.profile = #coopvec.profile<name = "p", kind = "cuda", matvec = [], outer_product = [], vector_accumulate = []>} {
+}
+
+// -----
+
+// expected-error@+1 {{nvptx arch 'sm_90x' is not an SM name (sm_<N>, sm_<N>a or sm_<N>f)}}
+module attributes {coopvec.profile = #coopvec.profile<name = "p", kind = "nvptx", arch = "sm_90x", matvec = [], outer_product = [], vector_accumulate = []>} {
+}
+
+// -----
+
+// expected-error@+1 {{profile features must be non-empty strings, but got 3 : i64}}
+module attributes {coopvec.profile = #coopvec.profile<name = "p", features = ["mma.sync", 3], matvec = [], outer_product = [], vector_accumulate = []>} {
+}
+
+// -----
+
+// expected-error@+1 {{profile tile shapes must be array<i64: m, n, k> of positive sizes, but got array<i64: 16, 8>}}
+module attributes {coopvec.profile = #coopvec.profile<name = "p", matvec = [#coopvec.matvec_support<matrix = F16, tiles = [array<i64: 16, 8>]>], outer_product = [], vector_accumulate = []>} {
+}
+
+// -----
+
+// expected-error@+1 {{profile tile shapes must be array<i64: m, n, k> of positive sizes, but got array<i64: 16, 0, 8>}}
+module attributes {coopvec.profile = #coopvec.profile<name = "p", matvec = [#coopvec.matvec_support<matrix = F16, tiles = [array<i64: 16, 0, 8>]>], outer_product = [], vector_accumulate = []>} {
 }
 
 // -----

@@ -110,11 +110,28 @@ func.func @convert(%src: memref<?xi8>, %dst: memref<?xi8>) -> (index, index) {
 
 // Profiles round-trip as module attributes.
 // CHECK-LABEL: module @with_profile
-// CHECK-SAME: coopvec.profile = #coopvec.profile<name = "gpu", tier = tier1_1, matvec = [#coopvec.matvec_support<input = F16, input_interp = F16, matrix = F16, bias = F16, output = F16, transpose = true>], outer_product = [#coopvec.accum_support<input = F16, accumulation = F32>], vector_accumulate = [], fp8_optimal_only = true>
+// CHECK-SAME: coopvec.profile = #coopvec.profile<name = "gpu", matvec = [#coopvec.matvec_support<input = F16, input_interp = F16, matrix = F16, bias = F16, output = F16, transpose = true>], outer_product = [#coopvec.accum_support<input = F16, accumulation = F32>], vector_accumulate = [], fp8_optimal_only = true>
 module @with_profile attributes {coopvec.profile = #coopvec.profile<name = "gpu", tier = tier1_1,
     matvec = [#coopvec.matvec_support<input = F16, input_interp = F16, matrix = F16, bias = F16, output = F16, transpose = true>],
     outer_product = [#coopvec.accum_support<input = F16, accumulation = F32>],
     vector_accumulate = [], fp8_optimal_only = true>} {
+}
+
+// The target kind, architecture, features, tile shapes and rows that leave
+// types out (any) round-trip too; tier1_1 is the default and is elided.
+// CHECK-LABEL: module @mma_profile
+// CHECK-SAME: coopvec.profile = #coopvec.profile<name = "mma", kind = "nvptx", arch = "sm_120a", features = ["mma.sync", "batch_matvec"], matvec = [#coopvec.matvec_support<input = F16, input_interp = F16, matrix = F16, bias = F32, output = F32, tiles = [array<i64: 16, 8, 16>]>, #coopvec.matvec_support<matrix = F4_E2M1, transpose = true>], outer_product = [#coopvec.accum_support<>], vector_accumulate = []>
+module @mma_profile attributes {coopvec.profile = #coopvec.profile<name = "mma", kind = "nvptx",
+    arch = "sm_120a", tier = tier1_1, features = ["mma.sync", "batch_matvec"],
+    matvec = [#coopvec.matvec_support<input = F16, input_interp = F16, matrix = F16, bias = F32, output = F32, tiles = [array<i64: 16, 8, 16>]>,
+              #coopvec.matvec_support<matrix = f4E2M1FN, transpose = true>],
+    outer_product = [#coopvec.accum_support<>], vector_accumulate = []>} {
+}
+
+// A module may name a builtin profile.
+// CHECK-LABEL: module @named_profile
+// CHECK-SAME: coopvec.profile = "sm_90"
+module @named_profile attributes {coopvec.profile = "sm_90"} {
 }
 
 // CHECK-LABEL: func @batched

@@ -404,18 +404,71 @@ void MatrixDescAttr::print(AsmPrinter &printer) const {
 // ProfileAttr
 //===----------------------------------------------------------------------===//
 
+SmallVector<SmallVector<int64_t, 3>> MatVecSupportAttr::getTileShapes() const {
+  SmallVector<SmallVector<int64_t, 3>> shapes;
+  if (ArrayAttr tiles = getTiles())
+    for (auto tile : tiles.getAsRange<DenseI64ArrayAttr>())
+      shapes.emplace_back(tile.asArrayRef());
+  return shapes;
+}
+
+bool ProfileAttr::hasFeature(StringRef feature) const {
+  ArrayAttr features = getFeatures();
+  return features &&
+         llvm::any_of(features.getAsRange<StringAttr>(),
+                      [&](StringAttr f) { return f.getValue() == feature; });
+}
+
+/// Whether `arch` is an SM name: sm_<digits> with an optional `a`
+/// (arch-accelerated) or `f` (family) suffix, as NVVM spells them.
+static bool isSmName(StringRef arch) {
+  if (!arch.consume_front("sm_"))
+    return false;
+  if (arch.ends_with("a") || arch.ends_with("f"))
+    arch = arch.drop_back();
+  return !arch.empty() && llvm::all_of(arch, llvm::isDigit);
+}
+
 LogicalResult
 ProfileAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                    StringAttr name, SupportTier tier, ArrayAttr matvec,
+                    StringAttr name, StringAttr kind, StringAttr arch,
+                    SupportTier tier, ArrayAttr features, ArrayAttr matvec,
                     ArrayAttr outerProduct, ArrayAttr vectorAccumulate,
                     bool fp8OptimalOnly, bool outerProductTrainingOptimalOnly) {
   if (!name || name.getValue().empty())
     return emitError() << "profile name must not be empty";
-  for (Attribute entry : matvec)
-    if (!isa<MatVecSupportAttr>(entry))
+  static constexpr StringRef kKinds[] = {"d3d12", "cpu", "nvptx", "riscv",
+                                         "vulkan"};
+  if (kind && !llvm::is_contained(kKinds, kind.getValue()))
+    return emitError() << "unknown profile kind '" << kind.getValue()
+                       << "'; expected one of " << llvm::join(ArrayRef<StringRef>(kKinds), ", ");
+  if (kind && arch && kind.getValue() == "nvptx" && !isSmName(arch.getValue()))
+    return emitError() << "nvptx arch '" << arch.getValue()
+                       << "' is not an SM name (sm_<N>, sm_<N>a or sm_<N>f)";
+  if (features)
+    for (Attribute feature : features) {
+      auto str = dyn_cast<StringAttr>(feature);
+      if (!str || str.getValue().empty())
+        return emitError() << "profile features must be non-empty strings, "
+                              "but got "
+                           << feature;
+    }
+  for (Attribute entry : matvec) {
+    auto row = dyn_cast<MatVecSupportAttr>(entry);
+    if (!row)
       return emitError() << "profile 'matvec' entries must be "
                             "#coopvec.matvec_support, but got "
                          << entry;
+    if (ArrayAttr tiles = row.getTiles())
+      for (Attribute tile : tiles) {
+        auto shape = dyn_cast<DenseI64ArrayAttr>(tile);
+        if (!shape || shape.size() != 3 ||
+            llvm::any_of(shape.asArrayRef(), [](int64_t d) { return d <= 0; }))
+          return emitError() << "profile tile shapes must be array<i64: m, "
+                                "n, k> of positive sizes, but got "
+                             << tile;
+      }
+  }
   for (ArrayAttr list : {outerProduct, vectorAccumulate})
     for (Attribute entry : list)
       if (!isa<AccumSupportAttr>(entry))

@@ -25,9 +25,13 @@ Operation *CoopVecDialect::materializeConstant(OpBuilder &builder,
 LogicalResult CoopVecDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
   if (attr.getName() == getProfileAttrName()) {
-    if (!isa<ProfileAttr>(attr.getValue()))
+    // A profile, or the name of a builtin one (resolved by the passes that
+    // read it: the builtin tables live with them).
+    auto name = dyn_cast<StringAttr>(attr.getValue());
+    if (!isa<ProfileAttr>(attr.getValue()) && !(name && !name.empty()))
       return op->emitError() << "'" << getProfileAttrName()
-                             << "' must be a #coopvec.profile attribute";
+                             << "' must be a #coopvec.profile attribute or "
+                                "the name of a builtin profile";
     return success();
   }
   return op->emitError() << "unknown coopvec attribute '" << attr.getName().getValue()

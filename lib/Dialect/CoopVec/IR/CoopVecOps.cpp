@@ -4,6 +4,7 @@
 #include "LinAlgCoop/Runtime/Layout.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 
@@ -655,6 +656,15 @@ LogicalResult MatrixSizeOp::verify() {
 
 OpFoldResult MatrixSizeOp::fold(FoldAdaptor adaptor) {
   MatrixDescAttr desc = getDesc();
+  // An optimal layout's size is the target's: it folds only where the module
+  // names its target (coopvec.profile). The folded value is the host's
+  // layout math, the one the CPU runtime and the DXIL driver implement;
+  // without a target the query stays for the lowering (a runtime call).
+  if (desc.isOptimal()) {
+    auto module = (*this)->getParentOfType<ModuleOp>();
+    if (!module || !module->hasAttr(CoopVecDialect::getProfileAttrName()))
+      return {};
+  }
   int64_t stride = 0;
   if (getStride()) {
     auto strideAttr = dyn_cast_or_null<IntegerAttr>(adaptor.getStride());

@@ -1,70 +1,95 @@
 //===- CheckSupport.cpp - check coopvec ops against a support profile -----===//
+//
+// One generic walk: every coopvec op states its requirements
+// (SupportRequirementsOpInterface) and each is matched against the profile's
+// rows, features and rules. An op without the interface is unsupported.
+//
+//===----------------------------------------------------------------------===//
 
 #include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h"
 
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::coopvec {
 #define GEN_PASS_DEF_COOPVECCHECKSUPPORT
+#define GEN_PASS_DEF_COOPVECATTACHPROFILE
 #include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h.inc"
 } // namespace mlir::coopvec
 
 using namespace mlir;
 using namespace mlir::coopvec;
+using Req = SupportRequirement;
+using RK = SupportRequirement::Kind;
+
+/// A row field matches when the row leaves it out (any) or names the value.
+static bool fieldMatches(InterpretationAttr row, InterpretationAttr value) {
+  return !row || row == value;
+}
+
+static bool rowMatches(MatVecSupportAttr row, const Req &req) {
+  return fieldMatches(row.getInput(), req.input) &&
+         fieldMatches(row.getInputInterp(), req.inputInterp) &&
+         fieldMatches(row.getMatrix(), req.matrix.getInterpretation()) &&
+         fieldMatches(row.getOutput(), req.output) &&
+         (!req.bias || fieldMatches(row.getBias(), req.bias));
+}
+
+SmallVector<MatVecSupportAttr>
+mlir::coopvec::getMatchingMatVecRows(ProfileAttr profile, const Req &req) {
+  SmallVector<MatVecSupportAttr> rows;
+  for (auto row : profile.getMatvec().getAsRange<MatVecSupportAttr>())
+    if (rowMatches(row, req))
+      rows.push_back(row);
+  return rows;
+}
+
+SmallVector<SmallVector<int64_t, 3>>
+mlir::coopvec::getTileShapes(ProfileAttr profile, Operation *op) {
+  SmallVector<SmallVector<int64_t, 3>> shapes;
+  auto iface = dyn_cast<SupportRequirementsOpInterface>(op);
+  if (!iface)
+    return shapes;
+  SmallVector<Req> reqs;
+  iface.getSupportRequirements(reqs);
+  for (const Req &req : reqs) {
+    if (req.kind != RK::MatVec)
+      continue;
+    for (MatVecSupportAttr row : getMatchingMatVecRows(profile, req)) {
+      if (req.matrix.getTranspose() && !row.getTranspose())
+        continue;
+      for (SmallVector<int64_t, 3> &shape : row.getTileShapes())
+        if (!llvm::is_contained(shapes, shape))
+          shapes.push_back(std::move(shape));
+    }
+  }
+  return shapes;
+}
 
 static StringRef name(InterpretationAttr interp) { return interp.getName(); }
 
-/// The (input type, input interpretation) pair a property list uses for an
-/// input vector: packed words are listed as the packed type with the element
-/// interpretation (PackedS8x32 / I8), other inputs by their physical type.
-static FailureOr<std::pair<InterpretationAttr, InterpretationAttr>>
-getInputPair(MatVecOp op) {
-  InterpretationAttr interp = op.getInputInterp();
-  MLIRContext *ctx = op.getContext();
-  if (interp.getKind() == InterpKind::PackedS8x32)
-    return std::make_pair(interp, InterpretationAttr::get(ctx, InterpKind::I8));
-  if (interp.getKind() == InterpKind::PackedU8x32)
-    return std::make_pair(interp, InterpretationAttr::get(ctx, InterpKind::U8));
-  FailureOr<InterpretationAttr> physical = getPhysicalInterpretation(
-      op.getInput().getType().getElementType(), op.getInputUnsigned());
-  if (failed(physical))
-    return failure();
-  return std::make_pair(*physical, interp);
-}
-
-static std::string checkMatVec(MatVecOp op, ProfileAttr profile) {
-  FailureOr<std::pair<InterpretationAttr, InterpretationAttr>> input =
-      getInputPair(op);
-  FailureOr<InterpretationAttr> output = getPhysicalInterpretation(
-      op.getResult().getType().getElementType(), op.getOutputUnsigned());
-  if (failed(input) || failed(output))
-    return "its vector element types are not cooperative-vector types";
-  MatrixDescAttr desc = op.getMatrixDesc();
-  InterpretationAttr bias = op.getBiasInterpAttr();
-
-  std::string combination = llvm::formatv(
-      "input = {0}, input_interp = {1}, matrix = {2}{3}, output = {4}",
-      name(input->first), name(input->second), name(desc.getInterpretation()),
-      bias ? (", bias = " + name(bias)).str() : std::string(),
-      name(*output));
-
-  bool listed = false, transposable = false;
-  for (auto entry : profile.getMatvec().getAsRange<MatVecSupportAttr>()) {
-    if (entry.getInput() != input->first ||
-        entry.getInputInterp() != input->second ||
-        entry.getMatrix() != desc.getInterpretation() ||
-        entry.getOutput() != *output || (bias && entry.getBias() != bias))
-      continue;
-    listed = true;
-    transposable |= entry.getTranspose();
-  }
-  if (!listed)
-    return "it does not list the matrix-vector combination " + combination;
-  if (desc.getTranspose() && !transposable)
+static std::string checkMatVec(const Req &req, ProfileAttr profile) {
+  MatrixDescAttr desc = req.matrix;
+  std::string combination =
+      req.input && req.output
+          ? llvm::formatv(
+                "input = {0}, input_interp = {1}, matrix = {2}{3}, output = {4}",
+                name(req.input), name(req.inputInterp),
+                name(desc.getInterpretation()),
+                req.bias ? (", bias = " + name(req.bias)).str()
+                         : std::string(),
+                name(req.output))
+                .str()
+          : std::string();
+  SmallVector<MatVecSupportAttr> rows = getMatchingMatVecRows(profile, req);
+  if (rows.empty())
+    return combination.empty()
+               ? "its vector element types are not cooperative-vector types"
+               : "it does not list the matrix-vector combination " +
+                     combination;
+  if (desc.getTranspose() &&
+      llvm::none_of(rows, [](auto row) { return row.getTranspose(); }))
     return "it does not support transpose for " + combination;
   if (profile.getFp8OptimalOnly() && desc.getInterpretation().isFloat8() &&
       !desc.isOptimal())
@@ -76,8 +101,9 @@ static std::string checkMatVec(MatVecOp op, ProfileAttr profile) {
 
 static bool listsAccumulation(ArrayAttr list, InterpretationAttr input,
                               InterpretationAttr accumulation) {
-  return llvm::any_of(list.getAsRange<AccumSupportAttr>(), [&](auto entry) {
-    return entry.getInput() == input && entry.getAccumulation() == accumulation;
+  return llvm::any_of(list.getAsRange<AccumSupportAttr>(), [&](auto row) {
+    return (!row.getInput() || (input && row.getInput() == input)) &&
+           fieldMatches(row.getAccumulation(), accumulation);
   });
 }
 
@@ -88,78 +114,91 @@ static std::string needsTier11(StringRef what, ProfileAttr profile) {
                        stringifySupportTier(profile.getTier()));
 }
 
-static std::string checkOuterProduct(OuterProductAccumulateOp op,
-                                     ProfileAttr profile) {
+static std::string checkOuterProduct(const Req &req, ProfileAttr profile) {
   if (std::string tier = needsTier11("outer-product accumulation", profile);
       !tier.empty())
     return tier;
-  FailureOr<InterpretationAttr> input = getPhysicalInterpretation(
-      op.getLhs().getType().getElementType(), /*isUnsigned=*/false);
-  MatrixDescAttr desc = op.getMatrixDesc();
-  if (failed(input) ||
-      !listsAccumulation(profile.getOuterProduct(), *input,
+  MatrixDescAttr desc = req.matrix;
+  if (!listsAccumulation(profile.getOuterProduct(), req.input,
                          desc.getInterpretation()))
     return llvm::formatv("it does not list outer-product accumulation of {0} "
                          "into {1}",
-                         op.getLhs().getType().getElementType(),
-                         name(desc.getInterpretation()));
+                         req.elementType, name(desc.getInterpretation()));
   if (profile.getOuterProductTrainingOptimalOnly()) {
     if (desc.getLayout() != MatrixLayout::TrainingOptimal)
       return llvm::formatv("outer products accumulate only into "
                            "TrainingOptimal matrices, but got {0}",
                            stringifyMatrixLayout(desc.getLayout()));
-    APInt stride;
-    if (Value s = op.getMatrixStride();
-        s && !(matchPattern(s, m_ConstantInt(&stride)) && stride.isZero()))
+    if (req.mayHaveStride)
       return "outer products accumulate only with stride 0";
   }
   return "";
 }
 
-static std::string checkVectorAccumulate(VectorAccumulateOp op,
-                                         ProfileAttr profile) {
+static std::string checkVectorAccumulate(const Req &req, ProfileAttr profile) {
   if (std::string tier = needsTier11("vector accumulation", profile);
       !tier.empty())
     return tier;
-  Type elem = op.getInput().getType().getElementType();
-  FailureOr<InterpretationAttr> input =
-      getPhysicalInterpretation(elem, /*isUnsigned=*/false);
-  if (failed(input) ||
-      !listsAccumulation(profile.getVectorAccumulate(), *input, *input))
-    return llvm::formatv("it does not list vector accumulation of {0}", elem);
+  if (!listsAccumulation(profile.getVectorAccumulate(), req.input, req.input))
+    return llvm::formatv("it does not list vector accumulation of {0}",
+                         req.elementType);
   return "";
 }
 
-static std::string checkConvertMatrix(ConvertMatrixOp op, ProfileAttr profile) {
-  // Valid usage: each side is F32 or a matrix interpretation the profile
-  // supports.
-  for (MatrixDescAttr desc : {op.getSrcDesc(), op.getDstDesc()}) {
-    InterpretationAttr interp = desc.getInterpretation();
-    if (interp.getKind() == InterpKind::F32)
-      continue;
-    if (!llvm::any_of(profile.getMatvec().getAsRange<MatVecSupportAttr>(),
-                      [&](auto entry) { return entry.getMatrix() == interp; }))
-      return llvm::formatv("{0} is neither F32 nor a matrix interpretation "
-                           "it supports",
-                           name(interp));
+static std::string checkMatrixStorage(const Req &req, ProfileAttr profile) {
+  // Valid usage of a matrix conversion: each side is F32 or a matrix
+  // interpretation the profile supports.
+  InterpretationAttr interp = req.matrix.getInterpretation();
+  if (interp.getKind() == InterpKind::F32 ||
+      llvm::any_of(profile.getMatvec().getAsRange<MatVecSupportAttr>(),
+                   [&](auto row) { return fieldMatches(row.getMatrix(), interp); }))
+    return "";
+  return llvm::formatv("{0} is neither F32 nor a matrix interpretation it "
+                       "supports",
+                       name(interp));
+}
+
+static std::string check(const Req &req, ProfileAttr profile) {
+  switch (req.kind) {
+  case RK::Feature:
+    if (profile.hasFeature(req.feature))
+      return "";
+    return llvm::formatv("it does not list the feature '{0}'", req.feature);
+  case RK::MatVec:
+    return checkMatVec(req, profile);
+  case RK::OuterProduct:
+    return checkOuterProduct(req, profile);
+  case RK::VectorAccumulate:
+    return checkVectorAccumulate(req, profile);
+  case RK::MatrixStorage:
+    return checkMatrixStorage(req, profile);
+  case RK::Unsupportable:
+    return req.feature;
   }
-  return "";
+  llvm_unreachable("unknown requirement kind");
 }
 
 std::string mlir::coopvec::checkSupport(Operation *op, ProfileAttr profile) {
-  if (profile.getTier() == SupportTier::NotSupported &&
-      isa<CoopVecDialect>(op->getDialect()) && !isa<MatrixSizeOp>(op))
+  if (!isa<CoopVecDialect>(op->getDialect()))
+    return "";
+  auto iface = dyn_cast<SupportRequirementsOpInterface>(op);
+  if (!iface)
+    return "the op states no requirements (SupportRequirementsOpInterface)";
+  SmallVector<Req> reqs;
+  iface.getSupportRequirements(reqs);
+  if (reqs.empty())
+    return "";
+  if (profile.getTier() == SupportTier::NotSupported)
     return "it does not support cooperative vectors";
-  return llvm::TypeSwitch<Operation *, std::string>(op)
-      .Case([&](MatVecOp op) { return checkMatVec(op, profile); })
-      .Case([&](OuterProductAccumulateOp op) {
-        return checkOuterProduct(op, profile);
-      })
-      .Case([&](VectorAccumulateOp op) {
-        return checkVectorAccumulate(op, profile);
-      })
-      .Case([&](ConvertMatrixOp op) { return checkConvertMatrix(op, profile); })
-      .Default([](Operation *) { return std::string(); });
+  for (const Req &req : reqs)
+    if (std::string reason = check(req, profile); !reason.empty())
+      return reason;
+  return "";
+}
+
+static std::string unknownProfile(StringRef name) {
+  return llvm::formatv("unknown support profile '{0}'; expected one of {1}",
+                       name, llvm::join(getBuiltinProfileNames(), ", "));
 }
 
 namespace {
@@ -169,16 +208,13 @@ struct CoopVecCheckSupportPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    ProfileAttr profileAttr = module->getAttrOfType<ProfileAttr>(
-        CoopVecDialect::getProfileAttrName());
+    Attribute own = module->getAttr(CoopVecDialect::getProfileAttrName());
+    ProfileAttr profileAttr =
+        own ? resolveProfile(own) : getBuiltinProfile(&getContext(), profile);
     if (!profileAttr) {
-      profileAttr = getBuiltinProfile(&getContext(), profile);
-      if (!profileAttr) {
-        module.emitError() << "unknown support profile '" << profile
-                           << "'; expected one of "
-                           << llvm::join(getBuiltinProfileNames(), ", ");
-        return signalPassFailure();
-      }
+      module.emitError() << unknownProfile(
+          own ? cast<StringAttr>(own).getValue() : StringRef(profile));
+      return signalPassFailure();
     }
 
     bool failedAny = false;
@@ -195,6 +231,21 @@ struct CoopVecCheckSupportPass
     });
     if (failedAny && !emulate)
       signalPassFailure();
+  }
+};
+
+struct CoopVecAttachProfilePass
+    : public coopvec::impl::CoopVecAttachProfileBase<CoopVecAttachProfilePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    ProfileAttr profileAttr = getBuiltinProfile(&getContext(), profile);
+    if (!profileAttr) {
+      module.emitError() << unknownProfile(profile);
+      return signalPassFailure();
+    }
+    module->setAttr(CoopVecDialect::getProfileAttrName(), profileAttr);
   }
 };
 } // namespace

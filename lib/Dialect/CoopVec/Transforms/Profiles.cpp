@@ -1,13 +1,18 @@
 //===- Profiles.cpp - builtin support profiles as data --------------------===//
 //
-// The D3D12 profiles: the minimum support set of the SM 6.9 cooperative-vector
-// spec, per tier. Adding a target's profile means adding a table here.
+// Every builtin target as a table: the D3D12 minimum support set per tier,
+// the CPU this compiler runs on, NVIDIA SMs (PTX 8.7 mma.sync shapes and
+// types), two RISC-V int8 matrix extensions and Vulkan 1.3. Adding a target
+// means adding a table here; the checking pass does not change.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 using namespace mlir::coopvec;
@@ -15,31 +20,284 @@ using namespace mlir::coopvec;
 namespace {
 using I = InterpKind;
 
-struct MatVecRow {
-  I input, inputInterp, matrix, bias, output;
+struct Tile {
+  int64_t m, n, k;
 };
+
+/// A family of matrix rows: every (input pair) x matrix x result
+/// combination, the result type also the bias (the C of an MMA).
+struct MatVecGroup {
+  ArrayRef<std::pair<I, I>> inputs; // (physical input, input interpretation)
+  ArrayRef<I> matrices;
+  ArrayRef<I> results;
+  bool transpose;
+  ArrayRef<Tile> tiles;
+};
+
 struct AccumRow {
   I input, accumulation;
 };
 
-// D3D12 minimum support set for MatrixVectorMul(Add); transpose is never
-// guaranteed.
-constexpr MatVecRow kD3D12MatVec[] = {
-    {I::F16, I::F16, I::F16, I::F16, I::F16},
-    {I::F16, I::F8_E4M3, I::F8_E4M3, I::F16, I::F16},
-    {I::F16, I::F8_E5M2, I::F8_E5M2, I::F16, I::F16},
-    {I::PackedS8x32, I::I8, I::I8, I::I32, I::I32},
-    {I::F32, I::I8, I::I8, I::I32, I::I32},
+/// The whole description of one builtin profile.
+struct ProfileTable {
+  StringRef name, kind, arch;
+  SupportTier tier;
+  ArrayRef<StringRef> features;
+  ArrayRef<MatVecGroup> matvec;
+  ArrayRef<AccumRow> outerProduct, vectorAccumulate;
+  bool fp8OptimalOnly, outerProductTrainingOptimalOnly;
+};
+
+//===----------------------------------------------------------------------===//
+// D3D12: the SM 6.9 minimum support set; transpose is never guaranteed.
+//===----------------------------------------------------------------------===//
+
+constexpr std::pair<I, I> kF16In[] = {{I::F16, I::F16}};
+constexpr std::pair<I, I> kF16ReadAsE4M3[] = {{I::F16, I::F8_E4M3}};
+constexpr std::pair<I, I> kF16ReadAsE5M2[] = {{I::F16, I::F8_E5M2}};
+constexpr std::pair<I, I> kPackedS8[] = {{I::PackedS8x32, I::I8}};
+constexpr std::pair<I, I> kF32ReadAsI8[] = {{I::F32, I::I8}};
+constexpr I kF16[] = {I::F16}, kF32[] = {I::F32}, kI8[] = {I::I8},
+            kI32[] = {I::I32}, kE4M3[] = {I::F8_E4M3}, kE5M2[] = {I::F8_E5M2};
+
+constexpr MatVecGroup kD3D12MatVec[] = {
+    {kF16In, kF16, kF16, false, {}},
+    {kF16ReadAsE4M3, kE4M3, kF16, false, {}},
+    {kF16ReadAsE5M2, kE5M2, kF16, false, {}},
+    {kPackedS8, kI8, kI32, false, {}},
+    {kF32ReadAsI8, kI8, kI32, false, {}},
 };
 constexpr AccumRow kD3D12OuterProduct[] = {{I::F16, I::F16}, {I::F16, I::F32}};
 constexpr AccumRow kD3D12VectorAccumulate[] = {{I::F16, I::F16}};
 
-AccumSupportAttr accumRow(MLIRContext *ctx, const AccumRow &row) {
-  return AccumSupportAttr::get(ctx, InterpretationAttr::get(ctx, row.input),
-                               InterpretationAttr::get(ctx, row.accumulation));
+//===----------------------------------------------------------------------===//
+// NVPTX: mma.sync shapes (m, n, k) and types of PTX 8.7. Inputs are given
+// as the vectors that reach them: f16 as is, or f32 read as the narrower
+// type (the conversion precedes the MMA); 8-bit integers also packed.
+//===----------------------------------------------------------------------===//
+
+constexpr std::pair<I, I> kNvF16In[] = {{I::F16, I::F16}, {I::F32, I::F16}};
+constexpr std::pair<I, I> kNvBF16In[] = {{I::F32, I::BF16}};
+constexpr std::pair<I, I> kNvInt8In[] = {{I::PackedS8x32, I::I8},
+                                         {I::PackedU8x32, I::U8},
+                                         {I::F32, I::I8},
+                                         {I::F32, I::U8}};
+constexpr std::pair<I, I> kNvInt4In[] = {{I::F32, I::I4}, {I::F32, I::U4}};
+constexpr std::pair<I, I> kNvFp8In[] = {{I::F16, I::F8_E4M3},
+                                        {I::F16, I::F8_E5M2},
+                                        {I::F32, I::F8_E4M3},
+                                        {I::F32, I::F8_E5M2}};
+constexpr std::pair<I, I> kNvF8F6F4In[] = {
+    {I::F16, I::F8_E4M3}, {I::F16, I::F8_E5M2}, {I::F32, I::F8_E4M3},
+    {I::F32, I::F8_E5M2}, {I::F32, I::F6_E2M3}, {I::F32, I::F6_E3M2},
+    {I::F32, I::F4_E2M1}};
+constexpr I kF16F32[] = {I::F16, I::F32}, kBF16[] = {I::BF16},
+            kInt8[] = {I::I8, I::U8}, kInt4[] = {I::I4, I::U4},
+            kFp8[] = {I::F8_E4M3, I::F8_E5M2},
+            kF8F6F4[] = {I::F8_E4M3, I::F8_E5M2, I::F6_E2M3, I::F6_E3M2,
+                         I::F4_E2M1};
+
+constexpr Tile kTilesF16[] = {{16, 8, 16}, {16, 8, 8}};
+constexpr Tile kTilesInt8[] = {{16, 8, 32}, {16, 8, 16}, {8, 8, 16}};
+constexpr Tile kTilesInt4[] = {{16, 8, 64}, {16, 8, 32}, {8, 8, 32}};
+constexpr Tile kTilesFp8[] = {{16, 8, 32}};
+// tcgen05.mma (cta_group::1): M 64 or 128, N from 8 to 256; the extremes.
+constexpr Tile kTilesTcgen05F16[] = {{128, 256, 16}, {64, 8, 16}};
+constexpr Tile kTilesTcgen05F8F6F4[] = {{128, 256, 32}, {64, 8, 32}};
+
+// sm_80 and later: f16 (f16 or f32 accumulators; ldmatrix .trans gives
+// transposed 16-bit operands), bf16, s8/u8 (mixed signs), s4/u4.
+#define NV_BASE_ROWS                                                           \
+  {kNvF16In, kF16, kF16F32, true, kTilesF16},                                  \
+      {kNvBF16In, kBF16, kF32, true, kTilesF16},                               \
+      {kNvInt8In, kInt8, kI32, false, kTilesInt8},                             \
+      {kNvInt4In, kInt4, kI32, false, kTilesInt4}
+constexpr MatVecGroup kSm80MatVec[] = {NV_BASE_ROWS};
+// sm_89 and later: e4m3/e5m2 (mixed) with f32 accumulators.
+#define NV_FP8_ROWS {kNvFp8In, kFp8, kF32, false, kTilesFp8}
+constexpr MatVecGroup kSm89MatVec[] = {NV_BASE_ROWS, NV_FP8_ROWS};
+// sm_100a: mma.sync as sm_90, and tcgen05.mma kind::f16 / kind::f8f6f4.
+constexpr MatVecGroup kSm100aMatVec[] = {
+    NV_BASE_ROWS,
+    NV_FP8_ROWS,
+    {kNvF16In, kF16, kF16F32, true, kTilesTcgen05F16},
+    {kNvF8F6F4In, kF8F6F4, kF32, false, kTilesTcgen05F8F6F4}};
+// sm_120a: mma.sync kind::f8f6f4 m16n8k32 (mixed a/b types, f16 or f32
+// accumulators); the block-scaled kinds are the features mma.block_scale.*.
+constexpr MatVecGroup kSm120aMatVec[] = {
+    NV_BASE_ROWS, {kNvF8F6F4In, kF8F6F4, kF16F32, false, kTilesFp8}};
+#undef NV_BASE_ROWS
+#undef NV_FP8_ROWS
+
+// red.global.add: f32, f16 (and f16x2), s32/u32.
+constexpr AccumRow kNvOuterProduct[] = {
+    {I::F16, I::F16}, {I::F16, I::F32}, {I::F32, I::F32}};
+constexpr AccumRow kNvVectorAccumulate[] = {
+    {I::F16, I::F16}, {I::F32, I::F32}, {I::I32, I::I32}, {I::U32, I::U32}};
+
+constexpr StringRef kSm80Features[] = {
+    "mma.sync", "batch_matvec", "mlp", "convert", "pack", "bf16", "tf32",
+    "mma.tf32"};
+constexpr StringRef kSm89Features[] = {
+    "mma.sync", "batch_matvec", "mlp", "convert", "pack", "bf16", "tf32",
+    "mma.tf32", "fp8"};
+constexpr StringRef kSm100aFeatures[] = {
+    "mma.sync", "tcgen05", "mma.f8f6f4", "block_scale", "mma.block_scale",
+    "mma.block_scale.mxf8f6f4", "mma.block_scale.mxf4",
+    "mma.block_scale.mxf4nvf4", "batch_matvec", "mlp", "convert", "pack",
+    "mx", "bf16", "tf32", "mma.tf32", "fp8", "fp6", "fp4", "e8m0"};
+constexpr StringRef kSm120aFeatures[] = {
+    "mma.sync", "mma.f8f6f4", "block_scale", "mma.block_scale",
+    "mma.block_scale.mxf8f6f4", "mma.block_scale.mxf4",
+    "mma.block_scale.mxf4nvf4", "batch_matvec", "mlp", "convert", "pack",
+    "mx", "bf16", "tf32", "mma.tf32", "fp8", "fp6", "fp4", "e8m0"};
+
+//===----------------------------------------------------------------------===//
+// RISC-V: int32 += int8 x int8 tiles (every sign combination: vqmacc,
+// vqmaccu, vqmaccsu, vqmaccus). The vendors name tiles M x K x N; here they
+// are (m, n, k): SiFive's 4x8x4 is (4, 4, 8) and 2x8x2 is (2, 2, 8).
+//===----------------------------------------------------------------------===//
+
+constexpr Tile kTilesNuclei[] = {{4, 4, 4}};
+constexpr Tile kTilesSiFive[] = {{4, 4, 8}, {2, 2, 8}};
+constexpr MatVecGroup kNucleiMatVec[] = {
+    {kNvInt8In, kInt8, kI32, false, kTilesNuclei}};
+constexpr MatVecGroup kSiFiveMatVec[] = {
+    {kNvInt8In, kInt8, kI32, false, kTilesSiFive}};
+constexpr StringRef kNucleiFeatures[] = {"rvv", "xxlvqmacc", "batch_matvec",
+                                         "mlp"};
+constexpr StringRef kSiFiveFeatures[] = {
+    "rvv", "xsfvqmaccqoq", "xsfvqmaccdod", "batch_matvec", "mlp"};
+
+//===----------------------------------------------------------------------===//
+// Vulkan 1.3 core: integer dot product (packed 4x8-bit), shaderFloat16,
+// 8/16-bit storage; integer atomics only (float atomics are an extension).
+// A shader reads a matrix in any order, so transpose is fine.
+//===----------------------------------------------------------------------===//
+
+constexpr std::pair<I, I> kVkF32In[] = {{I::F32, I::F32}};
+constexpr std::pair<I, I> kPackedU8[] = {{I::PackedU8x32, I::U8}};
+constexpr I kU8[] = {I::U8}, kU32[] = {I::U32};
+constexpr MatVecGroup kVulkanMatVec[] = {
+    {kVkF32In, kF32, kF32, true, {}},
+    {kF16In, kF16, kF16F32, true, {}},
+    {kPackedS8, kI8, kI32, true, {}},
+    {kF32ReadAsI8, kI8, kI32, true, {}},
+    {kPackedU8, kU8, kU32, true, {}},
+};
+constexpr AccumRow kVulkanVectorAccumulate[] = {{I::I32, I::I32},
+                                                {I::U32, I::U32}};
+constexpr StringRef kVulkanFeatures[] = {
+    "int_dot_product", "float16", "storage8", "storage16", "convert", "pack"};
+
+constexpr ProfileTable kTables[] = {
+    {"d3d12-tier1.0", "d3d12", "", SupportTier::Tier1_0, {}, kD3D12MatVec,
+     {}, {}, true, true},
+    {"d3d12-tier1.1", "d3d12", "", SupportTier::Tier1_1, {}, kD3D12MatVec,
+     kD3D12OuterProduct, kD3D12VectorAccumulate, true, true},
+    {"sm_80", "nvptx", "sm_80", SupportTier::Tier1_1, kSm80Features,
+     kSm80MatVec, kNvOuterProduct, kNvVectorAccumulate, false, false},
+    {"sm_89", "nvptx", "sm_89", SupportTier::Tier1_1, kSm89Features,
+     kSm89MatVec, kNvOuterProduct, kNvVectorAccumulate, false, false},
+    {"sm_90", "nvptx", "sm_90", SupportTier::Tier1_1, kSm89Features,
+     kSm89MatVec, kNvOuterProduct, kNvVectorAccumulate, false, false},
+    {"sm_100a", "nvptx", "sm_100a", SupportTier::Tier1_1, kSm100aFeatures,
+     kSm100aMatVec, kNvOuterProduct, kNvVectorAccumulate, false, false},
+    {"sm_120a", "nvptx", "sm_120a", SupportTier::Tier1_1, kSm120aFeatures,
+     kSm120aMatVec, kNvOuterProduct, kNvVectorAccumulate, false, false},
+    {"rv64-nuclei-xxlvqmacc", "riscv", "rv64gcv_xxlvqmacc",
+     SupportTier::Tier1_1, kNucleiFeatures, kNucleiMatVec, {}, {}, false,
+     false},
+    {"rv64-sifive-xsfvqmacc", "riscv", "rv64gcv_xsfvqmaccqoq_xsfvqmaccdod",
+     SupportTier::Tier1_1, kSiFiveFeatures, kSiFiveMatVec, {}, {}, false,
+     false},
+    {"vulkan1.3", "vulkan", "vulkan1.3", SupportTier::Tier1_1,
+     kVulkanFeatures, kVulkanMatVec, {}, kVulkanVectorAccumulate, false,
+     false},
+};
+
+constexpr StringRef kProfileNames[] = {
+    "d3d12-tier1.0", "d3d12-tier1.1", "cpu-host", "sm_80",
+    "sm_89", "sm_90", "sm_100a", "sm_120a",
+    "rv64-nuclei-xxlvqmacc", "rv64-sifive-xsfvqmacc", "vulkan1.3"};
+
+InterpretationAttr interp(MLIRContext *ctx, I kind) {
+  return InterpretationAttr::get(ctx, kind);
 }
 
-constexpr StringRef kProfileNames[] = {"d3d12-tier1.0", "d3d12-tier1.1"};
+ArrayAttr buildAccum(Builder &b, ArrayRef<AccumRow> rows) {
+  SmallVector<Attribute> attrs;
+  for (const AccumRow &row : rows)
+    attrs.push_back(AccumSupportAttr::get(b.getContext(),
+                                          interp(b.getContext(), row.input),
+                                          interp(b.getContext(),
+                                                 row.accumulation)));
+  return b.getArrayAttr(attrs);
+}
+
+ArrayAttr buildFeatures(Builder &b, ArrayRef<StringRef> features) {
+  return features.empty() ? ArrayAttr() : b.getStrArrayAttr(features);
+}
+
+ProfileAttr buildTable(MLIRContext *ctx, const ProfileTable &table) {
+  Builder b(ctx);
+  SmallVector<Attribute> matvec;
+  for (const MatVecGroup &group : table.matvec) {
+    ArrayAttr tiles;
+    if (!group.tiles.empty())
+      tiles = b.getArrayAttr(llvm::map_to_vector(
+          group.tiles, [&](const Tile &t) -> Attribute {
+            return b.getDenseI64ArrayAttr({t.m, t.n, t.k});
+          }));
+    for (auto [input, inputInterp] : group.inputs)
+      for (I matrix : group.matrices)
+        for (I result : group.results)
+          matvec.push_back(MatVecSupportAttr::get(
+              ctx, interp(ctx, input), interp(ctx, inputInterp),
+              interp(ctx, matrix), interp(ctx, result), interp(ctx, result),
+              group.transpose, tiles));
+  }
+  auto str = [&](StringRef s) { return s.empty() ? StringAttr() : b.getStringAttr(s); };
+  return ProfileAttr::get(
+      ctx, b.getStringAttr(table.name), str(table.kind), str(table.arch),
+      table.tier, buildFeatures(b, table.features), b.getArrayAttr(matvec),
+      buildAccum(b, table.outerProduct), buildAccum(b, table.vectorAccumulate),
+      table.fp8OptimalOnly, table.outerProductTrainingOptimalOnly);
+}
+
+/// What this CPU's target runs: every combination the ops' verifiers
+/// accept (the vectorized kernels where they exist, the reference semantics
+/// for the rest), batching, fusion, conversions and MX; with the host CPU
+/// and the ISA features the kernels choose between.
+ProfileAttr buildCpuHost(MLIRContext *ctx) {
+  Builder b(ctx);
+  SmallVector<StringRef> features = {
+      "batch_matvec", "mlp", "convert", "pack", "mx",   "block_scale",
+      "bf16",         "tf32", "fp8",    "fp6",  "fp4", "e8m0"};
+  // The feature bits the runtime's kernel levels test (Kernels/*/Isa.cpp).
+  static constexpr StringRef kIsaFeatures[] = {
+      "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vnni", "v"};
+  llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+  SmallVector<std::string> isa;
+  for (StringRef feature : kIsaFeatures)
+    if (host.lookup(feature))
+      isa.push_back(("+" + feature).str());
+  for (const std::string &f : isa)
+    features.push_back(f);
+  auto any = MatVecSupportAttr::get(ctx, {}, {}, {}, {}, {},
+                                    /*transpose=*/true, ArrayAttr());
+  auto anyAccum = AccumSupportAttr::get(ctx, {}, {});
+  std::string arch =
+      (llvm::Triple(llvm::sys::getProcessTriple()).getArchName() + ":" +
+       llvm::sys::getHostCPUName())
+          .str();
+  return ProfileAttr::get(
+      ctx, b.getStringAttr("cpu-host"), b.getStringAttr("cpu"),
+      b.getStringAttr(arch), SupportTier::Tier1_1,
+      b.getStrArrayAttr(features), b.getArrayAttr({any}),
+      b.getArrayAttr({anyAccum}), b.getArrayAttr({anyAccum}),
+      /*fp8OptimalOnly=*/false, /*outerProductTrainingOptimalOnly=*/false);
+}
 } // namespace
 
 ArrayRef<StringRef> mlir::coopvec::getBuiltinProfileNames() {
@@ -48,32 +306,18 @@ ArrayRef<StringRef> mlir::coopvec::getBuiltinProfileNames() {
 
 ProfileAttr mlir::coopvec::getBuiltinProfile(MLIRContext *ctx,
                                              StringRef name) {
-  SupportTier tier;
-  if (name == "d3d12-tier1.0")
-    tier = SupportTier::Tier1_0;
-  else if (name == "d3d12-tier1.1")
-    tier = SupportTier::Tier1_1;
-  else
-    return {};
+  if (name == "cpu-host")
+    return buildCpuHost(ctx);
+  for (const ProfileTable &table : kTables)
+    if (table.name == name)
+      return buildTable(ctx, table);
+  return {};
+}
 
-  Builder b(ctx);
-  SmallVector<Attribute> matvec, outer, accumulate;
-  for (const MatVecRow &row : kD3D12MatVec)
-    matvec.push_back(MatVecSupportAttr::get(
-        ctx, InterpretationAttr::get(ctx, row.input),
-        InterpretationAttr::get(ctx, row.inputInterp),
-        InterpretationAttr::get(ctx, row.matrix),
-        InterpretationAttr::get(ctx, row.bias),
-        InterpretationAttr::get(ctx, row.output), /*transpose=*/false));
-  if (tier == SupportTier::Tier1_1) {
-    for (const AccumRow &row : kD3D12OuterProduct)
-      outer.push_back(accumRow(ctx, row));
-    for (const AccumRow &row : kD3D12VectorAccumulate)
-      accumulate.push_back(accumRow(ctx, row));
-  }
-  return ProfileAttr::get(ctx, b.getStringAttr(name), tier,
-                          b.getArrayAttr(matvec), b.getArrayAttr(outer),
-                          b.getArrayAttr(accumulate),
-                          /*fp8OptimalOnly=*/true,
-                          /*outerProductTrainingOptimalOnly=*/true);
+ProfileAttr mlir::coopvec::resolveProfile(Attribute attr) {
+  if (auto profile = dyn_cast_or_null<ProfileAttr>(attr))
+    return profile;
+  if (auto name = dyn_cast_or_null<StringAttr>(attr))
+    return getBuiltinProfile(name.getContext(), name.getValue());
+  return {};
 }

@@ -199,60 +199,121 @@ def CoopVec_MatrixDescAttr : CoopVec_Attr<"MatrixDesc", "matrix"> {
 // Support profiles
 //===----------------------------------------------------------------------===//
 
+/// An interpretation a profile row may leave out: absent means "any".
+def CoopVec_OptionalInterpParameter
+    : AttrParameter<"::mlir::coopvec::InterpretationAttr", "an interpretation"> {
+  let parser = "::mlir::coopvec::parseInterpretationName($_parser)";
+  let printer = "$_printer << $_self.getName()";
+  let defaultValue = "::mlir::coopvec::InterpretationAttr()";
+}
+
+/// A tier that defaults to tier1_1 (gates nothing) where left out.
+def CoopVec_TierParameter : EnumParameter<CoopVec_SupportTier> {
+  let defaultValue = "::mlir::coopvec::SupportTier::Tier1_1";
+}
+
 def CoopVec_MatVecSupportAttr : CoopVec_Attr<"MatVecSupport", "matvec_support"> {
-  let summary = "one supported matrix-vector combination of a profile";
+  let summary = "one supported matrix-vector / matrix-matrix combination of a profile";
   let description = [{
-    One row of a profile's matrix-vector property list, the analog of
-    `D3D12_COOPERATIVE_VECTOR_PROPERTIES_INFERENCE`. `input` is the physical
-    input type (`PackedS8x32`/`PackedU8x32` for packed words, with `input_interp`
-    the packed element type), `output` the physical result type.
+    One row of a profile's matrix property list: the analog of
+    `D3D12_COOPERATIVE_VECTOR_PROPERTIES_INFERENCE` and of a row of SPIR-V's
+    `#spirv.coop_matrix_props_khr`. `input` is the physical input type
+    (`PackedS8x32`/`PackedU8x32` for packed words, with `input_interp` the
+    packed element type), `input_interp` how the input is read (SPIR-V's
+    `a_type`), `matrix` the matrix interpretation (`b_type`), `bias` the
+    addend/accumulator (`c_type`) and `output` the physical result type
+    (`result_type`). `transpose` says whether a transposed matrix is
+    supported.
+
+    An interpretation left out matches any: `#coopvec.matvec_support<transpose = true>`
+    accepts every combination the ops' verifiers accept (the `cpu-host`
+    profile says so for its reference implementation).
+
+    `tiles` lists the hardware tile shapes `[m, n, k]` (as
+    `array<i64: m, n, k>`) an MMA-style target executes the combination
+    with: `m` rows of the matrix, `n` vectors (columns of the batch), `k`
+    the reduction length. A target without tiles (D3D12, the CPU) leaves it
+    out; a tiling pass asks `getTileShapes(profile, ...)`.
 
     ```mlir
     #coopvec.matvec_support<input = F32, input_interp = I8, matrix = I8,
                             bias = I32, output = I32, transpose = false>
+    #coopvec.matvec_support<input = F16, input_interp = F16, matrix = F16,
+                            bias = F32, output = F32,
+                            tiles = [array<i64: 16, 8, 16>, array<i64: 16, 8, 8>]>
     ```
+
+    Rules (checked by the profile's verifier): each tile has three positive
+    sizes.
   }];
   let parameters = (ins
-    CoopVec_InterpParameter:$input,
-    CoopVec_InterpParameter:$input_interp,
-    CoopVec_InterpParameter:$matrix,
-    CoopVec_InterpParameter:$bias,
-    CoopVec_InterpParameter:$output,
-    DefaultValuedParameter<"bool", "false">:$transpose
+    CoopVec_OptionalInterpParameter:$input,
+    CoopVec_OptionalInterpParameter:$input_interp,
+    CoopVec_OptionalInterpParameter:$matrix,
+    CoopVec_OptionalInterpParameter:$bias,
+    CoopVec_OptionalInterpParameter:$output,
+    DefaultValuedParameter<"bool", "false">:$transpose,
+    OptionalParameter<"::mlir::ArrayAttr">:$tiles
   );
   let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    /// The tile shapes [m, n, k] of the row (empty where it lists none).
+    ::llvm::SmallVector<::llvm::SmallVector<int64_t, 3>> getTileShapes() const;
+  }];
 }
 
 def CoopVec_AccumSupportAttr : CoopVec_Attr<"AccumSupport", "accum_support"> {
   let summary = "one supported accumulation combination of a profile";
   let description = [{
     One row of a profile's outer-product or vector-accumulate property list,
-    the analog of `D3D12_COOPERATIVE_VECTOR_PROPERTIES_TRAINING`.
+    the analog of `D3D12_COOPERATIVE_VECTOR_PROPERTIES_TRAINING`. An
+    interpretation left out matches any.
 
     ```mlir
     #coopvec.accum_support<input = F16, accumulation = F32>
     ```
   }];
   let parameters = (ins
-    CoopVec_InterpParameter:$input,
-    CoopVec_InterpParameter:$accumulation
+    CoopVec_OptionalInterpParameter:$input,
+    CoopVec_OptionalInterpParameter:$accumulation
   );
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
 def CoopVec_ProfileAttr : CoopVec_Attr<"Profile", "profile"> {
-  let summary = "what a target can execute (the CheckFeatureSupport analog)";
+  let summary = "what a target can execute: one shape of data for every target";
   let description = [{
-    A support profile is data: a tier, the lists of supported combinations
-    for matrix-vector products, outer-product accumulation and vector
-    accumulation, and target rules that the IR itself does not impose.
-    `--coopvec-check-support` checks every op against one profile: a builtin
-    one named by its `profile` option, or the `coopvec.profile` attribute of
-    the enclosing module.
+    A support profile is data, one shape for every target, modelled on
+    SPIR-V's cooperative-matrix properties (rows of types and sizes) and on
+    NVVM's SM requirements (base `sm_90`, family `sm_100f`, arch-accelerated
+    `sm_120a`):
 
-    * `fp8_optimal_only`: FP8 matrices must use an optimal layout.
-    * `outer_product_training_optimal_only`: outer products accumulate only
-      into a `TrainingOptimal` matrix with stride 0.
+    * `name`: what diagnostics call it.
+    * `kind` (optional): the target kind, one of `d3d12`, `cpu`, `nvptx`,
+      `riscv`, `vulkan`.
+    * `arch` (optional): the architecture; for `nvptx` an SM name
+      `sm_<N>`, `sm_<N>a` or `sm_<N>f`.
+    * `tier`: D3D12's `CheckFeatureSupport` tier (default `tier1_1`, which
+      gates nothing). `none` supports no op that states a requirement;
+      below `tier1_1` no outer-product or vector accumulation.
+    * `features` (optional): strings naming capabilities that ops require
+      besides the rows: `batch_matvec`, `mlp`, `convert`, `pack`, `mx`
+      (the ops of those names), the element families `bf16`, `tf32`,
+      `fp8`, `fp6`, `fp4`, `e8m0` that numerics ops use, and
+      target-specific ones (`mma.sync`, `mma.f8f6f4`, `mma.block_scale`,
+      `tcgen05`, `int_dot_product`, `storage8`, ...). The list for each
+      builtin profile is in `--coopvec-check-support`'s description.
+    * `matvec`: `#coopvec.matvec_support` rows (types, transpose, tiles).
+    * `outer_product`, `vector_accumulate`: `#coopvec.accum_support` rows.
+    * Layout rules: `fp8_optimal_only` (FP8 matrices must use an optimal
+      layout), `outer_product_training_optimal_only` (outer products
+      accumulate only into a `TrainingOptimal` matrix with stride 0).
+
+    `--coopvec-check-support` checks every op against one profile: a
+    builtin one named by its `profile` option, or the `coopvec.profile`
+    attribute of the enclosing module (a profile, or a builtin profile's
+    name). Ops state what they need through `SupportRequirementsOpInterface`;
+    nothing is supported by default.
 
     ```mlir
     #coopvec.profile<name = "my-gpu", tier = tier1_1,
@@ -261,11 +322,26 @@ def CoopVec_ProfileAttr : CoopVec_Attr<"Profile", "profile"> {
       outer_product = [#coopvec.accum_support<input = F16, accumulation = F32>],
       vector_accumulate = [#coopvec.accum_support<input = F16, accumulation = F16>],
       fp8_optimal_only = true, outer_product_training_optimal_only = true>
+    #coopvec.profile<name = "tiny-mma", kind = "nvptx", arch = "sm_80",
+      features = ["mma.sync", "batch_matvec"],
+      matvec = [#coopvec.matvec_support<input = F16, input_interp = F16,
+                  matrix = F16, bias = F32, output = F32,
+                  tiles = [array<i64: 16, 8, 16>]>],
+      outer_product = [], vector_accumulate = []>
     ```
+
+    Rules (verifier): the name is not empty; `kind` is a known kind; an
+    `nvptx` `arch` is `sm_<N>` with an optional `a` or `f`; features are
+    non-empty strings; rows have the row attribute types; tiles are
+    `array<i64: m, n, k>` of positive sizes; a profile below `tier1_1` lists
+    no accumulation rows and one of tier `none` no matrix rows.
   }];
   let parameters = (ins
     "StringAttr":$name,
-    EnumParameter<CoopVec_SupportTier>:$tier,
+    OptionalParameter<"StringAttr">:$kind,
+    OptionalParameter<"StringAttr">:$arch,
+    CoopVec_TierParameter:$tier,
+    OptionalParameter<"ArrayAttr">:$features,
     "ArrayAttr":$matvec,
     "ArrayAttr":$outer_product,
     "ArrayAttr":$vector_accumulate,
@@ -274,6 +350,10 @@ def CoopVec_ProfileAttr : CoopVec_Attr<"Profile", "profile"> {
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether `features` lists `feature`.
+    bool hasFeature(::llvm::StringRef feature) const;
+  }];
 }
 
 #endif // LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECATTRS_TD

@@ -13,7 +13,7 @@
 // column stride (checked by the lowering when the layout is dynamic).
 def CoopVec_VectorBatch : MemRefRankOf<[AnyType], [2]>;
 
-def CoopVec_BatchMatVecOp : CoopVec_Op<"batch_matvec", [
+def CoopVec_BatchMatVecOp : CoopVec_Op<"batch_matvec", [DeclareOpInterfaceMethods<CoopVec_SupportRequirementsOpInterface>,
     AttrSizedOperandSegments,
     CoopVec_MatrixOpInterface,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
@@ -67,7 +67,7 @@ def CoopVec_BatchMatVecOp : CoopVec_Op<"batch_matvec", [
   }];
 }
 
-def CoopVec_MLPOp : CoopVec_Op<"mlp", [
+def CoopVec_MLPOp : CoopVec_Op<"mlp", [DeclareOpInterfaceMethods<CoopVec_SupportRequirementsOpInterface>,
     AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "a fused chain of multiply-add layers over a batch";

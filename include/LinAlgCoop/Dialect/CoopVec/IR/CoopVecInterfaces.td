@@ -26,4 +26,22 @@ def CoopVec_MatrixOpInterface : OpInterface<"MatrixOpInterface"> {
   ];
 }
 
+def CoopVec_SupportRequirementsOpInterface
+    : OpInterface<"SupportRequirementsOpInterface"> {
+  let cppNamespace = "::mlir::coopvec";
+  let description = [{
+    An op that states what it needs from a target: feature strings, a
+    matrix row (types, transpose, layout), an accumulation row, a matrix
+    type to convert. `--coopvec-check-support` matches these against a
+    `#coopvec.profile` in one generic walk; a coopvec op without this
+    interface is unsupported everywhere. An empty list (`coopvec.matrix_size`,
+    a compile-time query) needs nothing.
+  }];
+  let methods = [
+    InterfaceMethod<"Appends what the op needs from a target.",
+      "void", "getSupportRequirements",
+      (ins "::llvm::SmallVectorImpl<::mlir::coopvec::SupportRequirement> &":$requirements)>
+  ];
+}
+
 #endif // LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECINTERFACES_TD

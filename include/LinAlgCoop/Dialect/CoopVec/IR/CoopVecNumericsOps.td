@@ -9,7 +9,7 @@
 #ifndef LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECNUMERICSOPS_TD
 #define LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECNUMERICSOPS_TD
 
-def CoopVec_ConvertOp : CoopVec_Op<"convert", [Pure]> {
+def CoopVec_ConvertOp : CoopVec_Op<"convert", [DeclareOpInterfaceMethods<CoopVec_SupportRequirementsOpInterface>, Pure]> {
   let summary = "convert floats to or from a low-precision format";
   let description = [{
     Converts a float scalar or 1-D vector elementwise to another float type
@@ -60,7 +60,7 @@ def CoopVec_ConvertOp : CoopVec_Op<"convert", [Pure]> {
   let hasFolder = 1;
 }
 
-def CoopVec_PackOp : CoopVec_Op<"pack", [Pure, AttrSizedOperandSegments]> {
+def CoopVec_PackOp : CoopVec_Op<"pack", [DeclareOpInterfaceMethods<CoopVec_SupportRequirementsOpInterface>, Pure, AttrSizedOperandSegments]> {
   let summary = "convert two or four f32 values into one packed word";
   let description = [{
     Converts two (`x2`) or four (`x4`) `f32` values to `format` and packs them
@@ -97,7 +97,7 @@ def CoopVec_PackOp : CoopVec_Op<"pack", [Pure, AttrSizedOperandSegments]> {
   let hasFolder = 1;
 }
 
-def CoopVec_MXQuantizeOp : CoopVec_Op<"mx_quantize", [Pure]> {
+def CoopVec_MXQuantizeOp : CoopVec_Op<"mx_quantize", [DeclareOpInterfaceMethods<CoopVec_SupportRequirementsOpInterface>, Pure]> {
   let summary = "quantize f32 values into block-scaled elements and scales";
   let description = [{
     Splits a vector of `f32` values into blocks of `block_size`, computes
@@ -134,7 +134,7 @@ def CoopVec_MXQuantizeOp : CoopVec_Op<"mx_quantize", [Pure]> {
   let hasFolder = 1;
 }
 
-def CoopVec_MXDequantizeOp : CoopVec_Op<"mx_dequantize", [Pure]> {
+def CoopVec_MXDequantizeOp : CoopVec_Op<"mx_dequantize", [DeclareOpInterfaceMethods<CoopVec_SupportRequirementsOpInterface>, Pure]> {
   let summary = "expand block-scaled elements back to f32";
   let description = [{
     The inverse of `coopvec.mx_quantize`: each element times its block's

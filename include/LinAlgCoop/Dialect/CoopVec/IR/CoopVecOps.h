@@ -5,6 +5,7 @@
 
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecAttrs.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
+#include "LinAlgCoop/Dialect/CoopVec/IR/SupportRequirements.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"

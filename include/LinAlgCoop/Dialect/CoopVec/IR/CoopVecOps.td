@@ -23,7 +23,7 @@ def CoopVec_Vector : Type<IsFixedVectorOfRankPred<[1]>, "1-D fixed-length vector
 // MatVecOp
 //===----------------------------------------------------------------------===//
 
-def CoopVec_MatVecOp : CoopVec_Op<"matvec", [
+def CoopVec_MatVecOp : CoopVec_Op<"matvec", [DeclareOpInterfaceMethods<CoopVec_SupportRequirementsOpInterface>,
     AttrSizedOperandSegments,
     CoopVec_MatrixOpInterface,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
@@ -115,7 +115,7 @@ def CoopVec_MatVecOp : CoopVec_Op<"matvec", [
 // OuterProductAccumulateOp
 //===----------------------------------------------------------------------===//
 
-def CoopVec_OuterProductAccumulateOp : CoopVec_Op<"outer_product_accumulate", [
+def CoopVec_OuterProductAccumulateOp : CoopVec_Op<"outer_product_accumulate", [DeclareOpInterfaceMethods<CoopVec_SupportRequirementsOpInterface>,
     CoopVec_MatrixOpInterface,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "accumulate the outer product of two vectors into a matrix";
@@ -162,7 +162,7 @@ def CoopVec_OuterProductAccumulateOp : CoopVec_Op<"outer_product_accumulate", [
 // VectorAccumulateOp
 //===----------------------------------------------------------------------===//
 
-def CoopVec_VectorAccumulateOp : CoopVec_Op<"vector_accumulate", [
+def CoopVec_VectorAccumulateOp : CoopVec_Op<"vector_accumulate", [DeclareOpInterfaceMethods<CoopVec_SupportRequirementsOpInterface>,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "accumulate a vector into an array in memory";
   let description = [{
@@ -192,7 +192,7 @@ def CoopVec_VectorAccumulateOp : CoopVec_Op<"vector_accumulate", [
 // ConvertMatrixOp
 //===----------------------------------------------------------------------===//
 
-def CoopVec_ConvertMatrixOp : CoopVec_Op<"convert_matrix", [
+def CoopVec_ConvertMatrixOp : CoopVec_Op<"convert_matrix", [DeclareOpInterfaceMethods<CoopVec_SupportRequirementsOpInterface>,
     AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "convert a matrix to another layout and element type";
@@ -241,7 +241,7 @@ def CoopVec_ConvertMatrixOp : CoopVec_Op<"convert_matrix", [
 // MatrixSizeOp
 //===----------------------------------------------------------------------===//
 
-def CoopVec_MatrixSizeOp : CoopVec_Op<"matrix_size", [Pure]> {
+def CoopVec_MatrixSizeOp : CoopVec_Op<"matrix_size", [DeclareOpInterfaceMethods<CoopVec_SupportRequirementsOpInterface>, Pure]> {
   let summary = "bytes needed to store a matrix in a layout";
   let description = [{
     Returns the number of bytes (a multiple of 16) that a matrix described by

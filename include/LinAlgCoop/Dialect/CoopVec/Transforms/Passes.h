@@ -15,8 +15,23 @@ namespace mlir::coopvec {
 
 /// Names of the builtin support profiles, in a stable order.
 ArrayRef<StringRef> getBuiltinProfileNames();
-/// The builtin profile called `name`, or null if there is none.
+/// The builtin profile called `name`, or null if there is none. `cpu-host`
+/// is built for the CPU this runs on.
 ProfileAttr getBuiltinProfile(MLIRContext *ctx, StringRef name);
+/// The profile a `coopvec.profile` attribute names: itself, or the builtin
+/// profile of that name (null if unknown).
+ProfileAttr resolveProfile(Attribute attr);
+
+/// The `matvec` rows of `profile` that match a MatVec requirement (left-out
+/// row fields match anything).
+SmallVector<MatVecSupportAttr>
+getMatchingMatVecRows(ProfileAttr profile, const SupportRequirement &matVec);
+/// The tile shapes [m, n, k] that `profile` executes `op`'s matrix
+/// requirements with (rows that match its types and transpose), without
+/// duplicates, in profile order: what a tiling pass picks from. Empty for a
+/// target without tiles or an op without such requirements.
+SmallVector<SmallVector<int64_t, 3>> getTileShapes(ProfileAttr profile,
+                                                   Operation *op);
 
 /// Patterns of --coopvec-batch: per-invocation network loops become
 /// coopvec.batch_matvec, or coopvec.mlp when `fuse` is set.

@@ -8,23 +8,57 @@ include "mlir/Pass/PassBase.td"
 def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
   let summary = "Report every coopvec op that a target profile cannot run";
   let description = [{
-    Checks every coopvec op against a support profile, the analog of D3D12
-    `CheckFeatureSupport`: the tier, the matrix-vector, outer-product and
-    vector-accumulate property lists, and the profile's layout rules. Each op
-    the profile cannot run gets an error at its location naming the profile
-    and the reason, and the pass fails.
+    Checks every coopvec op against a support profile (`#coopvec.profile`),
+    the analog of D3D12 `CheckFeatureSupport` for every target. Each op
+    states its requirements through `SupportRequirementsOpInterface`
+    (feature strings, a matrix row, an accumulation row, matrix types to
+    convert); one generic walk matches them against the profile's rows,
+    features, tier and layout rules. Nothing is supported by default: a
+    coopvec op without the interface, or whose requirement the profile does
+    not list, gets an error at its location naming the profile and the first
+    unmet requirement, and the pass fails. `coopvec.matrix_size` needs
+    nothing.
 
-    The profile is the `coopvec.profile` attribute of the module if it has
-    one, else the builtin profile named by `profile`:
+    The profile is the module's `coopvec.profile` attribute if it has one (a
+    profile, or a builtin profile's name), else the builtin profile named by
+    `profile`:
 
     * `d3d12-tier1.0`: the D3D12 minimum support set for matrix-vector
-      products; no outer-product or vector accumulation.
-    * `d3d12-tier1.1`: tier 1.0 plus the minimum outer-product (F16 into F16
-      or F32) and vector-accumulate (F16) sets.
-
-    Both demand optimal layouts for FP8 matrices, never guarantee transpose,
-    and accept outer products only into `TrainingOptimal` with stride 0, as
-    the shipped validator does.
+      products; no outer-product or vector accumulation. `d3d12-tier1.1`:
+      plus the minimum outer-product (F16 into F16 or F32) and
+      vector-accumulate (F16) sets. Both demand optimal layouts for FP8
+      matrices, never guarantee transpose, accept outer products only into
+      `TrainingOptimal` with stride 0, as the shipped validator does, and
+      list no features (batched, fused and numerics ops are CPU-side).
+    * `cpu-host`: what the CPU target runs on this machine: every
+      combination the verifiers accept (rows with no types), transpose,
+      every accumulation, features `batch_matvec mlp convert pack mx bf16
+      tf32 fp8 fp6 fp4 e8m0`, and the kernels' ISA features detected on the
+      host (`+avx2 +fma +f16c +avx512f +avx512bw +avx512vnni +v`); `arch` is
+      `<arch>:<host CPU>`.
+    * `sm_80`, `sm_89`, `sm_90`, `sm_100a`, `sm_120a` (kind `nvptx`): PTX 8.7
+      `mma.sync` tiles (m, n, k): f16 (f16/f32 accumulators) and bf16 16x8x16,
+      16x8x8; s8/u8 16x8x32, 16x8x16, 8x8x16; s4/u4 16x8x64, 16x8x32,
+      8x8x32 on all; e4m3/e5m2 16x8x32 with f32 from `sm_89`; `sm_100a` adds
+      `tcgen05` tiles 128x256xK / 64x8xK for f16 and `kind::f8f6f4`;
+      `sm_120a` `mma.sync` `kind::f8f6f4` 16x8x32 (mixed e4m3, e5m2, e3m2,
+      e2m3, e2m1, f16/f32 accumulators). tf32 (`mma.tf32`, 16x8x8, 16x8x4)
+      and the block-scaled kinds (`mma.block_scale.mxf8f6f4` 16x8x32,
+      `.mxf4`/`.mxf4nvf4` 16x8x64 on `sm_100a`/`sm_120a`) are features until
+      the IR has a tf32 interpretation and scale operands. Features
+      `batch_matvec mlp convert pack bf16 tf32`, `fp8` from `sm_89`,
+      `mx fp6 fp4 e8m0` on `sm_100a`/`sm_120a`. Accumulation: outer products
+      of f16 into F16/F32 and f32 into F32; vector accumulation of f16, f32,
+      i32 (`red.global.add`). Base `sm_90` has no `wgmma` (that needs
+      `sm_90a`).
+    * `rv64-nuclei-xxlvqmacc`: int32 += int8 x int8 (all sign
+      combinations) in 4x4x4 tiles. `rv64-sifive-xsfvqmacc`: the same types
+      in SiFive's 4x8x4 and 2x8x2 tiles (M x K x N; as (m, n, k): 4x4x8 and
+      2x2x8). Features `rvv batch_matvec mlp` and the extension names.
+    * `vulkan1.3`: core Vulkan 1.3: f32, f16 (`float16`), int8 dot products
+      (`int_dot_product`, packed and f32 inputs, I8 to I32 and U8 to U32),
+      `storage8`, `storage16`, `convert`, `pack`; vector accumulation of
+      i32 only (float atomics are an extension); transpose allowed.
 
     With `emulate`, unsupported ops get a warning instead (the target will
     emulate them) and the pass succeeds.
@@ -33,9 +67,29 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
   let options = [
     Option<"profile", "profile", "std::string", /*default=*/"\"d3d12-tier1.1\"",
            "Builtin profile to check against when the module has no "
-           "coopvec.profile attribute (d3d12-tier1.0, d3d12-tier1.1)">,
+           "coopvec.profile attribute (d3d12-tier1.0, d3d12-tier1.1, "
+           "cpu-host, sm_80, sm_89, sm_90, sm_100a, sm_120a, "
+           "rv64-nuclei-xxlvqmacc, rv64-sifive-xsfvqmacc, vulkan1.3)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Warn about unsupported ops instead of failing">
+  ];
+}
+
+def CoopVecAttachProfile : Pass<"coopvec-attach-profile", "ModuleOp"> {
+  let summary = "Name the module's target: attach a builtin profile as data";
+  let description = [{
+    Sets the module's `coopvec.profile` attribute to the builtin profile
+    named by `profile`, written out in full (rows, tiles, features). A module
+    that names its target lets `coopvec.matrix_size` of an optimal layout
+    fold, and lets `--coopvec-check-support` and later passes read the
+    target from the IR. Printing the result shows a builtin profile as data.
+  }];
+  let dependentDialects = ["::mlir::coopvec::CoopVecDialect"];
+  let options = [
+    Option<"profile", "profile", "std::string", /*default=*/"\"cpu-host\"",
+           "Builtin profile to attach (d3d12-tier1.0, d3d12-tier1.1, "
+           "cpu-host, sm_80, sm_89, sm_90, sm_100a, sm_120a, "
+           "rv64-nuclei-xxlvqmacc, rv64-sifive-xsfvqmacc, vulkan1.3)">
   ];
 }
 

@@ -1,0 +1,141 @@
+// Every builtin profile accepts what it lists and rejects the rest, with the
+// first unmet requirement; each round-trips as data.
+// RUN: coopvec-opt %s -split-input-file -verify-diagnostics -coopvec-check-support
+// RUN: for p in d3d12-tier1.0 d3d12-tier1.1 cpu-host sm_80 sm_89 sm_90 sm_100a sm_120a rv64-nuclei-xxlvqmacc rv64-sifive-xsfvqmacc vulkan1.3; do \
+// RUN:   echo 'module {}' | coopvec-opt --coopvec-attach-profile=profile=$p > %t.$p.mlir && \
+// RUN:   coopvec-opt %t.$p.mlir | diff %t.$p.mlir - || exit 1; done
+// RUN: echo 'module {}' | coopvec-opt --coopvec-attach-profile=profile=sm_120a | FileCheck %s --check-prefix=SM120A
+// RUN: echo 'module {}' | coopvec-opt --coopvec-attach-profile=profile=rv64-nuclei-xxlvqmacc | FileCheck %s --check-prefix=NUCLEI
+// RUN: echo 'module {}' | coopvec-opt --coopvec-attach-profile=profile=cpu-host | FileCheck %s --check-prefix=CPU
+// RUN: coopvec-opt --help | FileCheck %s --check-prefix=HELP
+
+// SM120A: #coopvec.profile<name = "sm_120a", kind = "nvptx", arch = "sm_120a", features = ["mma.sync", "mma.f8f6f4", "block_scale", "mma.block_scale",
+// SM120A-SAME: #coopvec.matvec_support<input = F32, input_interp = F4_E2M1, matrix = F6_E3M2, bias = F16, output = F16, tiles = [array<i64: 16, 8, 32>]>
+// NUCLEI: #coopvec.profile<name = "rv64-nuclei-xxlvqmacc", kind = "riscv", arch = "rv64gcv_xxlvqmacc", features = ["rvv", "xxlvqmacc", "batch_matvec", "mlp"], matvec = [#coopvec.matvec_support<input = PackedS8x32, input_interp = I8, matrix = I8, bias = I32, output = I32, tiles = [array<i64: 4, 4, 4>]>,
+// CPU: #coopvec.profile<name = "cpu-host", kind = "cpu", arch = "{{.+}}", features = ["batch_matvec", "mlp", "convert", "pack", "mx", "block_scale", "bf16", "tf32", "fp8", "fp6", "fp4", "e8m0"{{.*}}], matvec = [#coopvec.matvec_support<transpose = true>], outer_product = [#coopvec.accum_support<>], vector_accumulate = [#coopvec.accum_support<>]>
+// HELP: --coopvec-check-support
+// HELP: d3d12-tier1.0, d3d12-tier1.1, cpu-host, sm_80, sm_89, sm_90, sm_100a, sm_120a, rv64-nuclei-xxlvqmacc, rv64-sifive-xsfvqmacc, vulkan1.3
+
+// cpu-host runs everything the verifiers accept.
+module attributes {coopvec.profile = "cpu-host"} {
+  func.func @cpu(%f: vector<16xf32>, %x: memref<?x16xf32>, %y: memref<?x8xf32>, %w: memref<?xi8>, %o: index) {
+    %0 = coopvec.matvec %f as F4_E2M1, %w[%o] matrix<F4_E2M1, 8x16, InferencingOptimal, transpose> : vector<16xf32>, memref<?xi8> -> vector<8xf32>
+    coopvec.batch_matvec %x as F32, %w[%o] matrix<BF16, 8x16, ColumnMajor> stride %o into %y : memref<?x16xf32>, memref<?xi8> -> memref<?x8xf32>
+    %1, %2 = coopvec.mx_quantize %f block 16 : vector<16xf32> -> vector<16xf4E2M1FN>, vector<1xf8E4M3FN>
+    coopvec.vector_accumulate %f, %w[%o] : vector<16xf32>, memref<?xi8>
+    return
+  }
+}
+
+// -----
+
+module attributes {coopvec.profile = "sm_80"} {
+  func.func @sm80(%h: vector<16xf16>, %f: vector<32xf32>, %w: memref<?xi8>, %o: index) {
+    %0 = coopvec.matvec %h as F16, %w[%o] matrix<F16, 8x16, TrainingOptimal, transpose> bias %w[%o] as F32 : vector<16xf16>, memref<?xi8>, memref<?xi8> -> vector<8xf32>
+    // expected-error@+1 {{'coopvec.matvec' is not supported by profile 'sm_80': it does not list the matrix-vector combination input = F32, input_interp = F8_E4M3, matrix = F8_E4M3, output = F32}}
+    %1 = coopvec.matvec %f as F8_E4M3, %w[%o] matrix<F8_E4M3, 8x32, RowMajor> stride %o : vector<32xf32>, memref<?xi8> -> vector<8xf32>
+    // expected-error@+1 {{'coopvec.convert' is not supported by profile 'sm_80': it does not list the feature 'fp8'}}
+    %2 = coopvec.convert %f rounding rn satfinite : vector<32xf32> -> vector<32xf8E4M3FN>
+    return
+  }
+}
+
+// -----
+
+module attributes {coopvec.profile = "sm_89"} {
+  func.func @sm89(%f: vector<32xf32>, %w: memref<?xi8>, %o: index) {
+    %0 = coopvec.matvec %f as F8_E4M3, %w[%o] matrix<F8_E5M2, 8x32, RowMajor> stride %o : vector<32xf32>, memref<?xi8> -> vector<8xf32>
+    // expected-error@+1 {{'coopvec.mx_quantize' is not supported by profile 'sm_89': it does not list the feature 'mx'}}
+    %1, %2 = coopvec.mx_quantize %f block 32 : vector<32xf32> -> vector<32xf8E4M3FN>, vector<1xf8E8M0FNU>
+    return
+  }
+}
+
+// -----
+
+module attributes {coopvec.profile = "sm_90"} {
+  func.func @sm90(%p: vector<8xi32>, %f: vector<32xf32>, %w: memref<?xi8>, %o: index) {
+    %0 = coopvec.matvec %p as PackedS8x32, %w[%o] matrix<U8, 8x32, RowMajor> stride %o bias %w[%o] as I32 : vector<8xi32>, memref<?xi8>, memref<?xi8> -> vector<8xi32>
+    // expected-error@+1 {{'coopvec.matvec' is not supported by profile 'sm_90': it does not support transpose for input = PackedS8x32, input_interp = I8, matrix = I8, output = I32}}
+    %1 = coopvec.matvec %p as PackedS8x32, %w[%o] matrix<I8, 8x32, InferencingOptimal, transpose> : vector<8xi32>, memref<?xi8> -> vector<8xi32>
+    // expected-error@+1 {{'coopvec.matvec' is not supported by profile 'sm_90': it does not list the matrix-vector combination input = F32, input_interp = F6_E2M3, matrix = F6_E2M3, output = F32}}
+    %2 = coopvec.matvec %f as F6_E2M3, %w[%o] matrix<F6_E2M3, 8x32, RowMajor> stride %o : vector<32xf32>, memref<?xi8> -> vector<8xf32>
+    return
+  }
+}
+
+// -----
+
+module attributes {coopvec.profile = "sm_100a"} {
+  func.func @sm100a(%f: vector<32xf32>, %w: memref<?xi8>, %o: index) {
+    %0 = coopvec.matvec %f as F6_E2M3, %w[%o] matrix<F4_E2M1, 8x32, RowMajor> stride %o : vector<32xf32>, memref<?xi8> -> vector<8xf32>
+    // expected-error@+1 {{'coopvec.matvec' is not supported by profile 'sm_100a': it does not list the matrix-vector combination input = F32, input_interp = F32, matrix = F32, output = F32}}
+    %1 = coopvec.matvec %f as F32, %w[%o] matrix<F32, 8x32, RowMajor> stride %o : vector<32xf32>, memref<?xi8> -> vector<8xf32>
+    return
+  }
+}
+
+// -----
+
+module attributes {coopvec.profile = "sm_120a"} {
+  func.func @sm120a(%f: vector<32xf32>, %s: vector<8xi16>, %w: memref<?xi8>, %o: index) {
+    %0 = coopvec.matvec %f as F4_E2M1, %w[%o] matrix<F6_E3M2, 8x32, RowMajor> stride %o bias %w[%o] as F16 : vector<32xf32>, memref<?xi8>, memref<?xi8> -> vector<8xf16>
+    %1, %2 = coopvec.mx_quantize %f block 32 : vector<32xf32> -> vector<32xf4E2M1FN>, vector<1xf8E8M0FNU>
+    coopvec.vector_accumulate %0, %w[%o] : vector<8xf16>, memref<?xi8>
+    // expected-error@+1 {{'coopvec.vector_accumulate' is not supported by profile 'sm_120a': it does not list vector accumulation of i16}}
+    coopvec.vector_accumulate %s, %w[%o] : vector<8xi16>, memref<?xi8>
+    return
+  }
+}
+
+// -----
+
+module attributes {coopvec.profile = "rv64-nuclei-xxlvqmacc"} {
+  func.func @nuclei(%p: vector<4xi32>, %h: vector<16xf16>, %w: memref<?xi8>, %o: index) {
+    %0 = coopvec.matvec %p as PackedU8x32, %w[%o] matrix<I8, 8x16, RowMajor> stride %o : vector<4xi32>, memref<?xi8> -> vector<8xi32>
+    // expected-error@+1 {{'coopvec.matvec' is not supported by profile 'rv64-nuclei-xxlvqmacc': it does not list the matrix-vector combination input = F16, input_interp = F16, matrix = F16, output = F16}}
+    %1 = coopvec.matvec %h as F16, %w[%o] matrix<F16, 8x16, RowMajor> stride %o : vector<16xf16>, memref<?xi8> -> vector<8xf16>
+    return
+  }
+}
+
+// -----
+
+module attributes {coopvec.profile = "rv64-sifive-xsfvqmacc"} {
+  func.func @sifive(%f: vector<16xf32>, %w: memref<?xi8>, %o: index) {
+    %0 = coopvec.matvec %f as I8, %w[%o] matrix<I8, 8x16, RowMajor> stride %o bias %w[%o] as I32 : vector<16xf32>, memref<?xi8>, memref<?xi8> -> vector<8xi32>
+    // expected-error@+1 {{'coopvec.outer_product_accumulate' is not supported by profile 'rv64-sifive-xsfvqmacc': it does not list outer-product accumulation of f32 into F32}}
+    coopvec.outer_product_accumulate %f, %f, %w[%o] matrix<F32, 16x16, TrainingOptimal> : vector<16xf32>, vector<16xf32>, memref<?xi8>
+    return
+  }
+}
+
+// -----
+
+module attributes {coopvec.profile = "vulkan1.3"} {
+  func.func @vulkan(%p: vector<4xi32>, %x: memref<?x4xi32>, %y: memref<?x8xi32>, %w: memref<?xi8>, %o: index) {
+    %0 = coopvec.matvec %p as PackedU8x32, %w[%o] matrix<U8, 8x16, InferencingOptimal, transpose> unsigned_result : vector<4xi32>, memref<?xi8> -> vector<8xi32>
+    coopvec.vector_accumulate %0, %w[%o] : vector<8xi32>, memref<?xi8>
+    // expected-error@+1 {{'coopvec.batch_matvec' is not supported by profile 'vulkan1.3': it does not list the feature 'batch_matvec'}}
+    coopvec.batch_matvec %x as PackedS8x32, %w[%o] matrix<I8, 8x16, InferencingOptimal> into %y : memref<?x4xi32>, memref<?xi8> -> memref<?x8xi32>
+    return
+  }
+}
+
+// -----
+
+module attributes {coopvec.profile = "d3d12-tier1.1"} {
+  func.func @d3d12(%f: vector<16xf32>, %a: f32, %b: f32, %w: memref<?xi8>, %o: index) {
+    %0 = coopvec.matvec %f as I8, %w[%o] matrix<I8, 8x16, RowMajor> stride %o : vector<16xf32>, memref<?xi8> -> vector<8xi32>
+    %c = coopvec.matrix_size matrix<I8, 8x16, InferencingOptimal> : index
+    // expected-error@+1 {{'coopvec.pack' is not supported by profile 'd3d12-tier1.1': it does not list the feature 'pack'}}
+    %1 = coopvec.pack %a, %b to f16 rounding rn : f32, f32 -> i32
+    return
+  }
+}
+
+// -----
+
+// expected-error@+1 {{unknown support profile 'sm_75'; expected one of d3d12-tier1.0}}
+module attributes {coopvec.profile = "sm_75"} {
+}
