@@ -37,6 +37,13 @@ def ConvertCoopVecToCPU : Pass<"convert-coopvec-to-cpu", "ModuleOp"> {
     * `coopvec.matrix_size` (when it did not fold) ->
       `coopvecLayoutDestinationSize`.
 
+    The wide entry points (matvec, outer product, vector accumulate,
+    convert_matrix, mlp) take one parameter struct (`ParamStructs.h`),
+    filled in an `llvm.alloca` in the entry block with one
+    `llvm.getelementptr` + `llvm.store` per field. Every callee's signature
+    and every struct's fields come from `RuntimeFunctions.def`; the pass is
+    compiled against the C headers with `static_assert`s that they agree.
+
     Buffers are passed as `!llvm.ptr` built from
     `memref.extract_aligned_pointer_as_index` (plus the memref's own offset
     for a strided byte buffer, whose stride must be 1); the op's byte offset

@@ -21,6 +21,7 @@
 #define LINALGCOOP_RUNTIME_CPUTARGET_H
 
 #include "LinAlgCoop/Runtime/Layout.h"
+#include "LinAlgCoop/Runtime/ParamStructs.h"
 
 #include <stdint.h>
 
@@ -62,6 +63,27 @@ int32_t coopvecCpuCheckMatrix(uint64_t bufferBytes, uint64_t offset,
 int32_t coopvecCpuCheckRange(uint64_t bufferBytes, uint64_t offset,
                              uint64_t bytes);
 
+// The wide entry points take one parameter struct (ParamStructs.h; fields
+// declared in RuntimeFunctions.def), which lowered code fills on its stack.
+
+/// coopvecMatVecMulAdd (Kernels.h) on the fields of `params`, completed for
+/// every combination the dialect accepts: where the kernels answer
+/// COOPVEC_ERROR_UNSUPPORTED_TYPE (FP8, 16- and 32-bit integer matrices,
+/// 16-bit inputs, unsigned results, ...), each vector of the batch goes
+/// through the reference semantics (coopvecReferenceMatVecMulAdd, Dxil.h)
+/// instead.
+int32_t coopvecCpuMatVecMulAdd(const CoopVecMatVecParams *params);
+
+/// coopvecOuterProductAccumulate and coopvecVectorAccumulate (Kernels.h),
+/// completed like coopvecCpuMatVecMulAdd: integer vectors and accumulators
+/// the lock-free kernels do not take go through the reference semantics
+/// (coopvecReferenceOuterProductAccumulate / VectorAccumulate, Dxil.h),
+/// vector by vector of the batch.
+int32_t
+coopvecCpuOuterProductAccumulate(const CoopVecOuterProductParams *params);
+int32_t
+coopvecCpuVectorAccumulate(const CoopVecVectorAccumulateParams *params);
+
 /// Copies a rows x cols matrix from (src + srcOffset, srcInterp, srcLayout,
 /// srcStride) to (dst + dstOffset, dstInterp, dstLayout, dstStride),
 /// converting each element with coopvecDxilConvert (RTNE; a float beyond the
@@ -69,59 +91,12 @@ int32_t coopvecCpuCheckRange(uint64_t bufferBytes, uint64_t offset,
 /// interpretations differ. Interpretations are DXIL ComponentType values
 /// (Kernels.h); any non-packed one is accepted. Padding of an optimal
 /// destination is zeroed. Both footprints are checked against the buffer
-/// sizes and must not overlap; nothing is written on failure.
-int32_t coopvecCpuConvertMatrix(void *dst, uint64_t dstBytes,
-                                uint64_t dstOffset, uint32_t dstInterp,
-                                uint32_t dstLayout, uint32_t dstStride,
-                                const void *src, uint64_t srcBytes,
-                                uint64_t srcOffset, uint32_t srcInterp,
-                                uint32_t srcLayout, uint32_t srcStride,
-                                uint32_t rows, uint32_t cols);
+/// sizes (srcBytes, dstBytes) and must not overlap; nothing is written on
+/// failure.
+int32_t coopvecCpuConvertMatrix(const CoopVecConvertMatrixParams *params);
 
-/// coopvecMatVecMulAdd (Kernels.h), completed for every combination the
-/// dialect accepts: where the kernels answer COOPVEC_ERROR_UNSUPPORTED_TYPE
-/// (FP8, 16- and 32-bit integer matrices, 16-bit inputs, unsigned results,
-/// ...), each vector of the batch goes through the reference semantics
-/// (coopvecReferenceMatVecMulAdd, Dxil.h) instead. Same arguments.
-int32_t coopvecCpuMatVecMulAdd(
-    void *output, uint32_t outputType, uint64_t outputStride,
-    const void *input, uint32_t inputType, uint32_t inputInterp,
-    uint64_t inputStride, uint32_t batch, const void *matrix,
-    uint64_t matrixOffset, uint32_t matrixInterp, uint32_t m, uint32_t k,
-    uint32_t layout, uint32_t transpose, uint32_t matrixStride,
-    const void *bias, uint64_t biasOffset, uint32_t biasInterp,
-    uint32_t numThreads);
-
-/// coopvecOuterProductAccumulate and coopvecVectorAccumulate (Kernels.h),
-/// completed like coopvecCpuMatVecMulAdd: integer vectors and accumulators
-/// the lock-free kernels do not take go through the reference semantics
-/// (coopvecReferenceOuterProductAccumulate / VectorAccumulate, Dxil.h),
-/// vector by vector of the batch. Same arguments.
-int32_t coopvecCpuOuterProductAccumulate(
-    const void *a, uint32_t aType, uint64_t aStride, const void *b,
-    uint32_t bType, uint64_t bStride, uint32_t batch, uint32_t m, uint32_t n,
-    void *matrix, uint64_t matrixOffset, uint32_t matrixInterp,
-    uint32_t layout, uint32_t matrixStride, uint32_t numThreads);
-int32_t coopvecCpuVectorAccumulate(const void *input, uint32_t inputType,
-                                   uint64_t inputStride, uint32_t batch,
-                                   uint32_t n, void *buffer, uint64_t offset,
-                                   uint32_t accumInterp, uint32_t numThreads);
-
-/// Words per layer of coopvecCpuMlpForward's flat layer table.
-enum { COOPVEC_CPU_MLP_LAYER_WORDS = 12 };
-
-/// coopvecMlpForward (Kernels.h) with its layer table flattened to
-/// `numLayers` x COOPVEC_CPU_MLP_LAYER_WORDS 64-bit words, which lowered code
-/// fills without knowing the C struct layout. Words of a layer, in order:
-///   weights address, weights offset, weights interpretation, outputs (M),
-///   inputs (K), layout, transpose, stride, bias address (0: none), bias
-///   offset, bias interpretation, activation (CoopVecActivation).
-/// Input and output rows are f32; strides are in bytes.
-int32_t coopvecCpuMlpForward(float *output, uint64_t outputStride,
-                             const float *input, uint64_t inputStride,
-                             uint32_t batch, const uint64_t *layerWords,
-                             uint32_t numLayers, uint32_t outputExp,
-                             uint32_t numThreads);
+/// coopvecMlpForward (Kernels.h) on the fields of `params`.
+int32_t coopvecCpuMlpForward(const CoopVecMlpParams *params);
 
 #ifdef __cplusplus
 } // extern "C"

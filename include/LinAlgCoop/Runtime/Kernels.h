@@ -35,6 +35,7 @@
 #define LINALGCOOP_RUNTIME_KERNELS_H
 
 #include "LinAlgCoop/Runtime/Layout.h"
+#include "LinAlgCoop/Runtime/ParamStructs.h"
 
 #include <stdint.h>
 
@@ -114,22 +115,11 @@ int32_t coopvecMatVecMul(void *output, uint32_t outputType,
                          uint32_t layout, uint32_t transpose,
                          uint32_t matrixStride, uint32_t numThreads);
 
-/// One layer of the fused MLP: out = act(W * in + bias), W outputs x inputs.
-typedef struct CoopVecMlpLayer {
-  const void *weights;
-  uint64_t weightsOffset;
-  uint32_t weightsInterp; ///< F32, F16 or I8; the same for every layer.
-  uint32_t outputs;       ///< M
-  uint32_t inputs;        ///< K: the previous layer's outputs.
-  uint32_t layout;
-  uint32_t transpose;
-  uint32_t stride;
-  const void *bias; ///< NULL, or F32/F16 (float weights) or I32 (I8 weights).
-  uint64_t biasOffset;
-  uint32_t biasInterp;
-  uint32_t activation;  ///< CoopVecActivation
-  float requantScale;   ///< I8 only, see coopvecMlpForward.
-} CoopVecMlpLayer;
+/// One layer of the fused MLP, CoopVecMlpLayer (ParamStructs.h, fields in
+/// RuntimeFunctions.def): out = act(W * in + bias), W outputs x inputs;
+/// weightsInterp F32, F16 or I8 (the same for every layer), bias NULL or
+/// F32/F16 (float weights) or I32 (I8 weights), activation a
+/// CoopVecActivation, requantScale for I8 only (see below).
 
 /// Fused multi-layer perceptron over a batch of f32 vectors:
 ///   h0 = input[b]; h(l+1) = act_l(W_l h_l + bias_l); output[b] = h(L)

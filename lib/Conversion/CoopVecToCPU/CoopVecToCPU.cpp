@@ -3,11 +3,15 @@
 // Each coopvec op becomes a call into the C ABI of libcoopvec_runtime.so
 // (Kernels.h, Layout.h, CpuTarget.h) followed by a status check. The calls
 // are emitted with func/arith/memref/vector/scf ops and a few LLVM pointer
-// ops, so the rest of the CPU pipeline is the upstream LLVM lowering.
+// ops, so the rest of the CPU pipeline is the upstream LLVM lowering. Every
+// callee and every parameter struct comes from RuntimeFunctions.def
+// (RuntimeAbi.h), which checks the C headers at compile time.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LinAlgCoop/Conversion/CoopVecToCPU/CoopVecToCPU.h"
+
+#include "RuntimeAbi.h"
 
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
@@ -35,6 +39,98 @@ namespace mlir::coopvec {
 
 using namespace mlir;
 using namespace mlir::coopvec;
+using cpu_abi::AbiStruct;
+using cpu_abi::RuntimeFn;
+
+//===----------------------------------------------------------------------===//
+// The dialect's enums against the runtime's C enums
+//===----------------------------------------------------------------------===//
+
+// The lowering passes these enums to the runtime as their integer values.
+#define COOPVEC_SAME_VALUE(dialect, runtime)                                   \
+  static_assert(static_cast<int64_t>(dialect) == (runtime),                    \
+                #dialect " differs from " #runtime)
+COOPVEC_SAME_VALUE(MatrixLayout::RowMajor, COOPVEC_LAYOUT_ROW_MAJOR);
+COOPVEC_SAME_VALUE(MatrixLayout::ColumnMajor, COOPVEC_LAYOUT_COLUMN_MAJOR);
+COOPVEC_SAME_VALUE(MatrixLayout::InferencingOptimal,
+                   COOPVEC_LAYOUT_INFERENCING_OPTIMAL);
+COOPVEC_SAME_VALUE(MatrixLayout::TrainingOptimal,
+                   COOPVEC_LAYOUT_TRAINING_OPTIMAL);
+static_assert(getMaxEnumValForMatrixLayout() == COOPVEC_LAYOUT_TRAINING_OPTIMAL,
+              "a MatrixLayout the runtime does not know");
+COOPVEC_SAME_VALUE(RoundingMode::RN, COOPVEC_RND_RN);
+COOPVEC_SAME_VALUE(RoundingMode::RZ, COOPVEC_RND_RZ);
+COOPVEC_SAME_VALUE(RoundingMode::RM, COOPVEC_RND_RM);
+COOPVEC_SAME_VALUE(RoundingMode::RP, COOPVEC_RND_RP);
+COOPVEC_SAME_VALUE(RoundingMode::RNA, COOPVEC_RND_RNA);
+COOPVEC_SAME_VALUE(RoundingMode::RS, COOPVEC_RND_RS);
+static_assert(getMaxEnumValForRoundingMode() == COOPVEC_RND_RS,
+              "a RoundingMode the runtime does not know");
+COOPVEC_SAME_VALUE(Activation::None, COOPVEC_ACTIVATION_NONE);
+COOPVEC_SAME_VALUE(Activation::Relu, COOPVEC_ACTIVATION_RELU);
+static_assert(getMaxEnumValForActivation() == COOPVEC_ACTIVATION_RELU,
+              "an Activation the runtime does not know");
+#undef COOPVEC_SAME_VALUE
+
+/// The runtime's element code (CoopVecComponentType, Kernels.h) of an
+/// interpretation.
+static constexpr int64_t runtimeElementCode(InterpKind kind) {
+  switch (kind) {
+  case InterpKind::I16:
+    return COOPVEC_TYPE_I16;
+  case InterpKind::U16:
+    return COOPVEC_TYPE_U16;
+  case InterpKind::I32:
+    return COOPVEC_TYPE_I32;
+  case InterpKind::U32:
+    return COOPVEC_TYPE_U32;
+  case InterpKind::F16:
+    return COOPVEC_TYPE_F16;
+  case InterpKind::F32:
+    return COOPVEC_TYPE_F32;
+  case InterpKind::PackedS8x32:
+    return COOPVEC_TYPE_PACKED_S8X32;
+  case InterpKind::PackedU8x32:
+    return COOPVEC_TYPE_PACKED_U8X32;
+  case InterpKind::U8:
+    return COOPVEC_TYPE_U8;
+  case InterpKind::I8:
+    return COOPVEC_TYPE_I8;
+  case InterpKind::F8_E4M3:
+    return COOPVEC_TYPE_F8_E4M3;
+  case InterpKind::F8_E5M2:
+    return COOPVEC_TYPE_F8_E5M2;
+  case InterpKind::BF16:
+    return COOPVEC_TYPE_BF16;
+  case InterpKind::F6_E2M3:
+    return COOPVEC_TYPE_F6_E2M3;
+  case InterpKind::F6_E3M2:
+    return COOPVEC_TYPE_F6_E3M2;
+  case InterpKind::F4_E2M1:
+    return COOPVEC_TYPE_F4_E2M1;
+  case InterpKind::I4:
+    return COOPVEC_TYPE_I4;
+  case InterpKind::U4:
+    return COOPVEC_TYPE_U4;
+  }
+  return -1; // Not a constant expression's answer: see below.
+}
+
+/// Every interpretation has its own element code (a kind added to the
+/// dialect without a runtime code fails here).
+static constexpr bool elementCodesAreDistinct() {
+  for (unsigned i = 0; i < kNumInterpKinds; ++i) {
+    int64_t code = runtimeElementCode(static_cast<InterpKind>(i));
+    if (code <= 0)
+      return false;
+    for (unsigned j = 0; j < i; ++j)
+      if (runtimeElementCode(static_cast<InterpKind>(j)) == code)
+        return false;
+  }
+  return true;
+}
+static_assert(elementCodesAreDistinct(),
+              "each interpretation needs its own CoopVecComponentType code");
 
 //===----------------------------------------------------------------------===//
 // Runtime ABI
@@ -120,11 +216,6 @@ public:
         constI32(COOPVEC_ERROR_INVALID_DIMENSIONS)));
   }
 
-  /// An `!llvm.ptr` as an i64 word.
-  Value pointerWord(Value pointer) {
-    return LLVM::PtrToIntOp::create(rewriter, loc, i64(), pointer);
-  }
-
   Value indexToI64(Value index) { return indexAs(index, i64()); }
 
   /// The size of a 1-D memref in bytes, as i64.
@@ -190,24 +281,86 @@ public:
                             ValueRange{constIndex(0)});
   }
 
-  /// Calls the runtime function `name`, declaring it on first use.
-  func::CallOp call(StringRef name, TypeRange results, ValueRange args) {
-    auto module = op->getParentOfType<ModuleOp>();
-    auto fnType = rewriter.getFunctionType(args.getTypes(), results);
-    if (!module.lookupSymbol<func::FuncOp>(name)) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      auto decl = func::FuncOp::create(rewriter, loc, name, fnType);
-      decl.setPrivate();
+  /// The type of a kind of RuntimeFunctions.def (null for Void).
+  Type abiType(cpu_abi::Kind kind) {
+    switch (cpu_abi::llvmKind(kind)) {
+    case cpu_abi::Ptr:
+      return ptrType;
+    case cpu_abi::I32:
+      return i32();
+    case cpu_abi::I64:
+      return i64();
+    case cpu_abi::F32:
+      return rewriter.getF32Type();
+    default:
+      return nullptr;
     }
-    return func::CallOp::create(rewriter, loc, name, results, args);
   }
 
-  /// Calls `name`, which returns a CoopVecStatus, and reports a non-zero
+  /// Calls the runtime function `fn`, declaring it on first use with its
+  /// signature from RuntimeFunctions.def (func.call then verifies the
+  /// arguments against it).
+  func::CallOp call(RuntimeFn fn, ValueRange args) {
+    const cpu_abi::FunctionInfo &info = cpu_abi::getFunctionInfo(fn);
+    SmallVector<Type> params, results;
+    for (cpu_abi::Kind kind : info.params)
+      params.push_back(abiType(kind));
+    if (Type result = abiType(info.result))
+      results.push_back(result);
+    auto module = op->getParentOfType<ModuleOp>();
+    if (!module.lookupSymbol<func::FuncOp>(info.name)) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      auto decl = func::FuncOp::create(
+          rewriter, loc, info.name, rewriter.getFunctionType(params, results));
+      decl.setPrivate();
+    }
+    return func::CallOp::create(rewriter, loc, info.name, results, args);
+  }
+
+  /// Calls `fn`, which returns a CoopVecStatus, and reports a non-zero
   /// status through coopvecCpuReportError, which does not return.
-  void callChecked(StringRef name, ValueRange args) {
-    Value status = call(name, i32(), args).getResult(0);
-    checkStatus(status);
+  void callChecked(RuntimeFn fn, ValueRange args) {
+    checkStatus(call(fn, args).getResult(0));
+  }
+
+  /// A stack slot for `count` parameter structs of `fields`, allocated once
+  /// in the entry block (see stackSlot). Returns the slot and its LLVM type.
+  std::pair<Value, LLVM::LLVMStructType>
+  structSlot(ArrayRef<cpu_abi::FieldInfo> fields, int64_t count) {
+    SmallVector<Type> types;
+    for (const cpu_abi::FieldInfo &field : fields)
+      types.push_back(abiType(field.kind));
+    auto type = LLVM::LLVMStructType::getLiteral(op->getContext(), types);
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (auto func = op->getParentOfType<FunctionOpInterface>())
+      if (!func.getFunctionBody().empty())
+        rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
+    Value size = LLVM::ConstantOp::create(rewriter, loc, i64(),
+                                          rewriter.getI64IntegerAttr(count));
+    Value slot = LLVM::AllocaOp::create(rewriter, loc, ptrType, type, size,
+                                        /*alignment=*/8);
+    return {slot, type};
+  }
+
+  /// Stores `values` into the fields of struct `index` of `slot`, one GEP
+  /// and store per field. A field left unset or given a value of another
+  /// type is a bug in a pattern: it stops the compiler here rather than
+  /// hand the runtime a half-filled struct.
+  void storeStruct(Value slot, LLVM::LLVMStructType type, int64_t index,
+                   StringRef structName, ArrayRef<cpu_abi::FieldInfo> fields,
+                   ArrayRef<Value> values) {
+    for (auto [i, field, value] : llvm::enumerate(fields, values)) {
+      if (!value || value.getType() != type.getBody()[i])
+        llvm::report_fatal_error(llvm::Twine("convert-coopvec-to-cpu: field ") +
+                                 field.name + " of " + structName +
+                                 (value ? " has the wrong type" : " is not set"));
+      Value address = LLVM::GEPOp::create(
+          rewriter, loc, ptrType, type, slot,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index),
+                                 static_cast<int32_t>(i)});
+      LLVM::StoreOp::create(rewriter, loc, value, address);
+    }
   }
 
   void checkStatus(Value status) {
@@ -216,7 +369,7 @@ public:
     auto ifOp = scf::IfOp::create(rewriter, loc, failed, /*else=*/false);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    call("coopvecCpuReportError", {}, {status, siteString()});
+    call(RuntimeFn::coopvecCpuReportError, {status, siteString()});
   }
 
 private:
@@ -279,6 +432,37 @@ private:
   llvm::DenseMap<std::pair<int64_t, Type>, Value> constants;
 };
 
+/// The fields of one parameter struct of RuntimeFunctions.def, set by name
+/// (`p.set(F::bias, ...)`) and stored into a stack slot by build().
+template <typename Struct> class Params {
+public:
+  using Field = typename AbiStruct<Struct>::Field;
+
+  Params() : values(AbiStruct<Struct>::fields().size()) {}
+
+  Params &set(Field field, Value value) {
+    values[static_cast<unsigned>(field)] = value;
+    return *this;
+  }
+
+  /// Stores the fields into element `index` of a slot of structs.
+  void store(RuntimeCallBuilder &b, Value slot, LLVM::LLVMStructType type,
+             int64_t index) const {
+    b.storeStruct(slot, type, index, AbiStruct<Struct>::name,
+                  AbiStruct<Struct>::fields(), values);
+  }
+
+  /// A stack slot holding the struct: the argument of its entry point.
+  Value build(RuntimeCallBuilder &b) const {
+    auto [slot, type] = b.structSlot(AbiStruct<Struct>::fields(), 1);
+    store(b, slot, type, 0);
+    return slot;
+  }
+
+private:
+  SmallVector<Value> values;
+};
+
 /// A byte buffer the runtime can address as contiguous bytes: unit stride.
 LogicalResult checkByteBuffer(ConversionPatternRewriter &rewriter,
                               Operation *op, Value buffer) {
@@ -297,45 +481,7 @@ LogicalResult checkByteBuffer(ConversionPatternRewriter &rewriter,
 
 /// The runtime's element code (CoopVecComponentType) of an interpretation.
 int64_t value(InterpretationAttr interp) {
-  switch (interp.getKind()) {
-  case InterpKind::I16:
-    return COOPVEC_TYPE_I16;
-  case InterpKind::U16:
-    return COOPVEC_TYPE_U16;
-  case InterpKind::I32:
-    return COOPVEC_TYPE_I32;
-  case InterpKind::U32:
-    return COOPVEC_TYPE_U32;
-  case InterpKind::F16:
-    return COOPVEC_TYPE_F16;
-  case InterpKind::F32:
-    return COOPVEC_TYPE_F32;
-  case InterpKind::PackedS8x32:
-    return COOPVEC_TYPE_PACKED_S8X32;
-  case InterpKind::PackedU8x32:
-    return COOPVEC_TYPE_PACKED_U8X32;
-  case InterpKind::U8:
-    return COOPVEC_TYPE_U8;
-  case InterpKind::I8:
-    return COOPVEC_TYPE_I8;
-  case InterpKind::F8_E4M3:
-    return COOPVEC_TYPE_F8_E4M3;
-  case InterpKind::F8_E5M2:
-    return COOPVEC_TYPE_F8_E5M2;
-  case InterpKind::BF16:
-    return COOPVEC_TYPE_BF16;
-  case InterpKind::F6_E2M3:
-    return COOPVEC_TYPE_F6_E2M3;
-  case InterpKind::F6_E3M2:
-    return COOPVEC_TYPE_F6_E3M2;
-  case InterpKind::F4_E2M1:
-    return COOPVEC_TYPE_F4_E2M1;
-  case InterpKind::I4:
-    return COOPVEC_TYPE_I4;
-  case InterpKind::U4:
-    return COOPVEC_TYPE_U4;
-  }
-  llvm_unreachable("unknown interpretation");
+  return runtimeElementCode(interp.getKind());
 }
 
 /// The runtime's element code of a physical vector element.
@@ -357,7 +503,7 @@ int64_t value(MatrixLayout layout) { return static_cast<int64_t>(layout); }
 /// compares the layout's footprint with the buffer size.
 void checkMatrixBounds(RuntimeCallBuilder &b, Value buffer, Value offset,
                        MatrixDescAttr desc, Value stride) {
-  b.callChecked("coopvecCpuCheckMatrix",
+  b.callChecked(RuntimeFn::coopvecCpuCheckMatrix,
                 {b.bufferBytes(buffer), b.indexAs(offset, b.i64()),
                  b.constI32(value(desc.getLayout())),
                  b.constI32(desc.getStoredRows()),
@@ -369,7 +515,7 @@ void checkMatrixBounds(RuntimeCallBuilder &b, Value buffer, Value offset,
 /// Emits the bounds check of `bytes` contiguous bytes at `offset`.
 void checkRangeBounds(RuntimeCallBuilder &b, Value buffer, Value offset,
                       int64_t bytes) {
-  b.callChecked("coopvecCpuCheckRange",
+  b.callChecked(RuntimeFn::coopvecCpuCheckRange,
                 {b.bufferBytes(buffer), b.indexAs(offset, b.i64()),
                  b.constI64(bytes)});
 }
@@ -403,28 +549,33 @@ void checkMatVecBounds(RuntimeCallBuilder &b, OpTy op,
                      vectorBytes(op.getBiasInterpAttr(), desc.getRows()));
 }
 
-/// Appends the matrix, bias and thread operands of coopvecCpuMatVecMulAdd
-/// (everything after the batch count) for coopvec.matvec/batch_matvec.
+using MatVecParams = Params<CoopVecMatVecParams>;
+
+/// Sets the matrix, bias and thread fields of coopvecCpuMatVecMulAdd's
+/// parameters for coopvec.matvec/batch_matvec.
 template <typename OpTy>
-void appendMatrixOperands(RuntimeCallBuilder &b, OpTy op,
-                          typename OpTy::Adaptor adaptor, unsigned numThreads,
-                          SmallVectorImpl<Value> &args) {
+void setMatrixFields(RuntimeCallBuilder &b, OpTy op,
+                     typename OpTy::Adaptor adaptor, unsigned numThreads,
+                     MatVecParams &p) {
+  using F = MatVecParams::Field;
   MatrixDescAttr desc = op.getMatrixDesc();
-  args.append({b.bufferPointer(adaptor.getMatrix()),
-               b.indexAs(adaptor.getMatrixOffset(), b.i64()),
-               b.constI32(value(desc.getInterpretation())),
-               b.constI32(desc.getRows()), b.constI32(desc.getCols()),
-               b.constI32(value(desc.getLayout())),
-               b.constI32(desc.getTranspose() ? 1 : 0),
-               b.indexAs(adaptor.getMatrixStride(), b.i32())});
-  if (adaptor.getBias()) {
-    args.push_back(b.bufferPointer(adaptor.getBias()));
-    args.push_back(b.indexAs(adaptor.getBiasOffset(), b.i64()));
-    args.push_back(b.constI32(value(op.getBiasInterpAttr())));
-  } else {
-    args.append({b.nullPtr(), b.constI64(0), b.constI32(0)});
-  }
-  args.push_back(b.constI32(numThreads));
+  p.set(F::matrix, b.bufferPointer(adaptor.getMatrix()))
+      .set(F::matrixOffset, b.indexAs(adaptor.getMatrixOffset(), b.i64()))
+      .set(F::matrixInterp, b.constI32(value(desc.getInterpretation())))
+      .set(F::m, b.constI32(desc.getRows()))
+      .set(F::k, b.constI32(desc.getCols()))
+      .set(F::layout, b.constI32(value(desc.getLayout())))
+      .set(F::transpose, b.constI32(desc.getTranspose() ? 1 : 0))
+      .set(F::matrixStride, b.indexAs(adaptor.getMatrixStride(), b.i32()));
+  if (adaptor.getBias())
+    p.set(F::bias, b.bufferPointer(adaptor.getBias()))
+        .set(F::biasOffset, b.indexAs(adaptor.getBiasOffset(), b.i64()))
+        .set(F::biasInterp, b.constI32(value(op.getBiasInterpAttr())));
+  else
+    p.set(F::bias, b.nullPtr())
+        .set(F::biasOffset, b.constI64(0))
+        .set(F::biasInterp, b.constI32(0));
+  p.set(F::numThreads, b.constI32(numThreads));
 }
 
 /// coopvec.matvec -> coopvecCpuMatVecMulAdd(batch = 1).
@@ -448,20 +599,21 @@ public:
 
     Value inputSlot = b.spill(adaptor.getInput());
     Value resultSlot = b.stackSlot(resultType);
-    // Operands in the order of coopvecCpuMatVecMulAdd (= coopvecMatVecMulAdd).
-    SmallVector<Value> args{
-        b.slotPointer(resultSlot),
-        b.constI32(physicalType(resultType.getElementType(),
-                                op.getOutputUnsigned())),
-        b.constI64(0),
-        b.slotPointer(inputSlot),
-        b.constI32(physicalType(inputType.getElementType(),
-                                op.getInputUnsigned())),
-        b.constI32(value(op.getInputInterp())),
-        b.constI64(0),
-        b.constI32(1)};
-    appendMatrixOperands(b, op, adaptor, numThreads, args);
-    b.callChecked("coopvecCpuMatVecMulAdd", args);
+    using F = MatVecParams::Field;
+    MatVecParams p;
+    p.set(F::output, b.slotPointer(resultSlot))
+        .set(F::outputType, b.constI32(physicalType(
+                                resultType.getElementType(),
+                                op.getOutputUnsigned())))
+        .set(F::outputStride, b.constI64(0))
+        .set(F::input, b.slotPointer(inputSlot))
+        .set(F::inputType, b.constI32(physicalType(inputType.getElementType(),
+                                                   op.getInputUnsigned())))
+        .set(F::inputInterp, b.constI32(value(op.getInputInterp())))
+        .set(F::inputStride, b.constI64(0))
+        .set(F::batch, b.constI32(1));
+    setMatrixFields(b, op, adaptor, numThreads, p);
+    b.callChecked(RuntimeFn::coopvecCpuMatVecMulAdd, {p.build(b)});
     rewriter.replaceOp(op, b.load(resultType, resultSlot));
     return success();
   }
@@ -488,16 +640,25 @@ public:
     Value elemType =
         b.constI32(physicalType(op.getLhs().getType().getElementType(),
                                 /*isUnsigned=*/false));
-    b.callChecked(
-        "coopvecCpuOuterProductAccumulate",
-        {b.slotPointer(lhs), elemType, b.constI64(0), b.slotPointer(rhs),
-         elemType, b.constI64(0), b.constI32(1), b.constI32(desc.getRows()),
-         b.constI32(desc.getCols()), b.bufferPointer(adaptor.getMatrix()),
-         b.indexAs(adaptor.getMatrixOffset(), b.i64()),
-         b.constI32(value(desc.getInterpretation())),
-         b.constI32(value(desc.getLayout())),
-         b.indexAs(adaptor.getMatrixStride(), b.i32()),
-         b.constI32(numThreads)});
+    using P = Params<CoopVecOuterProductParams>;
+    using F = P::Field;
+    P p;
+    p.set(F::a, b.slotPointer(lhs))
+        .set(F::aType, elemType)
+        .set(F::aStride, b.constI64(0))
+        .set(F::b, b.slotPointer(rhs))
+        .set(F::bType, elemType)
+        .set(F::bStride, b.constI64(0))
+        .set(F::batch, b.constI32(1))
+        .set(F::m, b.constI32(desc.getRows()))
+        .set(F::n, b.constI32(desc.getCols()))
+        .set(F::matrix, b.bufferPointer(adaptor.getMatrix()))
+        .set(F::matrixOffset, b.indexAs(adaptor.getMatrixOffset(), b.i64()))
+        .set(F::matrixInterp, b.constI32(value(desc.getInterpretation())))
+        .set(F::layout, b.constI32(value(desc.getLayout())))
+        .set(F::matrixStride, b.indexAs(adaptor.getMatrixStride(), b.i32()))
+        .set(F::numThreads, b.constI32(numThreads));
+    b.callChecked(RuntimeFn::coopvecCpuOuterProductAccumulate, {p.build(b)});
     rewriter.eraseOp(op);
     return success();
   }
@@ -524,12 +685,19 @@ public:
     Value input = b.spill(adaptor.getInput());
     Value elemType =
         b.constI32(physicalType(type.getElementType(), /*isUnsigned=*/false));
-    b.callChecked("coopvecCpuVectorAccumulate",
-                  {b.slotPointer(input), elemType, b.constI64(0),
-                   b.constI32(1), b.constI32(type.getNumElements()),
-                   b.bufferPointer(adaptor.getBuffer()),
-                   b.indexAs(adaptor.getOffset(), b.i64()), elemType,
-                   b.constI32(numThreads)});
+    using P = Params<CoopVecVectorAccumulateParams>;
+    using F = P::Field;
+    P p;
+    p.set(F::input, b.slotPointer(input))
+        .set(F::inputType, elemType)
+        .set(F::inputStride, b.constI64(0))
+        .set(F::batch, b.constI32(1))
+        .set(F::n, b.constI32(type.getNumElements()))
+        .set(F::buffer, b.bufferPointer(adaptor.getBuffer()))
+        .set(F::offset, b.indexAs(adaptor.getOffset(), b.i64()))
+        .set(F::accumInterp, elemType)
+        .set(F::numThreads, b.constI32(numThreads));
+    b.callChecked(RuntimeFn::coopvecCpuVectorAccumulate, {p.build(b)});
     rewriter.eraseOp(op);
     return success();
   }
@@ -549,19 +717,24 @@ public:
       return failure();
     RuntimeCallBuilder b(rewriter, op);
     MatrixDescAttr src = op.getSrcDesc(), dst = op.getDstDesc();
-    b.callChecked(
-        "coopvecCpuConvertMatrix",
-        {b.bufferPointer(adaptor.getDst()), b.bufferBytes(adaptor.getDst()),
-         b.indexAs(adaptor.getDstOffset(), b.i64()),
-         b.constI32(value(dst.getInterpretation())),
-         b.constI32(value(dst.getLayout())),
-         b.indexAs(adaptor.getDstStride(), b.i32()),
-         b.bufferPointer(adaptor.getSrc()), b.bufferBytes(adaptor.getSrc()),
-         b.indexAs(adaptor.getSrcOffset(), b.i64()),
-         b.constI32(value(src.getInterpretation())),
-         b.constI32(value(src.getLayout())),
-         b.indexAs(adaptor.getSrcStride(), b.i32()),
-         b.constI32(src.getRows()), b.constI32(src.getCols())});
+    using P = Params<CoopVecConvertMatrixParams>;
+    using F = P::Field;
+    P p;
+    p.set(F::dst, b.bufferPointer(adaptor.getDst()))
+        .set(F::dstBytes, b.bufferBytes(adaptor.getDst()))
+        .set(F::dstOffset, b.indexAs(adaptor.getDstOffset(), b.i64()))
+        .set(F::dstInterp, b.constI32(value(dst.getInterpretation())))
+        .set(F::dstLayout, b.constI32(value(dst.getLayout())))
+        .set(F::dstStride, b.indexAs(adaptor.getDstStride(), b.i32()))
+        .set(F::src, b.bufferPointer(adaptor.getSrc()))
+        .set(F::srcBytes, b.bufferBytes(adaptor.getSrc()))
+        .set(F::srcOffset, b.indexAs(adaptor.getSrcOffset(), b.i64()))
+        .set(F::srcInterp, b.constI32(value(src.getInterpretation())))
+        .set(F::srcLayout, b.constI32(value(src.getLayout())))
+        .set(F::srcStride, b.indexAs(adaptor.getSrcStride(), b.i32()))
+        .set(F::rows, b.constI32(src.getRows()))
+        .set(F::cols, b.constI32(src.getCols()));
+    b.callChecked(RuntimeFn::coopvecCpuConvertMatrix, {p.build(b)});
     rewriter.eraseOp(op);
     return success();
   }
@@ -592,19 +765,21 @@ public:
     auto [outputs, outputStride, outputRows] =
         b.batchRows(adaptor.getOutputs());
     b.checkSameRows(rows, outputRows);
-    SmallVector<Value> args{
-        outputs,
-        b.constI32(physicalType(outputType.getElementType(),
-                                op.getOutputUnsigned())),
-        outputStride,
-        inputs,
-        b.constI32(physicalType(inputType.getElementType(),
-                                op.getInputUnsigned())),
-        b.constI32(value(op.getInputInterp())),
-        inputStride,
-        rows};
-    appendMatrixOperands(b, op, adaptor, numThreads, args);
-    b.callChecked("coopvecCpuMatVecMulAdd", args);
+    using F = MatVecParams::Field;
+    MatVecParams p;
+    p.set(F::output, outputs)
+        .set(F::outputType, b.constI32(physicalType(
+                                outputType.getElementType(),
+                                op.getOutputUnsigned())))
+        .set(F::outputStride, outputStride)
+        .set(F::input, inputs)
+        .set(F::inputType, b.constI32(physicalType(inputType.getElementType(),
+                                                   op.getInputUnsigned())))
+        .set(F::inputInterp, b.constI32(value(op.getInputInterp())))
+        .set(F::inputStride, inputStride)
+        .set(F::batch, rows);
+    setMatrixFields(b, op, adaptor, numThreads, p);
+    b.callChecked(RuntimeFn::coopvecCpuMatVecMulAdd, {p.build(b)});
     rewriter.eraseOp(op);
     return success();
   }
@@ -627,16 +802,13 @@ public:
       if (failed(checkByteBuffer(rewriter, op, buffer)))
         return failure();
     RuntimeCallBuilder b(rewriter, op);
-    Location loc = op.getLoc();
     unsigned numLayers = op.getNumLayers();
-    auto tableType = MemRefType::get(
-        {numLayers * int64_t(COOPVEC_CPU_MLP_LAYER_WORDS)}, b.i64());
-    Value table = memref::AllocaOp::create(rewriter, loc, tableType);
-    unsigned word = 0;
-    auto put = [&](Value v) {
-      memref::StoreOp::create(rewriter, loc, v, table,
-                              ValueRange{b.constIndex(word++)});
-    };
+    using Layer = Params<CoopVecMlpLayer>;
+    using L = Layer::Field;
+    auto [table, layerType] =
+        b.structSlot(AbiStruct<CoopVecMlpLayer>::fields(), numLayers);
+    Value unitScale = arith::ConstantOp::create(
+        rewriter, op.getLoc(), rewriter.getF32FloatAttr(1.0f));
     for (unsigned l = 0; l < numLayers; ++l) {
       MatrixDescAttr desc = op.getLayerDesc(l);
       Value weights = adaptor.getWeights()[l];
@@ -644,37 +816,48 @@ public:
       Value stride = adaptor.getWeightStrides()[l];
       if (boundsChecks)
         checkMatrixBounds(b, weights, offset, desc, stride);
-      put(b.pointerWord(b.bufferPointer(weights)));
-      put(b.indexToI64(offset));
-      put(b.constI64(value(desc.getInterpretation())));
-      put(b.constI64(desc.getRows()));
-      put(b.constI64(desc.getCols()));
-      put(b.constI64(value(desc.getLayout())));
-      put(b.constI64(desc.getTranspose() ? 1 : 0));
-      put(b.indexToI64(stride));
+      Layer layer;
+      layer.set(L::weights, b.bufferPointer(weights))
+          .set(L::weightsOffset, b.indexToI64(offset))
+          .set(L::weightsInterp, b.constI32(value(desc.getInterpretation())))
+          .set(L::outputs, b.constI32(desc.getRows()))
+          .set(L::inputs, b.constI32(desc.getCols()))
+          .set(L::layout, b.constI32(value(desc.getLayout())))
+          .set(L::transpose, b.constI32(desc.getTranspose() ? 1 : 0))
+          .set(L::stride, b.indexAs(stride, b.i32()))
+          .set(L::biasInterp, b.constI32(COOPVEC_TYPE_F32))
+          .set(L::activation, b.constI32(op.getActivations()[l]))
+          .set(L::requantScale, unitScale); // Float weights only: unused.
       if (std::optional<unsigned> i = op.getBiasIndex(l)) {
         Value bias = adaptor.getBiases()[*i];
         Value biasOffset = adaptor.getBiasOffsets()[*i];
         if (boundsChecks)
           checkRangeBounds(b, bias, biasOffset, desc.getRows() * 4);
-        put(b.pointerWord(b.bufferPointer(bias)));
-        put(b.indexToI64(biasOffset));
+        layer.set(L::bias, b.bufferPointer(bias))
+            .set(L::biasOffset, b.indexToI64(biasOffset));
       } else {
-        put(b.constI64(0));
-        put(b.constI64(0));
+        layer.set(L::bias, b.nullPtr()).set(L::biasOffset, b.constI64(0));
       }
-      put(b.constI64(COOPVEC_TYPE_F32));
-      put(b.constI64(op.getActivations()[l]));
+      layer.store(b, table, layerType, l);
     }
     auto [inputs, inputStride, rows] = b.batchRows(adaptor.getInputs());
     auto [outputs, outputStride, outputRows] =
         b.batchRows(adaptor.getOutputs());
     b.checkSameRows(rows, outputRows);
-    b.callChecked("coopvecCpuMlpForward",
-                  {outputs, outputStride, inputs, inputStride, rows,
-                   b.slotPointer(table), b.constI32(numLayers),
-                   b.constI32(op.getOutputExp() ? 1 : 0),
-                   b.constI32(numThreads)});
+    using P = Params<CoopVecMlpParams>;
+    using F = P::Field;
+    P p;
+    p.set(F::output, outputs)
+        .set(F::outputStride, outputStride)
+        .set(F::input, inputs)
+        .set(F::inputStride, inputStride)
+        .set(F::batch, rows)
+        .set(F::layers, table)
+        .set(F::numLayers, b.constI32(numLayers))
+        .set(F::inputScale, unitScale)
+        .set(F::outputExp, b.constI32(op.getOutputExp() ? 1 : 0))
+        .set(F::numThreads, b.constI32(numThreads));
+    b.callChecked(RuntimeFn::coopvecCpuMlpForward, {p.build(b)});
     rewriter.eraseOp(op);
     return success();
   }
@@ -768,7 +951,7 @@ public:
       Value rbits = adaptor.getRbits()
                         ? b.slotPointer(b.spill(adaptor.getRbits()))
                         : b.nullPtr();
-      b.call("coopvecConvertBuffer", {},
+      b.call(RuntimeFn::coopvecConvertBuffer,
              {b.constI32(dst), b.constI32(src), b.slotPointer(in),
               b.slotPointer(codes), b.constI64(n), rounding, flags, rbits});
       rewriter.replaceOp(op, b.loadCodes(vectorType, codes));
@@ -780,7 +963,7 @@ public:
       rbits = elementsOf(rewriter, loc, adaptor.getRbits());
     SmallVector<Value> results;
     for (auto [i, x] : llvm::enumerate(inputs)) {
-      Value bits = b.call("coopvecConvert", b.i32(),
+      Value bits = b.call(RuntimeFn::coopvecConvert,
                           {b.constI32(dst), b.constI32(src),
                            floatBitsI32(rewriter, loc, x), rounding, flags,
                            rbits.empty() ? b.constI32(0) : rbits[i]})
@@ -810,9 +993,9 @@ public:
     args.append({b.constI32(static_cast<int64_t>(op.getRounding())),
                  b.constI32(conversionFlags(op.getSatfinite(), op.getRelu())),
                  adaptor.getRbits() ? adaptor.getRbits() : b.constI32(0)});
-    StringRef callee =
-        op.getInputs().size() == 2 ? "coopvecPackX2" : "coopvecPackX4";
-    Value packed = b.call(callee, b.i32(), args).getResult(0);
+    RuntimeFn callee = op.getInputs().size() == 2 ? RuntimeFn::coopvecPackX2
+                                                  : RuntimeFn::coopvecPackX4;
+    Value packed = b.call(callee, args).getResult(0);
     IntegerType type = op.getResult().getType();
     if (type.getWidth() < 32)
       packed = arith::TruncIOp::create(rewriter, loc, type, packed);
@@ -851,11 +1034,11 @@ public:
         b.stackSlot(VectorType::get({codeStorageBytes(elem, n)}, i8));
     Value scales = b.stackSlot(VectorType::get({numScales}, i8));
     if (isa<Float8E8M0FNUType>(scaleType))
-      b.call("coopvecMxQuantize", {},
+      b.call(RuntimeFn::coopvecMxQuantize,
              {b.constI32(elem), b.slotPointer(src), b.constI64(n),
               b.slotPointer(codes), b.slotPointer(scales)});
     else
-      b.call("coopvecNvfp4Quantize", {},
+      b.call(RuntimeFn::coopvecNvfp4Quantize,
              {b.slotPointer(src), b.constI64(n), b.slotPointer(codes),
               b.slotPointer(scales)});
 
@@ -937,11 +1120,11 @@ public:
     VectorType resultType = op.getResult().getType();
     Value out = b.stackSlot(resultType);
     if (isa<Float8E8M0FNUType>(scalesType.getElementType()))
-      b.call("coopvecMxDequantize", {},
+      b.call(RuntimeFn::coopvecMxDequantize,
              {b.constI32(elem), b.slotPointer(codes), b.slotPointer(scales),
               b.constI64(n), b.slotPointer(out)});
     else
-      b.call("coopvecNvfp4Dequantize", {},
+      b.call(RuntimeFn::coopvecNvfp4Dequantize,
              {b.slotPointer(codes), b.slotPointer(scales), b.constI64(n),
               b.slotPointer(out)});
     rewriter.replaceOp(op, b.load(resultType, out));
@@ -963,7 +1146,7 @@ public:
     Location loc = op.getLoc();
     MatrixDescAttr desc = op.getDesc();
     Value size =
-        b.call("coopvecLayoutDestinationSize", b.i64(),
+        b.call(RuntimeFn::coopvecLayoutDestinationSize,
                {b.constI32(value(desc.getLayout())),
                 b.constI32(desc.getStoredRows()),
                 b.constI32(desc.getStoredUnitCols()),

@@ -165,20 +165,21 @@ static uint64_t physicalBytes(uint32_t type) {
   }
 }
 
-extern "C" int32_t coopvecCpuMatVecMulAdd(
-    void *output, uint32_t outputType, uint64_t outputStride,
-    const void *input, uint32_t inputType, uint32_t inputInterp,
-    uint64_t inputStride, uint32_t batch, const void *matrix,
-    uint64_t matrixOffset, uint32_t matrixInterp, uint32_t m, uint32_t k,
-    uint32_t layout, uint32_t transpose, uint32_t matrixStride,
-    const void *bias, uint64_t biasOffset, uint32_t biasInterp,
-    uint32_t numThreads) {
+extern "C" int32_t coopvecCpuMatVecMulAdd(const CoopVecMatVecParams *p) {
+  if (!p)
+    return COOPVEC_ERROR_NULL_POINTER;
   int32_t status = coopvecMatVecMulAdd(
-      output, outputType, outputStride, input, inputType, inputInterp,
-      inputStride, batch, matrix, matrixOffset, matrixInterp, m, k, layout,
-      transpose, matrixStride, bias, biasOffset, biasInterp, numThreads);
+      p->output, p->outputType, p->outputStride, p->input, p->inputType,
+      p->inputInterp, p->inputStride, p->batch, p->matrix, p->matrixOffset,
+      p->matrixInterp, p->m, p->k, p->layout, p->transpose, p->matrixStride,
+      p->bias, p->biasOffset, p->biasInterp, p->numThreads);
   if (status != COOPVEC_ERROR_UNSUPPORTED_TYPE)
     return status;
+  void *output = p->output;
+  const void *input = p->input;
+  uint32_t outputType = p->outputType, inputType = p->inputType,
+           inputInterp = p->inputInterp, m = p->m, k = p->k;
+  uint64_t inputStride = p->inputStride, outputStride = p->outputStride;
   // Strides of 0 mean tightly packed, as for the kernels.
   bool packed = inputInterp == COOPVEC_TYPE_PACKED_S8X32 ||
                 inputInterp == COOPVEC_TYPE_PACKED_U8X32;
@@ -187,26 +188,33 @@ extern "C" int32_t coopvecCpuMatVecMulAdd(
     inputStride = inputCount * physicalBytes(inputType);
   if (!outputStride)
     outputStride = uint64_t(m) * physicalBytes(outputType);
-  for (uint32_t b = 0; b < batch; ++b) {
+  for (uint32_t b = 0; b < p->batch; ++b) {
     status = coopvecReferenceMatVecMulAdd(
         static_cast<uint8_t *>(output) + b * outputStride, outputType,
         static_cast<const uint8_t *>(input) + b * inputStride, inputType,
-        inputInterp, matrix, matrixOffset, matrixInterp, m, k, layout,
-        transpose, matrixStride, bias, biasOffset, biasInterp);
+        inputInterp, p->matrix, p->matrixOffset, p->matrixInterp, m, k,
+        p->layout, p->transpose, p->matrixStride, p->bias, p->biasOffset,
+        p->biasInterp);
     if (status != COOPVEC_OK)
       return status;
   }
   return COOPVEC_OK;
 }
 
-extern "C" int32_t coopvecCpuOuterProductAccumulate(
-    const void *a, uint32_t aType, uint64_t aStride, const void *b,
-    uint32_t bType, uint64_t bStride, uint32_t batch, uint32_t m, uint32_t n,
-    void *matrix, uint64_t matrixOffset, uint32_t matrixInterp,
-    uint32_t layout, uint32_t matrixStride, uint32_t numThreads) {
+extern "C" int32_t
+coopvecCpuOuterProductAccumulate(const CoopVecOuterProductParams *p) {
+  if (!p)
+    return COOPVEC_ERROR_NULL_POINTER;
+  const void *a = p->a, *b = p->b;
+  void *matrix = p->matrix;
+  uint32_t aType = p->aType, bType = p->bType, batch = p->batch, m = p->m,
+           n = p->n, matrixInterp = p->matrixInterp, layout = p->layout,
+           matrixStride = p->matrixStride;
+  uint64_t aStride = p->aStride, bStride = p->bStride,
+           matrixOffset = p->matrixOffset;
   int32_t status = coopvecOuterProductAccumulate(
       a, aType, aStride, b, bType, bStride, batch, m, n, matrix, matrixOffset,
-      matrixInterp, layout, matrixStride, numThreads);
+      matrixInterp, layout, matrixStride, p->numThreads);
   if (status != COOPVEC_ERROR_UNSUPPORTED_TYPE)
     return status;
   // The reference takes one element type for both vectors, as the dialect.
@@ -227,13 +235,18 @@ extern "C" int32_t coopvecCpuOuterProductAccumulate(
   return COOPVEC_OK;
 }
 
-extern "C" int32_t coopvecCpuVectorAccumulate(
-    const void *input, uint32_t inputType, uint64_t inputStride,
-    uint32_t batch, uint32_t n, void *buffer, uint64_t offset,
-    uint32_t accumInterp, uint32_t numThreads) {
+extern "C" int32_t
+coopvecCpuVectorAccumulate(const CoopVecVectorAccumulateParams *p) {
+  if (!p)
+    return COOPVEC_ERROR_NULL_POINTER;
+  const void *input = p->input;
+  void *buffer = p->buffer;
+  uint32_t inputType = p->inputType, batch = p->batch, n = p->n,
+           accumInterp = p->accumInterp;
+  uint64_t inputStride = p->inputStride, offset = p->offset;
   int32_t status =
       coopvecVectorAccumulate(input, inputType, inputStride, batch, n, buffer,
-                              offset, accumInterp, numThreads);
+                              offset, accumInterp, p->numThreads);
   if (status != COOPVEC_ERROR_UNSUPPORTED_TYPE || accumInterp != inputType)
     return status;
   if (!inputStride)
@@ -248,42 +261,28 @@ extern "C" int32_t coopvecCpuVectorAccumulate(
   return COOPVEC_OK;
 }
 
-extern "C" int32_t coopvecCpuMlpForward(float *output, uint64_t outputStride,
-                                        const float *input,
-                                        uint64_t inputStride, uint32_t batch,
-                                        const uint64_t *layerWords,
-                                        uint32_t numLayers, uint32_t outputExp,
-                                        uint32_t numThreads) {
-  if (!layerWords || numLayers == 0)
-    return COOPVEC_ERROR_INVALID_ARGUMENT;
-  std::vector<CoopVecMlpLayer> layers(numLayers);
-  for (uint32_t l = 0; l < numLayers; ++l) {
-    const uint64_t *w = layerWords + l * COOPVEC_CPU_MLP_LAYER_WORDS;
-    CoopVecMlpLayer &layer = layers[l];
-    layer.weights = reinterpret_cast<const void *>(uintptr_t(w[0]));
-    layer.weightsOffset = w[1];
-    layer.weightsInterp = uint32_t(w[2]);
-    layer.outputs = uint32_t(w[3]);
-    layer.inputs = uint32_t(w[4]);
-    layer.layout = uint32_t(w[5]);
-    layer.transpose = uint32_t(w[6]);
-    layer.stride = uint32_t(w[7]);
-    layer.bias = reinterpret_cast<const void *>(uintptr_t(w[8]));
-    layer.biasOffset = w[9];
-    layer.biasInterp = uint32_t(w[10]);
-    layer.activation = uint32_t(w[11]);
-    layer.requantScale = 1.0f; // Float weights only: unused.
-  }
-  return coopvecMlpForward(output, outputStride, input, inputStride, batch,
-                           layers.data(), numLayers, /*inputScale=*/1.0f,
-                           outputExp, numThreads);
+extern "C" int32_t coopvecCpuMlpForward(const CoopVecMlpParams *p) {
+  if (!p)
+    return COOPVEC_ERROR_NULL_POINTER;
+  return coopvecMlpForward(
+      static_cast<float *>(p->output), p->outputStride,
+      static_cast<const float *>(p->input), p->inputStride, p->batch,
+      static_cast<const CoopVecMlpLayer *>(p->layers), p->numLayers,
+      p->inputScale, p->outputExp, p->numThreads);
 }
 
-extern "C" int32_t coopvecCpuConvertMatrix(
-    void *dst, uint64_t dstBytes, uint64_t dstOffset, uint32_t dstInterp,
-    uint32_t dstLayout, uint32_t dstStride, const void *src,
-    uint64_t srcBytes, uint64_t srcOffset, uint32_t srcInterp,
-    uint32_t srcLayout, uint32_t srcStride, uint32_t rows, uint32_t cols) {
+extern "C" int32_t
+coopvecCpuConvertMatrix(const CoopVecConvertMatrixParams *p) {
+  if (!p)
+    return COOPVEC_ERROR_NULL_POINTER;
+  void *dst = p->dst;
+  const void *src = p->src;
+  uint64_t dstBytes = p->dstBytes, dstOffset = p->dstOffset,
+           srcBytes = p->srcBytes, srcOffset = p->srcOffset;
+  uint32_t dstInterp = p->dstInterp, dstLayout = p->dstLayout,
+           dstStride = p->dstStride, srcInterp = p->srcInterp,
+           srcLayout = p->srcLayout, srcStride = p->srcStride,
+           rows = p->rows, cols = p->cols;
   if (!dst || !src)
     return COOPVEC_ERROR_NULL_POINTER;
   unsigned dstFormat, srcFormat;

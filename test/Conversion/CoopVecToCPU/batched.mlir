@@ -15,11 +15,15 @@
 // CHECK:         %[[SAME:.*]] = arith.cmpi eq, %[[XROWS]], %[[YROWS]] : i32
 // CHECK:         %[[ST:.*]] = arith.select %[[SAME]]
 // CHECK:         scf.if
-// CHECK:         call @coopvecCpuMatVecMulAdd(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[XROWS]], {{.*}})
+// CHECK:         %[[BATCH:.*]] = llvm.getelementptr %[[P:.*]][0, 7]
+// CHECK-NEXT:    llvm.store %[[XROWS]], %[[BATCH]] : i32, !llvm.ptr
+// CHECK:         call @coopvecCpuMatVecMulAdd(%[[P]]) : (!llvm.ptr) -> i32
 // CHECK-NOT:     {{^[[:space:]]*coopvec\.}}
 // THREADS-LABEL: func.func @batch(
 // THREADS:       %[[TWO:.*]] = arith.constant 2 : i32
-// THREADS:       call @coopvecCpuMatVecMulAdd({{.*}}, %[[TWO]])
+// THREADS:       %[[NUMTHREADS:.*]] = llvm.getelementptr %{{.*}}[0, 19]
+// THREADS-NEXT:  llvm.store %[[TWO]], %[[NUMTHREADS]] : i32, !llvm.ptr
+// THREADS:       call @coopvecCpuMatVecMulAdd(
 func.func @batch(%x: memref<?x9xf32, strided<[9, 1], offset: ?>>, %w: memref<?xi8>, %y: memref<?x64xf32>) {
   %c0 = arith.constant 0 : index
   coopvec.batch_matvec %x as F32, %w[%c0] matrix<F32, 64x9, InferencingOptimal> into %y
@@ -29,13 +33,20 @@ func.func @batch(%x: memref<?x9xf32, strided<[9, 1], offset: ?>>, %w: memref<?xi
 
 // -----
 
-// coopvec.mlp: a layer table of 12 words per layer in a stack slot, then
-// one call of the fused kernel.
+// coopvec.mlp: an array of CoopVecMlpLayer structs (13 fields each) in a
+// stack slot, a CoopVecMlpParams pointing at it, then one call of the fused
+// kernel.
 // CHECK-LABEL: func.func @mlp(
-// CHECK:         %[[TABLE:.*]] = memref.alloca() : memref<24xi64>
-// CHECK-COUNT-24: memref.store %{{.*}}, %[[TABLE]][%{{.*}}] : memref<24xi64>
-// CHECK:         %[[EXP:.*]] = arith.constant 1 : i32
-// CHECK:         call @coopvecCpuMlpForward(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[EXP]], %{{.*}}) : (!llvm.ptr, i64, !llvm.ptr, i64, i32, !llvm.ptr, i32, i32, i32) -> i32
+// CHECK-DAG:     %[[TWO:.*]] = llvm.mlir.constant(2 : i64) : i64
+// CHECK-DAG:     %[[TABLE:.*]] = llvm.alloca %[[TWO]] x !llvm.struct<(ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32, f32)>
+// CHECK-DAG:     %[[P:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i64, ptr, i64, i32, ptr, i32, f32, i32, i32)>
+// CHECK-COUNT-13: llvm.getelementptr %[[TABLE]][0, {{[0-9]+}}]
+// CHECK-COUNT-13: llvm.getelementptr %[[TABLE]][1, {{[0-9]+}}]
+// CHECK:         %[[LAYERS:.*]] = llvm.getelementptr %[[P]][0, 5]
+// CHECK-NEXT:    llvm.store %[[TABLE]], %[[LAYERS]] : !llvm.ptr, !llvm.ptr
+// CHECK:         %[[EXP:.*]] = llvm.getelementptr %[[P]][0, 8]
+// CHECK-NEXT:    llvm.store %{{.*}}, %[[EXP]] : i32, !llvm.ptr
+// CHECK:         call @coopvecCpuMlpForward(%[[P]]) : (!llvm.ptr) -> i32
 // CHECK-NOT:     {{^[[:space:]]*coopvec\.}}
 func.func @mlp(%x: memref<?x12xf32>, %y: memref<?x3xf32>, %w: memref<?xi8>, %b: memref<?xi8>) {
   %c0 = arith.constant 0 : index

@@ -2,15 +2,19 @@
 
 // A matvec with a bias: bounds checks of the matrix and the bias, the input
 // spilled to a stack slot in the entry block, one kernel call with batch 1,
-// each status checked, the result loaded back.
+// each status checked, the result loaded back. The kernel's arguments are
+// the fields of a CoopVecMatVecParams (RuntimeFunctions.def) in a stack slot
+// of the entry block, one GEP and store per field.
 
-// CHECK-DAG: func.func private @coopvecCpuMatVecMulAdd(!llvm.ptr, i32, i64, !llvm.ptr, i32, i32, i64, i32, !llvm.ptr, i64, i32, i32, i32, i32, i32, i32, !llvm.ptr, i64, i32, i32) -> i32
+// CHECK-DAG: func.func private @coopvecCpuMatVecMulAdd(!llvm.ptr) -> i32
 // CHECK-DAG: func.func private @coopvecCpuCheckRange(i64, i64, i64) -> i32
 // CHECK-DAG: func.func private @coopvecCpuCheckMatrix(i64, i64, i32, i32, i32, i32, i32) -> i32
 // CHECK-DAG: func.func private @coopvecCpuReportError(i32, !llvm.ptr)
-// CHECK-DAG: llvm.mlir.global internal constant @[[$SITE:__coopvec_site_0]]("coopvec.matvec at {{.*}}convert-coopvec-to-cpu.mlir:[[@LINE+52]]:8\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[$SITE:__coopvec_site_0]]("coopvec.matvec at {{.*}}convert-coopvec-to-cpu.mlir:[[@LINE+94]]:8\00")
 // CHECK-LABEL: func.func @matvec_bias(
 // CHECK-SAME:      %[[X:.*]]: vector<16xf16>, %[[W:.*]]: memref<?xi8>, %[[B:.*]]: memref<?xi8>, %[[OFF:.*]]: index, %[[S:.*]]: index)
+// CHECK:         %[[ONESTRUCT:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK:         %[[P:.*]] = llvm.alloca %[[ONESTRUCT]] x !llvm.struct<(ptr, i32, i64, ptr, i32, i32, i64, i32, ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
 // CHECK:         %[[RES:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32xf16>
 // CHECK:         %[[IN:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf16>
 // CHECK:         %[[BOFF:.*]] = arith.constant 64 : index
@@ -50,7 +54,47 @@
 // CHECK:         %[[BI:.*]] = memref.extract_aligned_pointer_as_index %[[B]]
 // CHECK:         %[[BP:.*]] = llvm.inttoptr
 // CHECK:         %[[BO:.*]] = arith.index_cast %[[BOFF]] : index to i64
-// CHECK:         %[[ST:.*]] = call @coopvecCpuMatVecMulAdd(%[[RESP]], %[[F16]], %[[Z64]], %[[INP]], %[[F16]], %[[F16]], %[[Z64]], %[[ONE]], %[[WP]], %[[WOFF]], %[[F16]], %[[M]], %[[K]], %[[ROWMAJOR]], %[[ROWMAJOR]], %[[WS]], %[[BP]], %[[BO]], %[[F16]], %[[ONE]])
+// CHECK:         %[[G0:.*]] = llvm.getelementptr %[[P]][0, 0]
+// CHECK-NEXT:    llvm.store %[[RESP]], %[[G0]] : !llvm.ptr, !llvm.ptr
+// CHECK:         %[[G1:.*]] = llvm.getelementptr %[[P]][0, 1]
+// CHECK-NEXT:    llvm.store %[[F16]], %[[G1]] : i32, !llvm.ptr
+// CHECK:         %[[G2:.*]] = llvm.getelementptr %[[P]][0, 2]
+// CHECK-NEXT:    llvm.store %[[Z64]], %[[G2]] : i64, !llvm.ptr
+// CHECK:         %[[G3:.*]] = llvm.getelementptr %[[P]][0, 3]
+// CHECK-NEXT:    llvm.store %[[INP]], %[[G3]] : !llvm.ptr, !llvm.ptr
+// CHECK:         %[[G4:.*]] = llvm.getelementptr %[[P]][0, 4]
+// CHECK-NEXT:    llvm.store %[[F16]], %[[G4]] : i32, !llvm.ptr
+// CHECK:         %[[G5:.*]] = llvm.getelementptr %[[P]][0, 5]
+// CHECK-NEXT:    llvm.store %[[F16]], %[[G5]] : i32, !llvm.ptr
+// CHECK:         %[[G6:.*]] = llvm.getelementptr %[[P]][0, 6]
+// CHECK-NEXT:    llvm.store %[[Z64]], %[[G6]] : i64, !llvm.ptr
+// CHECK:         %[[G7:.*]] = llvm.getelementptr %[[P]][0, 7]
+// CHECK-NEXT:    llvm.store %[[ONE]], %[[G7]] : i32, !llvm.ptr
+// CHECK:         %[[G8:.*]] = llvm.getelementptr %[[P]][0, 8]
+// CHECK-NEXT:    llvm.store %[[WP]], %[[G8]] : !llvm.ptr, !llvm.ptr
+// CHECK:         %[[G9:.*]] = llvm.getelementptr %[[P]][0, 9]
+// CHECK-NEXT:    llvm.store %[[WOFF]], %[[G9]] : i64, !llvm.ptr
+// CHECK:         %[[G10:.*]] = llvm.getelementptr %[[P]][0, 10]
+// CHECK-NEXT:    llvm.store %[[F16]], %[[G10]] : i32, !llvm.ptr
+// CHECK:         %[[G11:.*]] = llvm.getelementptr %[[P]][0, 11]
+// CHECK-NEXT:    llvm.store %[[M]], %[[G11]] : i32, !llvm.ptr
+// CHECK:         %[[G12:.*]] = llvm.getelementptr %[[P]][0, 12]
+// CHECK-NEXT:    llvm.store %[[K]], %[[G12]] : i32, !llvm.ptr
+// CHECK:         %[[G13:.*]] = llvm.getelementptr %[[P]][0, 13]
+// CHECK-NEXT:    llvm.store %[[ROWMAJOR]], %[[G13]] : i32, !llvm.ptr
+// CHECK:         %[[G14:.*]] = llvm.getelementptr %[[P]][0, 14]
+// CHECK-NEXT:    llvm.store %[[ROWMAJOR]], %[[G14]] : i32, !llvm.ptr
+// CHECK:         %[[G15:.*]] = llvm.getelementptr %[[P]][0, 15]
+// CHECK-NEXT:    llvm.store %[[WS]], %[[G15]] : i32, !llvm.ptr
+// CHECK:         %[[G16:.*]] = llvm.getelementptr %[[P]][0, 16]
+// CHECK-NEXT:    llvm.store %[[BP]], %[[G16]] : !llvm.ptr, !llvm.ptr
+// CHECK:         %[[G17:.*]] = llvm.getelementptr %[[P]][0, 17]
+// CHECK-NEXT:    llvm.store %[[BO]], %[[G17]] : i64, !llvm.ptr
+// CHECK:         %[[G18:.*]] = llvm.getelementptr %[[P]][0, 18]
+// CHECK-NEXT:    llvm.store %[[F16]], %[[G18]] : i32, !llvm.ptr
+// CHECK:         %[[G19:.*]] = llvm.getelementptr %[[P]][0, 19]
+// CHECK-NEXT:    llvm.store %[[ONE]], %[[G19]] : i32, !llvm.ptr
+// CHECK:         %[[ST:.*]] = call @coopvecCpuMatVecMulAdd(%[[P]]) : (!llvm.ptr) -> i32
 // CHECK:         %[[BAD:.*]] = arith.cmpi ne, %[[ST]], %[[ROWMAJOR]] : i32
 // CHECK:         scf.if %[[BAD]] {
 // CHECK:           func.call @coopvecCpuReportError(%[[ST]],
@@ -72,7 +116,8 @@ func.func @matvec_bias(%x: vector<16xf16>, %w: memref<?xi8>, %b: memref<?xi8>,
 // omitted stride (0), a U32 physical input (`unsigned`).
 
 // CHECK-LABEL: func.func @matvec_packed_transpose(
-// CHECK-SAME:      %[[P:.*]]: vector<8xi32>, %[[W:.*]]: memref<?xi8>)
+// CHECK-SAME:      %[[PV:.*]]: vector<8xi32>, %[[W:.*]]: memref<?xi8>)
+// CHECK:         %[[P:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i32, i64, ptr, i32, i32, i64, i32, ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
 // CHECK:         %[[RES:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32xi32>
 // CHECK:         %[[IN:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8xi32>
 // CHECK:         %[[INFOPT:.*]] = arith.constant 2 : i32
@@ -81,13 +126,39 @@ func.func @matvec_bias(%x: vector<16xf16>, %w: memref<?xi8>, %b: memref<?xi8>,
 // CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK:         %[[NOSTRIDE:.*]] = arith.constant 0 : i32
 // CHECK:         call @coopvecCpuCheckMatrix(%{{.*}}, %{{.*}}, %[[INFOPT]], %[[STOREDROWS]], %[[STOREDCOLS]], %[[ONE]], %[[NOSTRIDE]])
-// CHECK:         vector.store %[[P]], %[[IN]]
+// CHECK:         vector.store %[[PV]], %[[IN]]
 // CHECK-DAG:     %[[I32:.*]] = arith.constant 4 : i32
 // CHECK-DAG:     %[[U32:.*]] = arith.constant 5 : i32
 // CHECK-DAG:     %[[PACKED:.*]] = arith.constant 17 : i32
 // CHECK-DAG:     %[[I8:.*]] = arith.constant 20 : i32
 // CHECK-DAG:     %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
-// CHECK:         call @coopvecCpuMatVecMulAdd(%{{.*}}, %[[I32]], %{{.*}}, %{{.*}}, %[[U32]], %[[PACKED]], %{{.*}}, %[[ONE]], %{{.*}}, %{{.*}}, %[[I8]], %[[STOREDCOLS]], %[[STOREDROWS]], %[[INFOPT]], %[[ONE]], %[[NOSTRIDE]], %[[NULL]], %{{.*}}, %[[NOSTRIDE]], %[[ONE]])
+// CHECK:         %[[G1:.*]] = llvm.getelementptr %[[P]][0, 1]
+// CHECK-NEXT:    llvm.store %[[I32]], %[[G1]] : i32, !llvm.ptr
+// CHECK:         %[[G4:.*]] = llvm.getelementptr %[[P]][0, 4]
+// CHECK-NEXT:    llvm.store %[[U32]], %[[G4]] : i32, !llvm.ptr
+// CHECK:         %[[G5:.*]] = llvm.getelementptr %[[P]][0, 5]
+// CHECK-NEXT:    llvm.store %[[PACKED]], %[[G5]] : i32, !llvm.ptr
+// CHECK:         %[[G7:.*]] = llvm.getelementptr %[[P]][0, 7]
+// CHECK-NEXT:    llvm.store %[[ONE]], %[[G7]] : i32, !llvm.ptr
+// CHECK:         %[[G10:.*]] = llvm.getelementptr %[[P]][0, 10]
+// CHECK-NEXT:    llvm.store %[[I8]], %[[G10]] : i32, !llvm.ptr
+// CHECK:         %[[G11:.*]] = llvm.getelementptr %[[P]][0, 11]
+// CHECK-NEXT:    llvm.store %[[STOREDCOLS]], %[[G11]] : i32, !llvm.ptr
+// CHECK:         %[[G12:.*]] = llvm.getelementptr %[[P]][0, 12]
+// CHECK-NEXT:    llvm.store %[[STOREDROWS]], %[[G12]] : i32, !llvm.ptr
+// CHECK:         %[[G13:.*]] = llvm.getelementptr %[[P]][0, 13]
+// CHECK-NEXT:    llvm.store %[[INFOPT]], %[[G13]] : i32, !llvm.ptr
+// CHECK:         %[[G14:.*]] = llvm.getelementptr %[[P]][0, 14]
+// CHECK-NEXT:    llvm.store %[[ONE]], %[[G14]] : i32, !llvm.ptr
+// CHECK:         %[[G15:.*]] = llvm.getelementptr %[[P]][0, 15]
+// CHECK-NEXT:    llvm.store %[[NOSTRIDE]], %[[G15]] : i32, !llvm.ptr
+// CHECK:         %[[G16:.*]] = llvm.getelementptr %[[P]][0, 16]
+// CHECK-NEXT:    llvm.store %[[NULL]], %[[G16]] : !llvm.ptr, !llvm.ptr
+// CHECK:         %[[G18:.*]] = llvm.getelementptr %[[P]][0, 18]
+// CHECK-NEXT:    llvm.store %[[NOSTRIDE]], %[[G18]] : i32, !llvm.ptr
+// CHECK:         %[[G19:.*]] = llvm.getelementptr %[[P]][0, 19]
+// CHECK-NEXT:    llvm.store %[[ONE]], %[[G19]] : i32, !llvm.ptr
+// CHECK:         call @coopvecCpuMatVecMulAdd(%[[P]])
 func.func @matvec_packed_transpose(%p: vector<8xi32>, %w: memref<?xi8>) -> vector<32xi32> {
   %c0 = arith.constant 0 : index
   %q = coopvec.matvec %p unsigned as PackedS8x32, %w[%c0]
@@ -101,10 +172,13 @@ func.func @matvec_packed_transpose(%p: vector<8xi32>, %w: memref<?xi8>) -> vecto
 // Stack slots go to the entry block even when the op sits in a loop.
 
 // CHECK-LABEL: func.func @matvec_in_loop(
+// CHECK-NEXT:    llvm.mlir.constant(1 : i64) : i64
+// CHECK-NEXT:    llvm.alloca
 // CHECK-NEXT:    memref.alloca() {alignment = 64 : i64} : memref<4xf32>
 // CHECK-NEXT:    memref.alloca() {alignment = 64 : i64} : memref<4xf32>
 // CHECK:         scf.for
 // CHECK-NOT:       memref.alloca
+// CHECK-NOT:       llvm.alloca
 // CHECK:           call @coopvecCpuMatVecMulAdd
 // CHECK:         return
 func.func @matvec_in_loop(%x: vector<4xf32>, %w: memref<?xi8>, %n: index) -> vector<4xf32> {
@@ -129,7 +203,9 @@ func.func @matvec_in_loop(%x: vector<4xf32>, %w: memref<?xi8>, %n: index) -> vec
 // CHECK:         %[[ADDR:.*]] = arith.addi %[[ALIGNED]], %[[OFFSET]] : index
 // CHECK:         %[[ADDR64:.*]] = arith.index_cast %[[ADDR]] : index to i64
 // CHECK:         %[[PTR:.*]] = llvm.inttoptr %[[ADDR64]] : i64 to !llvm.ptr
-// CHECK:         call @coopvecCpuMatVecMulAdd(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[PTR]],
+// CHECK:         %[[MATRIX:.*]] = llvm.getelementptr %{{.*}}[0, 8]
+// CHECK-NEXT:    llvm.store %[[PTR]], %[[MATRIX]] : !llvm.ptr, !llvm.ptr
+// CHECK:         call @coopvecCpuMatVecMulAdd(
 func.func @matvec_strided_buffer(%x: vector<4xf32>, %w: memref<?xi8, strided<[1], offset: ?>>) -> vector<4xf32> {
   %c0 = arith.constant 0 : index
   %y = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 4x4, TrainingOptimal>
@@ -141,6 +217,7 @@ func.func @matvec_strided_buffer(%x: vector<4xf32>, %w: memref<?xi8, strided<[1]
 
 // CHECK-LABEL: func.func @outer_product(
 // CHECK-SAME:      %[[A:.*]]: vector<8xf16>, %[[B:.*]]: vector<4xf16>, %[[W:.*]]: memref<?xi8>, %[[OFF:.*]]: index)
+// CHECK:         %[[P:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i32, i64, ptr, i32, i64, i32, i32, i32, ptr, i64, i32, i32, i32, i32)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
 // CHECK-DAG:     %[[SB:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4xf16>
 // CHECK-DAG:     %[[SA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8xf16>
 // CHECK:         call @coopvecCpuCheckMatrix(%{{.*}}, %{{.*}}, %[[TRAINOPT:[a-z0-9_]+]], %[[M:[a-z0-9_]+]], %[[N:[a-z0-9_]+]], %{{.*}}, %[[NOSTRIDE:[a-z0-9_]+]])
@@ -148,7 +225,25 @@ func.func @matvec_strided_buffer(%x: vector<4xf32>, %w: memref<?xi8, strided<[1]
 // CHECK:         vector.store %[[B]], %[[SB]]
 // CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK-DAG:     %[[F32:.*]] = arith.constant 9 : i32
-// CHECK:         %[[ST:.*]] = call @coopvecCpuOuterProductAccumulate(%{{.*}}, %[[M]], %{{.*}}, %{{.*}}, %[[M]], %{{.*}}, %[[ONE]], %[[M]], %[[N]], %{{.*}}, %{{.*}}, %[[F32]], %[[TRAINOPT]], %[[NOSTRIDE]], %[[ONE]]) : (!llvm.ptr, i32, i64, !llvm.ptr, i32, i64, i32, i32, i32, !llvm.ptr, i64, i32, i32, i32, i32) -> i32
+// CHECK:         %[[G1:.*]] = llvm.getelementptr %[[P]][0, 1]
+// CHECK-NEXT:    llvm.store %[[M]], %[[G1]] : i32, !llvm.ptr
+// CHECK:         %[[G4:.*]] = llvm.getelementptr %[[P]][0, 4]
+// CHECK-NEXT:    llvm.store %[[M]], %[[G4]] : i32, !llvm.ptr
+// CHECK:         %[[G6:.*]] = llvm.getelementptr %[[P]][0, 6]
+// CHECK-NEXT:    llvm.store %[[ONE]], %[[G6]] : i32, !llvm.ptr
+// CHECK:         %[[G7:.*]] = llvm.getelementptr %[[P]][0, 7]
+// CHECK-NEXT:    llvm.store %[[M]], %[[G7]] : i32, !llvm.ptr
+// CHECK:         %[[G8:.*]] = llvm.getelementptr %[[P]][0, 8]
+// CHECK-NEXT:    llvm.store %[[N]], %[[G8]] : i32, !llvm.ptr
+// CHECK:         %[[G11:.*]] = llvm.getelementptr %[[P]][0, 11]
+// CHECK-NEXT:    llvm.store %[[F32]], %[[G11]] : i32, !llvm.ptr
+// CHECK:         %[[G12:.*]] = llvm.getelementptr %[[P]][0, 12]
+// CHECK-NEXT:    llvm.store %[[TRAINOPT]], %[[G12]] : i32, !llvm.ptr
+// CHECK:         %[[G13:.*]] = llvm.getelementptr %[[P]][0, 13]
+// CHECK-NEXT:    llvm.store %[[NOSTRIDE]], %[[G13]] : i32, !llvm.ptr
+// CHECK:         %[[G14:.*]] = llvm.getelementptr %[[P]][0, 14]
+// CHECK-NEXT:    llvm.store %[[ONE]], %[[G14]] : i32, !llvm.ptr
+// CHECK:         %[[ST:.*]] = call @coopvecCpuOuterProductAccumulate(%[[P]]) : (!llvm.ptr) -> i32
 // CHECK:         scf.if
 // CHECK:           func.call @coopvecCpuReportError(%[[ST]]
 // CHECK-NOT:     coopvec.
@@ -164,12 +259,19 @@ func.func @outer_product(%a: vector<8xf16>, %b: vector<4xf16>, %w: memref<?xi8>,
 
 // CHECK-LABEL: func.func @vector_accumulate(
 // CHECK-SAME:      %[[V:.*]]: vector<16xf32>, %[[BUF:.*]]: memref<?xi8>)
+// CHECK:         %[[P:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i32, i64, i32, i32, ptr, i64, i32, i32)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
 // CHECK:         %[[BYTES:.*]] = arith.constant 64 : i64
 // CHECK:         call @coopvecCpuCheckRange(%{{.*}}, %{{.*}}, %[[BYTES]])
 // CHECK:         vector.store %[[V]]
 // CHECK-DAG:     %[[F32:.*]] = arith.constant 9 : i32
 // CHECK-DAG:     %[[N:.*]] = arith.constant 16 : i32
-// CHECK:         call @coopvecCpuVectorAccumulate(%{{.*}}, %[[F32]], %{{.*}}, %{{.*}}, %[[N]], %{{.*}}, %{{.*}}, %[[F32]], %{{.*}}) : (!llvm.ptr, i32, i64, i32, i32, !llvm.ptr, i64, i32, i32) -> i32
+// CHECK:         %[[G1:.*]] = llvm.getelementptr %[[P]][0, 1]
+// CHECK-NEXT:    llvm.store %[[F32]], %[[G1]] : i32, !llvm.ptr
+// CHECK:         %[[G4:.*]] = llvm.getelementptr %[[P]][0, 4]
+// CHECK-NEXT:    llvm.store %[[N]], %[[G4]] : i32, !llvm.ptr
+// CHECK:         %[[G7:.*]] = llvm.getelementptr %[[P]][0, 7]
+// CHECK-NEXT:    llvm.store %[[F32]], %[[G7]] : i32, !llvm.ptr
+// CHECK:         call @coopvecCpuVectorAccumulate(%[[P]]) : (!llvm.ptr) -> i32
 func.func @vector_accumulate(%v: vector<16xf32>, %buf: memref<?xi8>) {
   %c128 = arith.constant 128 : index
   coopvec.vector_accumulate %v, %buf[%c128] : vector<16xf32>, memref<?xi8>
@@ -180,13 +282,28 @@ func.func @vector_accumulate(%v: vector<16xf32>, %buf: memref<?xi8>) {
 
 // CHECK-LABEL: func.func @convert_matrix(
 // CHECK-SAME:      %[[SRC:.*]]: memref<?xi8>, %[[DST:.*]]: memref<?xi8>)
+// CHECK:         %[[P:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i64, i64, i32, i32, i32, ptr, i64, i64, i32, i32, i32, i32, i32)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
 // CHECK-DAG:     %[[E4M3:.*]] = arith.constant 21 : i32
 // CHECK-DAG:     %[[INFOPT:.*]] = arith.constant 2 : i32
 // CHECK-DAG:     %[[F32:.*]] = arith.constant 9 : i32
 // CHECK-DAG:     %[[ROWMAJOR:.*]] = arith.constant 0 : i32
 // CHECK-DAG:     %[[ROWS:.*]] = arith.constant 64 : i32
 // CHECK-DAG:     %[[COLS:.*]] = arith.constant 32 : i32
-// CHECK:         %[[ST:.*]] = call @coopvecCpuConvertMatrix(%{{.*}}, %{{.*}}, %{{.*}}, %[[E4M3]], %[[INFOPT]], %[[ROWMAJOR]], %{{.*}}, %{{.*}}, %{{.*}}, %[[F32]], %[[ROWMAJOR]], %{{.*}}, %[[ROWS]], %[[COLS]]) : (!llvm.ptr, i64, i64, i32, i32, i32, !llvm.ptr, i64, i64, i32, i32, i32, i32, i32) -> i32
+// CHECK:         %[[G3:.*]] = llvm.getelementptr %[[P]][0, 3]
+// CHECK-NEXT:    llvm.store %[[E4M3]], %[[G3]] : i32, !llvm.ptr
+// CHECK:         %[[G4:.*]] = llvm.getelementptr %[[P]][0, 4]
+// CHECK-NEXT:    llvm.store %[[INFOPT]], %[[G4]] : i32, !llvm.ptr
+// CHECK:         %[[G5:.*]] = llvm.getelementptr %[[P]][0, 5]
+// CHECK-NEXT:    llvm.store %[[ROWMAJOR]], %[[G5]] : i32, !llvm.ptr
+// CHECK:         %[[G9:.*]] = llvm.getelementptr %[[P]][0, 9]
+// CHECK-NEXT:    llvm.store %[[F32]], %[[G9]] : i32, !llvm.ptr
+// CHECK:         %[[G10:.*]] = llvm.getelementptr %[[P]][0, 10]
+// CHECK-NEXT:    llvm.store %[[ROWMAJOR]], %[[G10]] : i32, !llvm.ptr
+// CHECK:         %[[G12:.*]] = llvm.getelementptr %[[P]][0, 12]
+// CHECK-NEXT:    llvm.store %[[ROWS]], %[[G12]] : i32, !llvm.ptr
+// CHECK:         %[[G13:.*]] = llvm.getelementptr %[[P]][0, 13]
+// CHECK-NEXT:    llvm.store %[[COLS]], %[[G13]] : i32, !llvm.ptr
+// CHECK:         %[[ST:.*]] = call @coopvecCpuConvertMatrix(%[[P]]) : (!llvm.ptr) -> i32
 // CHECK:         scf.if
 func.func @convert_matrix(%src: memref<?xi8>, %dst: memref<?xi8>) {
   %c0 = arith.constant 0 : index

@@ -4,7 +4,7 @@
 // The whole program ends in the LLVM dialect: the runtime calls, the status
 // check and the loop around them.
 
-// CHECK-DAG:   llvm.func @coopvecCpuMatVecMulAdd(!llvm.ptr, i32, i64, !llvm.ptr, i32, i32, i64, i32, !llvm.ptr, i64, i32, i32, i32, i32, i32, i32, !llvm.ptr, i64, i32, i32) -> i32
+// CHECK-DAG:   llvm.func @coopvecCpuMatVecMulAdd(!llvm.ptr) -> i32
 // CHECK-DAG:   llvm.func @coopvecCpuReportError(i32, !llvm.ptr)
 // CHECK-DAG:   llvm.func @coopvecCpuCheckMatrix(
 // CHECK-LABEL: llvm.func @layer(
@@ -22,7 +22,9 @@
 
 // NOCHECK-NOT:   @coopvecCpuCheckMatrix
 // NOCHECK:       %[[THREADS:.*]] = llvm.mlir.constant(0 : i32) : i32
-// NOCHECK:       llvm.call @coopvecCpuMatVecMulAdd({{.*}}, %[[THREADS]]) :
+// NOCHECK:       %[[NUMTHREADS:.*]] = llvm.getelementptr %{{.*}}[0, 19]
+// NOCHECK-NEXT:  llvm.store %[[THREADS]], %[[NUMTHREADS]] : i32, !llvm.ptr
+// NOCHECK:       llvm.call @coopvecCpuMatVecMulAdd(%{{.*}}) : (!llvm.ptr) -> i32
 func.func @layer(%x: vector<8xf32>, %w: memref<?xi8>, %b: memref<?xi8>) -> vector<8xf32> {
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index
