@@ -998,6 +998,7 @@ void mlir::coopvec::populateCoopVecToCPUPatterns(RewritePatternSet &patterns,
   // A batch has the work to keep every core busy.
   patterns.add<BatchMatVecOpLowering, MLPOpLowering>(
       patterns.getContext(), batchThreads, boundsChecks);
+  populateCoopVecTileToCPUPatterns(patterns);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1018,7 +1019,8 @@ struct ConvertCoopVecToCPUPass
         return WalkResult::advance();
       if (!isa<MatVecOp, OuterProductAccumulateOp, VectorAccumulateOp,
                ConvertMatrixOp, MatrixSizeOp, BatchMatVecOp, MLPOp, ConvertOp,
-               PackOp, MXQuantizeOp, MXDequantizeOp>(op)) {
+               PackOp, MXQuantizeOp, MXDequantizeOp, TilePackOp, TileMmaOp>(
+              op)) {
         op->emitOpError("is not supported by the CPU target yet");
         return WalkResult::interrupt();
       }
