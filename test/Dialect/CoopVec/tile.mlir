@@ -56,7 +56,7 @@ func.func @f16(%x: memref<?x16xf32>, %w: memref<?xi8>, %y: memref<?x8xf32>) {
 // CHECK: coopvec.batch_matvec
 func.func @untiled(%x: memref<?x16xf32>, %p: memref<?x3xi32>, %w: memref<?xi8>, %y: memref<?x8xf32>, %q: memref<?x8xi32>) {
   %c0 = arith.constant 0 : index
-  // expected-remark@+1 {{not tiled: no tiled form for a F8_E4M3 matrix with F32 'f32' inputs}}
+  // expected-remark@+1 {{not tiled: no tiled form for a F8_E4M3 matrix with F32 f32 inputs}}
   coopvec.batch_matvec %x as F32, %w[%c0] matrix<F8_E4M3, 8x16, InferencingOptimal> into %y : memref<?x16xf32>, memref<?xi8> -> memref<?x8xf32>
   // expected-remark@+1 {{not tiled: an unsigned result saturates; it has no tiled form}}
   coopvec.batch_matvec %p as PackedS8x32, %w[%c0] matrix<I8, 8x12, InferencingOptimal> unsigned_result into %q : memref<?x3xi32>, memref<?xi8> -> memref<?x8xi32>
