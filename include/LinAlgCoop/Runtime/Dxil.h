@@ -268,6 +268,19 @@ int32_t coopvecReferenceMatVecMulAdd(
     uint32_t transpose, uint32_t matrixStride, const void *bias,
     uint64_t biasOffset, uint32_t biasInterp);
 
+/// coopvecReferenceMatVecMulAdd of a block-scaled matrix: logical element
+/// (r, c) is the element times scale byte r * ceil(K / scaleBlock) +
+/// c / scaleBlock of `scales + scalesOffset`, in `scaleType`
+/// (COOPVEC_TYPE_UE8M0 or COOPVEC_TYPE_UE4M3); see #coopvec.matrix for the
+/// schemes and the summation order. `scales` NULL is the unscaled product.
+int32_t coopvecReferenceBlockScaledMatVecMulAdd(
+    void *output, uint32_t outputType, const void *input, uint32_t inputType,
+    uint32_t inputInterp, const void *matrix, uint64_t matrixOffset,
+    uint32_t matrixInterp, uint32_t m, uint32_t k, uint32_t layout,
+    uint32_t transpose, uint32_t matrixStride, const void *bias,
+    uint64_t biasOffset, uint32_t biasInterp, const void *scales,
+    uint64_t scalesOffset, uint32_t scaleType, uint32_t scaleBlock);
+
 /// matrix (M x N, `layout`, `matrixStride`, at `matrixOffset`) += a * b^T
 /// for the combinations the kernels do not take (integer vectors, 8-bit or
 /// integer accumulators): element by element, products exact for integers

@@ -69,6 +69,9 @@ enum CoopVecComponentType {
   COOPVEC_TYPE_F4_E2M1 = 35,
   COOPVEC_TYPE_I4 = 36,
   COOPVEC_TYPE_U4 = 37,
+  /// Block-scale types: UE8M0 (2^(s-127), 0xFF NaN) and UE4M3 (0x7F NaN).
+  COOPVEC_TYPE_UE8M0 = 38,
+  COOPVEC_TYPE_UE4M3 = 39,
 };
 
 /// Activation applied after the bias in the fused MLP.

@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -299,6 +300,37 @@ extern "C" int32_t coopvecReferenceMatVecMulAdd(
     uint32_t matrixInterp, uint32_t m, uint32_t k, uint32_t layout,
     uint32_t transpose, uint32_t matrixStride, const void *bias,
     uint64_t biasOffset, uint32_t biasInterp) {
+  return coopvecReferenceBlockScaledMatVecMulAdd(
+      output, outputType, input, inputType, inputInterp, matrix, matrixOffset,
+      matrixInterp, m, k, layout, transpose, matrixStride, bias, biasOffset,
+      biasInterp, /*scales=*/nullptr, 0, 0, 0);
+}
+
+extern "C" int32_t coopvecReferenceBlockScaledMatVecMulAdd(
+    void *output, uint32_t outputType, const void *input, uint32_t inputType,
+    uint32_t inputInterp, const void *matrix, uint64_t matrixOffset,
+    uint32_t matrixInterp, uint32_t m, uint32_t k, uint32_t layout,
+    uint32_t transpose, uint32_t matrixStride, const void *bias,
+    uint64_t biasOffset, uint32_t biasInterp, const void *scales,
+    uint64_t scalesOffset, uint32_t scaleType, uint32_t scaleBlock) {
+  std::optional<BlockScaleRef> scale;
+  if (scales) {
+    // The schemes of #coopvec.matrix: UE8M0 x 32 over the MX element types,
+    // UE8M0 x 16 and UE4M3 x 16 over E2M1.
+    uint32_t elem = matrixInterp;
+    bool mx = elem == COOPVEC_TYPE_F8_E4M3 || elem == COOPVEC_TYPE_F8_E5M2 ||
+              elem == COOPVEC_TYPE_F6_E2M3 || elem == COOPVEC_TYPE_F6_E3M2 ||
+              elem == COOPVEC_TYPE_F4_E2M1;
+    bool fp4 = elem == COOPVEC_TYPE_F4_E2M1;
+    if (!((scaleType == COOPVEC_TYPE_UE8M0 && scaleBlock == 32 && mx) ||
+          (scaleType == COOPVEC_TYPE_UE8M0 && scaleBlock == 16 && fp4) ||
+          (scaleType == COOPVEC_TYPE_UE4M3 && scaleBlock == 16 && fp4)))
+      return COOPVEC_ERROR_UNSUPPORTED_TYPE;
+    scale = BlockScaleRef{static_cast<const uint8_t *>(scales) + scalesOffset,
+                          scaleType == COOPVEC_TYPE_UE8M0 ? COOPVEC_FMT_UE8M0
+                                                          : COOPVEC_FMT_UE4M3,
+                          scaleBlock};
+  }
   // Physical register elements are DXIL's 16- and 32-bit types; the
   // interpretations are any element code.
   const ComponentInfo *out = getComponent(outputType);
@@ -328,7 +360,7 @@ extern "C" int32_t coopvecReferenceMatVecMulAdd(
   uint32_t inputCount = interp->isPacked ? (k + 3) / 4 : k;
   referenceMatVec(out, in, interp, output, input, inputCount, ref, transpose,
                   biasInfo, static_cast<const uint8_t *>(bias), biasOffset,
-                  /*scale=*/nullptr);
+                  scale ? &*scale : nullptr);
   return COOPVEC_OK;
 }
 

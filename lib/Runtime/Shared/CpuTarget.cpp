@@ -168,11 +168,16 @@ static uint64_t physicalBytes(uint32_t type) {
 extern "C" int32_t coopvecCpuMatVecMulAdd(const CoopVecMatVecParams *p) {
   if (!p)
     return COOPVEC_ERROR_NULL_POINTER;
-  int32_t status = coopvecMatVecMulAdd(
-      p->output, p->outputType, p->outputStride, p->input, p->inputType,
-      p->inputInterp, p->inputStride, p->batch, p->matrix, p->matrixOffset,
-      p->matrixInterp, p->m, p->k, p->layout, p->transpose, p->matrixStride,
-      p->bias, p->biasOffset, p->biasInterp, p->numThreads);
+  // The kernels take no block scales: a block-scaled matrix goes through the
+  // reference.
+  int32_t status = COOPVEC_ERROR_UNSUPPORTED_TYPE;
+  if (!p->scales)
+    status = coopvecMatVecMulAdd(
+        p->output, p->outputType, p->outputStride, p->input, p->inputType,
+        p->inputInterp, p->inputStride, p->batch, p->matrix, p->matrixOffset,
+        p->matrixInterp, p->m, p->k, p->layout, p->transpose,
+        p->matrixStride, p->bias, p->biasOffset, p->biasInterp,
+        p->numThreads);
   if (status != COOPVEC_ERROR_UNSUPPORTED_TYPE)
     return status;
   void *output = p->output;
@@ -189,12 +194,13 @@ extern "C" int32_t coopvecCpuMatVecMulAdd(const CoopVecMatVecParams *p) {
   if (!outputStride)
     outputStride = uint64_t(m) * physicalBytes(outputType);
   for (uint32_t b = 0; b < p->batch; ++b) {
-    status = coopvecReferenceMatVecMulAdd(
+    status = coopvecReferenceBlockScaledMatVecMulAdd(
         static_cast<uint8_t *>(output) + b * outputStride, outputType,
         static_cast<const uint8_t *>(input) + b * inputStride, inputType,
         inputInterp, p->matrix, p->matrixOffset, p->matrixInterp, m, k,
         p->layout, p->transpose, p->matrixStride, p->bias, p->biasOffset,
-        p->biasInterp);
+        p->biasInterp, p->scales, p->scalesOffset, p->scaleType,
+        p->scaleBlock);
     if (status != COOPVEC_OK)
       return status;
   }

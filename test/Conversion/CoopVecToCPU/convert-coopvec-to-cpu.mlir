@@ -10,11 +10,11 @@
 // CHECK-DAG: func.func private @coopvecCpuCheckRange(i64, i64, i64) -> i32
 // CHECK-DAG: func.func private @coopvecCpuCheckMatrix(i64, i64, i32, i32, i32, i32, i32) -> i32
 // CHECK-DAG: func.func private @coopvecCpuReportError(i32, !llvm.ptr)
-// CHECK-DAG: llvm.mlir.global internal constant @[[$SITE:__coopvec_site_0]]("coopvec.matvec at {{.*}}convert-coopvec-to-cpu.mlir:[[@LINE+94]]:8\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[$SITE:__coopvec_site_0]]("coopvec.matvec at {{.*}}convert-coopvec-to-cpu.mlir:[[@LINE+102]]:8\00")
 // CHECK-LABEL: func.func @matvec_bias(
 // CHECK-SAME:      %[[X:.*]]: vector<16xf16>, %[[W:.*]]: memref<?xi8>, %[[B:.*]]: memref<?xi8>, %[[OFF:.*]]: index, %[[S:.*]]: index)
 // CHECK:         %[[ONESTRUCT:.*]] = llvm.mlir.constant(1 : i64) : i64
-// CHECK:         %[[P:.*]] = llvm.alloca %[[ONESTRUCT]] x !llvm.struct<(ptr, i32, i64, ptr, i32, i32, i64, i32, ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
+// CHECK:         %[[P:.*]] = llvm.alloca %[[ONESTRUCT]] x !llvm.struct<(ptr, i32, i64, ptr, i32, i32, i64, i32, ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32, ptr, i64, i32, i32)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
 // CHECK:         %[[RES:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32xf16>
 // CHECK:         %[[IN:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf16>
 // CHECK:         %[[BOFF:.*]] = arith.constant 64 : index
@@ -94,6 +94,14 @@
 // CHECK-NEXT:    llvm.store %[[F16]], %[[G18]] : i32, !llvm.ptr
 // CHECK:         %[[G19:.*]] = llvm.getelementptr %[[P]][0, 19]
 // CHECK-NEXT:    llvm.store %[[ONE]], %[[G19]] : i32, !llvm.ptr
+// CHECK:         %[[G20:.*]] = llvm.getelementptr %[[P]][0, 20]
+// CHECK-NEXT:    llvm.store %{{.*}}, %[[G20]] : !llvm.ptr, !llvm.ptr
+// CHECK:         %[[G21:.*]] = llvm.getelementptr %[[P]][0, 21]
+// CHECK-NEXT:    llvm.store %{{.*}}, %[[G21]] : i64, !llvm.ptr
+// CHECK:         %[[G22:.*]] = llvm.getelementptr %[[P]][0, 22]
+// CHECK-NEXT:    llvm.store %{{.*}}, %[[G22]] : i32, !llvm.ptr
+// CHECK:         %[[G23:.*]] = llvm.getelementptr %[[P]][0, 23]
+// CHECK-NEXT:    llvm.store %{{.*}}, %[[G23]] : i32, !llvm.ptr
 // CHECK:         %[[ST:.*]] = call @coopvecCpuMatVecMulAdd(%[[P]]) : (!llvm.ptr) -> i32
 // CHECK:         %[[BAD:.*]] = arith.cmpi ne, %[[ST]], %[[ROWMAJOR]] : i32
 // CHECK:         scf.if %[[BAD]] {
@@ -117,7 +125,7 @@ func.func @matvec_bias(%x: vector<16xf16>, %w: memref<?xi8>, %b: memref<?xi8>,
 
 // CHECK-LABEL: func.func @matvec_packed_transpose(
 // CHECK-SAME:      %[[PV:.*]]: vector<8xi32>, %[[W:.*]]: memref<?xi8>)
-// CHECK:         %[[P:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i32, i64, ptr, i32, i32, i64, i32, ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
+// CHECK:         %[[P:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i32, i64, ptr, i32, i32, i64, i32, ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32, ptr, i64, i32, i32)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
 // CHECK:         %[[RES:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32xi32>
 // CHECK:         %[[IN:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8xi32>
 // CHECK:         %[[INFOPT:.*]] = arith.constant 2 : i32
@@ -339,4 +347,27 @@ func.func @convert_matrix(%src: memref<?xi8>, %dst: memref<?xi8>) {
 func.func @matrix_size(%s: index) -> index {
   %n = coopvec.matrix_size matrix<F16, 8x4, ColumnMajor> stride %s : index
   return %n : index
+}
+
+// -----
+
+// A block-scaled matrix: the scales are bounds-checked (M x ceil(K/32) =
+// 4 x 2 bytes) and passed in the last four fields (UE8M0 = 38, block 32).
+// CHECK-LABEL: func.func @matvec_block_scaled(
+// CHECK-SAME:      %[[X:.*]]: vector<40xf32>, %[[W:.*]]: memref<?xi8>, %[[SC:.*]]: memref<?xi8>)
+// CHECK:         %[[SBYTES:.*]] = arith.constant 8 : i64
+// CHECK:         call @coopvecCpuCheckRange(%{{.*}}, %{{.*}}, %[[SBYTES]])
+// CHECK:         %[[SI:.*]] = memref.extract_aligned_pointer_as_index %[[SC]]
+// CHECK:         %[[UE8M0:.*]] = arith.constant 38 : i32
+// CHECK:         %[[BLOCK:.*]] = arith.constant 32 : i32
+// CHECK:         %[[G22:.*]] = llvm.getelementptr %{{.*}}[0, 22]
+// CHECK-NEXT:    llvm.store %[[UE8M0]], %[[G22]] : i32, !llvm.ptr
+// CHECK:         %[[G23:.*]] = llvm.getelementptr %{{.*}}[0, 23]
+// CHECK-NEXT:    llvm.store %[[BLOCK]], %[[G23]] : i32, !llvm.ptr
+// CHECK:         call @coopvecCpuMatVecMulAdd
+func.func @matvec_block_scaled(%x: vector<40xf32>, %w: memref<?xi8>, %sc: memref<?xi8>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %y = coopvec.matvec %x as F32, %w[%c0] matrix<F4_E2M1, 4x40, InferencingOptimal, scale f8E8M0FNU block 32>
+         scales %sc[%c0] : memref<?xi8> : vector<40xf32>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
 }

@@ -31,6 +31,10 @@ void populateCoopVecToCPUPatterns(RewritePatternSet &patterns,
                                   bool boundsChecks = true,
                                   unsigned batchThreads = 0);
 
+/// The CPU lowering of the tile level (coopvec.tile_pack, coopvec.tile_mma);
+/// part of populateCoopVecToCPUPatterns.
+void populateCoopVecTileToCPUPatterns(RewritePatternSet &patterns);
+
 /// Options of --coopvec-cpu-pipeline.
 struct CoopVecCPUPipelineOptions
     : public PassPipelineOptions<CoopVecCPUPipelineOptions> {

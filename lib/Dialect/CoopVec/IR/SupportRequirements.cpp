@@ -171,3 +171,14 @@ void MXDequantizeOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
   reqs.push_back(Req::getFeature("mx"));
   addElementFeatures(reqs, {getElements().getType(), getScales().getType()});
 }
+
+// The tiled form: a target that runs it lists `tile_mma` (the CPU does; the
+// tile shapes a target multiplies are its profile rows' `tiles`).
+void TilePackOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
+  reqs.push_back(Req::getFeature("tile_mma"));
+}
+
+void TileMmaOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
+  reqs.push_back(Req::getFeature("tile_mma"));
+  addElementFeatures(reqs, {getLhs().getType(), getRhs().getType()});
+}

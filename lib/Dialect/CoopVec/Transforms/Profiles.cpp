@@ -273,7 +273,7 @@ ProfileAttr buildCpuHost(MLIRContext *ctx) {
   Builder b(ctx);
   SmallVector<StringRef> features = {
       "batch_matvec", "mlp", "convert", "pack", "mx",   "block_scale",
-      "bf16",         "tf32", "fp8",    "fp6",  "fp4", "e8m0"};
+      "bf16",         "tf32", "fp8",    "fp6",  "fp4", "e8m0", "tile_mma"};
   // The feature bits the runtime's kernel levels test (Kernels/*/Isa.cpp).
   static constexpr StringRef kIsaFeatures[] = {
       "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vnni", "v"};

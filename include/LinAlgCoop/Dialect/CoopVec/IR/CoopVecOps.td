@@ -270,5 +270,6 @@ def CoopVec_MatrixSizeOp : CoopVec_Op<"matrix_size", [DeclareOpInterfaceMethods<
 
 include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecNumericsOps.td"
 include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecBatchOps.td"
+include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecTileOps.td"
 
 #endif // LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECOPS_TD

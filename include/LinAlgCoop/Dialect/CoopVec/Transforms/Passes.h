@@ -37,6 +37,25 @@ SmallVector<SmallVector<int64_t, 3>> getTileShapes(ProfileAttr profile,
 /// coopvec.batch_matvec, or coopvec.mlp when `fuse` is set.
 void populateCoopVecBatchingPatterns(RewritePatternSet &patterns, bool fuse);
 
+/// The shape of one tile multiply-accumulate: `m` matrix rows, `n` vectors
+/// of the batch, `k` matrix columns (lhs m x k, rhs k x n, acc m x n).
+struct TileShape {
+  int64_t m = 16, n = 8, k = 16;
+};
+
+/// Why `op` has no tiled form at `shape` (an unsupported combination of
+/// interpretations, an unsigned result, a packed input with `k` not a
+/// multiple of 4, a non-positive tile size), or an empty string if it has.
+std::string checkTileable(BatchMatVecOp op, TileShape shape);
+
+/// Rewrites `op` into the tile level (--coopvec-tile): coopvec.tile_pack
+/// into a fresh tile-major buffer, an scf loop nest over (row tiles, batch
+/// tiles, K tiles) around coopvec.tile_mma, bias, output conversion, and
+/// the buffer's dealloc. Fails, changing nothing, where checkTileable says
+/// why not.
+LogicalResult tileBatchMatVec(RewriterBase &rewriter, BatchMatVecOp op,
+                              TileShape shape);
+
 /// Why `op` cannot run under `profile`, or an empty string if it can.
 std::string checkSupport(Operation *op, ProfileAttr profile);
 

@@ -126,4 +126,58 @@ def CoopVecBatch : Pass<"coopvec-batch"> {
   ];
 }
 
+def CoopVecTile : Pass<"coopvec-tile"> {
+  let summary = "Rewrite coopvec.batch_matvec into the tile level: packed "
+                "tiles, a loop nest and coopvec.tile_mma";
+  let description = [{
+    Rewrites every `coopvec.batch_matvec` (an `M`x`K` matrix times the `N`
+    rows of a batch) into the target-independent tiled form, with tiles of
+    `tile-m` matrix rows, `tile-n` batch rows and `tile-k` columns:
+
+    1. `coopvec.tile_pack` decodes the described matrix (any layout,
+       transpose) into a freshly allocated tile-major buffer of
+       `ceil(M/tile-m)` x `ceil(K/tile-k)` tiles of `tile-m` x `tile-k`
+       elements, zero-padded;
+    2. a loop nest over row tiles, batch tiles and `K` tiles reads a matrix
+       tile and a transposed input tile (masked at the batch and `K` edges,
+       converted to the tile element type as the input interpretation
+       says: saturating RTNE for `f32` read as `I8`/`U8`, a byte bitcast
+       for packed words) and accumulates them with `coopvec.tile_mma`
+       (`i32` for 8-bit matrices, `f32` for float ones), the accumulator
+       carried through the `K` loop;
+    3. the bias is added and the result converted to the output type once
+       (`i32` to `f32` RTNE, `f32` to `f16` RTNE) and written, masked at the
+       edges.
+
+    Integer results are bit-identical to the untiled op. Float results sum
+    each element in increasing `k` with one FMA per product, as the CPU
+    runtime does; the documented bound is that of `coopvec.matvec`.
+
+    Tiled: I8, U8, I4, U4 matrices with I8/U8 (from `i8`, `i32`, `f32`,
+    `f16`) or PackedS8x32/PackedU8x32 inputs (`tile-k` a multiple of 4),
+    I32 or no bias, `i32` or `f32` results; F16, BF16 and F32 matrices with
+    F32/F16 inputs, F32/F16 or no bias, `f32`/`f16` results. Any other
+    `batch_matvec` (and any with `unsigned_result`, whose result saturates)
+    is left as it is, with a remark saying why.
+
+    The tile shape will come from the target's profile; until then it is
+    the pass options (C++: `mlir::coopvec::tileBatchMatVec` with a
+    `TileShape`).
+  }];
+  let dependentDialects = ["::mlir::coopvec::CoopVecDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"16",
+           "Matrix rows of a tile (M of the tile multiply)">,
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"8",
+           "Batch rows of a tile (N of the tile multiply)">,
+    Option<"tileK", "tile-k", "int64_t", /*default=*/"16",
+           "Matrix columns of a tile (K of the tile multiply)">
+  ];
+}
+
 #endif // LINALGCOOP_DIALECT_COOPVEC_TRANSFORMS_PASSES_TD

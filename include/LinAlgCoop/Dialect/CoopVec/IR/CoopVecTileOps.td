@@ -1,0 +1,126 @@
+//===- CoopVecTileOps.td - the target-independent tile level ---*- tablegen -*-===//
+//
+// Between coopvec.batch_matvec and the targets: a matrix packed into tiles of
+// a fixed shape and one tile multiply-accumulate that each target maps to
+// its instruction (a tensor-core mma, AMX tdp*, vpdpbusd panels, vqmacc).
+// `--coopvec-tile` produces them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECTILEOPS_TD
+#define LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECTILEOPS_TD
+
+// A tile-major buffer: (row tiles) x (column tiles) x (tile rows) x (tile
+// columns), static shape.
+def CoopVec_TileBuffer : StaticShapeMemRefOf<[AnyType]>;
+
+// A 2-D fixed-length vector: one tile in registers.
+def CoopVec_Tile : Type<IsFixedVectorOfRankPred<[2]>, "2-D fixed-length vector",
+                        "::mlir::VectorType">;
+
+def CoopVec_TilePackOp : CoopVec_Op<"tile_pack", [
+    DeclareOpInterfaceMethods<CoopVec_SupportRequirementsOpInterface>]> {
+  let summary = "decode a described matrix into a tile-major buffer";
+  let description = [{
+    Reads the `M`x`K` matrix described by `matrix_desc` (stored in `%matrix`
+    at byte offset `%offset`, with the stride of a strided layout) and writes
+    it to `%packed`, a `TR`x`TC`x`tm`x`tk` memref of tiles:
+
+    ```
+    packed[i][j][a][b] = W[i*tm + a][j*tk + b]   (0 where the row is >= M or
+                                                  the column is >= K)
+    ```
+
+    where `W` is the matrix as the multiply reads it (after `transpose`).
+    Each element is decoded to the buffer's element type, a value-preserving
+    change of representation: `I8`, `U8`, `I4`, `U4` become `i8` (the 4-bit
+    values sign- or zero-extended, so the signedness stays with the
+    interpretation), `I16`/`U16` `i16`, `I32`/`U32` `i32`, and a float
+    interpretation its own element type (`F16` -> `f16`, `BF16` -> `bf16`,
+    `F32` -> `f32`, ...).
+
+    ```mlir
+    coopvec.tile_pack %w[%off] matrix<I8, 64x32, InferencingOptimal>
+        into %tiles : memref<?xi8>, memref<4x2x16x16xi8>
+    ```
+
+    Rules checked by the verifier:
+    * `%packed` has rank 4, `TR = ceil(M / tm)` and `TC = ceil(K / tk)`;
+    * its element type is the decoded type of the interpretation (above);
+    * a stride is given exactly when the layout is RowMajor or ColumnMajor.
+  }];
+  let arguments = (ins
+    Arg<CoopVec_ByteBuffer, "the described matrix", [MemRead]>:$matrix,
+    Index:$matrix_offset,
+    Optional<Index>:$matrix_stride,
+    CoopVec_MatrixDescAttr:$matrix_desc,
+    Arg<CoopVec_TileBuffer, "the tile-major buffer", [MemWrite]>:$packed
+  );
+  let assemblyFormat = [{
+    $matrix `[` $matrix_offset `]` `matrix` `` $matrix_desc
+    (`stride` $matrix_stride^)? `into` $packed
+    attr-dict `:` type($matrix) `,` type($packed)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The element type `desc`'s interpretation decodes to in a tile, or
+    /// null if there is none (packed interpretations).
+    static ::mlir::Type getDecodedType(MatrixDescAttr desc);
+  }];
+}
+
+def CoopVec_TileMmaOp : CoopVec_Op<"tile_mma", [Pure,
+    AllTypesMatch<["acc", "result"]>,
+    DeclareOpInterfaceMethods<CoopVec_SupportRequirementsOpInterface>]> {
+  let summary = "one tile multiply-accumulate: acc + lhs * rhs";
+  let description = [{
+    Multiplies the `M`x`K` tile `%lhs` by the `K`x`N` tile `%rhs` and adds
+    the product to the `M`x`N` accumulator:
+
+    ```
+    result[i][j] = acc[i][j] + sum_k ext(lhs[i][k]) * ext(rhs[k][j])
+    ```
+
+    * Integer tiles are extended to `i32` (zero-extended where `unsigned`
+      marks the operand, else sign-extended); products and sums wrap in
+      `i32`, so any summation order gives the same bits.
+    * Float tiles are extended to `f32` (exact); each `k` is one fused
+      multiply-add into the `f32` accumulator, in increasing `k`. A chain of
+      `tile_mma` over the `K` tiles that carries the accumulator therefore
+      sums every result element in increasing `k`, as the CPU runtime's
+      untiled kernels do. A target whose instruction sums a tile in another
+      order (a tree, wider partial sums) stays within the float bound of
+      `coopvec.matvec`: `|y - ref| <= (K + 2) * 2^-24 * sum |w x|` before
+      the rounding to the output type.
+
+    This is the one op each target maps to its tile instruction; the CPU
+    lowers it to `vector.outerproduct` (one FMA row per `k`).
+
+    ```mlir
+    %r = coopvec.tile_mma %a, %b unsigned, %acc
+        : vector<16x32xi8>, vector<32x8xi8> -> vector<16x8xi32>
+    ```
+
+    Rules checked by the verifier:
+    * `lhs` is `M`x`K`, `rhs` `K`x`N`, the accumulator and result `M`x`N`;
+    * both operands are integers of at most 16 bits with an `i32`
+      accumulator, or both floats of at most 32 bits with an `f32`
+      accumulator;
+    * `unsigned` marks integer operands only.
+  }];
+  let arguments = (ins
+    CoopVec_Tile:$lhs,
+    UnitAttr:$lhs_unsigned,
+    CoopVec_Tile:$rhs,
+    UnitAttr:$rhs_unsigned,
+    CoopVec_Tile:$acc
+  );
+  let results = (outs CoopVec_Tile:$result);
+  let assemblyFormat = [{
+    $lhs (`unsigned` $lhs_unsigned^)? `,` $rhs (`unsigned` $rhs_unsigned^)?
+    `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECTILEOPS_TD

@@ -1,0 +1,395 @@
+//===- Tiling.cpp - coopvec.batch_matvec to the tile level ----------------===//
+//
+// --coopvec-tile: one batch_matvec becomes tile_pack + a loop nest over
+// (row tiles, batch tiles, K tiles) around coopvec.tile_mma. Everything
+// around the tile op is upstream vector/scf/memref/arith, so a target only
+// has to map tile_pack and tile_mma.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::coopvec {
+#define GEN_PASS_DEF_COOPVECTILE
+#include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h.inc"
+} // namespace mlir::coopvec
+
+using namespace mlir;
+using namespace mlir::coopvec;
+
+namespace {
+
+bool isIntMatrix(InterpKind kind) {
+  return kind == InterpKind::I8 || kind == InterpKind::U8 ||
+         kind == InterpKind::I4 || kind == InterpKind::U4;
+}
+bool isFloatMatrix(InterpKind kind) {
+  return kind == InterpKind::F16 || kind == InterpKind::F32 ||
+         kind == InterpKind::BF16;
+}
+bool isPackedInput(InterpKind kind) {
+  return kind == InterpKind::PackedS8x32 || kind == InterpKind::PackedU8x32;
+}
+
+/// What one tiled batch_matvec is made of, worked out once.
+struct TiledForm {
+  bool integer;
+  InterpKind input;
+  Type aType, bType, accType;
+};
+
+FailureOr<TiledForm> classify(BatchMatVecOp op, TileShape shape,
+                              std::string &why) {
+  llvm::raw_string_ostream os(why);
+  if (shape.m < 1 || shape.n < 1 || shape.k < 1) {
+    os << "tile sizes must be positive";
+    return failure();
+  }
+  MLIRContext *ctx = op.getContext();
+  MatrixDescAttr desc = op.getMatrixDesc();
+  InterpKind matrix = desc.getInterpretation().getKind();
+  InterpKind input = op.getInputInterp().getKind();
+  Type inElt = op.getInputs().getType().getElementType();
+  Type outElt = op.getOutputs().getType().getElementType();
+  std::optional<InterpKind> bias;
+  if (op.getBias())
+    bias = op.getBiasInterpAttr().getKind();
+  auto combination = [&]() -> llvm::raw_ostream & {
+    return os << "no tiled form for a " << desc.getInterpretation().getName()
+              << " matrix with " << op.getInputInterp().getName() << " "
+              << inElt << " inputs";
+  };
+  if (op.getOutputUnsigned()) {
+    os << "an unsigned result saturates; it has no tiled form";
+    return failure();
+  }
+  Builder b(ctx);
+  if (isIntMatrix(matrix)) {
+    bool ok = false;
+    if (isPackedInput(input))
+      ok = inElt.isInteger(32);
+    else if (input == InterpKind::I8 || input == InterpKind::U8)
+      ok = inElt.isInteger(8) || inElt.isInteger(32) || inElt.isF32() ||
+           inElt.isF16();
+    if (!ok) {
+      combination();
+      return failure();
+    }
+    if (isPackedInput(input) && shape.k % 4) {
+      os << "packed inputs need tile-k to be a multiple of 4, not "
+         << shape.k;
+      return failure();
+    }
+    if (bias && *bias != InterpKind::I32) {
+      combination() << " and a " << op.getBiasInterpAttr().getName()
+                    << " bias";
+      return failure();
+    }
+    if (!outElt.isInteger(32) && !outElt.isF32()) {
+      combination() << " and " << outElt << " results";
+      return failure();
+    }
+    return TiledForm{true, input, b.getI8Type(), b.getI8Type(),
+                     b.getI32Type()};
+  }
+  if (isFloatMatrix(matrix)) {
+    bool ok = (input == InterpKind::F32 || input == InterpKind::F16) &&
+              (inElt.isF32() || inElt.isF16());
+    if (!ok) {
+      combination();
+      return failure();
+    }
+    if (bias && *bias != InterpKind::F32 && *bias != InterpKind::F16) {
+      combination() << " and a " << op.getBiasInterpAttr().getName()
+                    << " bias";
+      return failure();
+    }
+    if (!outElt.isF32() && !outElt.isF16()) {
+      combination() << " and " << outElt << " results";
+      return failure();
+    }
+    Type bType = input == InterpKind::F16 ? Type(b.getF16Type())
+                                          : Type(b.getF32Type());
+    return TiledForm{false, input, TilePackOp::getDecodedType(desc), bType,
+                     b.getF32Type()};
+  }
+  combination();
+  return failure();
+}
+
+Value constIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// A masked read of `type` from `source` at `indices` (masked-off and
+/// out-of-bounds lanes are `pad`, never accessed).
+Value maskedRead(OpBuilder &b, Location loc, VectorType type, Value source,
+                 ValueRange indices, Value pad, Value mask) {
+  auto map = AffineMap::getMinorIdentityMap(
+      cast<MemRefType>(source.getType()).getRank(), type.getRank(),
+      b.getContext());
+  SmallVector<bool> inBounds(type.getRank(), false);
+  return vector::TransferReadOp::create(b, loc, type, source, indices,
+                                        AffineMapAttr::get(map), pad, mask,
+                                        b.getBoolArrayAttr(inBounds));
+}
+
+/// The masked write matching maskedRead.
+void maskedWrite(OpBuilder &b, Location loc, Value vector, Value dest,
+                 ValueRange indices, Value mask) {
+  auto type = cast<VectorType>(vector.getType());
+  auto map = AffineMap::getMinorIdentityMap(
+      cast<MemRefType>(dest.getType()).getRank(), type.getRank(),
+      b.getContext());
+  SmallVector<bool> inBounds(type.getRank(), false);
+  vector::TransferWriteOp::create(b, loc, Type(), vector, dest, indices,
+                                  AffineMapAttr::get(map), mask,
+                                  b.getBoolArrayAttr(inBounds));
+}
+
+/// A float `x` read as I8/U8: NaN to 0, round to nearest even, saturate
+/// (the rule of Kernels.h for (F32, I8|U8) inputs), then the byte.
+Value floatToByte(OpBuilder &b, Location loc, Value x, bool toUnsigned) {
+  auto type = cast<VectorType>(x.getType());
+  auto f32Type = type.clone(b.getF32Type());
+  if (!type.getElementType().isF32())
+    x = arith::ExtFOp::create(b, loc, f32Type, x);
+  auto splat = [&](double v) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(f32Type, b.getF32FloatAttr(v)));
+  };
+  Value isNan =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  x = arith::SelectOp::create(b, loc, isNan, splat(0.0), x);
+  x = math::RoundEvenOp::create(b, loc, x);
+  x = arith::MaximumFOp::create(b, loc, x, splat(toUnsigned ? 0.0 : -128.0));
+  x = arith::MinimumFOp::create(b, loc, x, splat(toUnsigned ? 255.0 : 127.0));
+  Value wide = arith::FPToSIOp::create(b, loc, type.clone(b.getI32Type()), x);
+  return arith::TruncIOp::create(b, loc, type.clone(b.getI8Type()), wide);
+}
+
+/// An i32 `x` (unsigned where `fromUnsigned`) read as I8/U8: saturated.
+Value intToByte(OpBuilder &b, Location loc, Value x, bool fromUnsigned,
+                bool toUnsigned) {
+  auto type = cast<VectorType>(x.getType());
+  auto splat = [&](int64_t v) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, b.getI32IntegerAttr(v)));
+  };
+  int64_t hi = toUnsigned ? 255 : 127;
+  if (fromUnsigned) {
+    x = arith::MinUIOp::create(b, loc, x, splat(hi));
+  } else {
+    x = arith::MaxSIOp::create(b, loc, x, splat(toUnsigned ? 0 : -128));
+    x = arith::MinSIOp::create(b, loc, x, splat(hi));
+  }
+  return arith::TruncIOp::create(b, loc, type.clone(b.getI8Type()), x);
+}
+
+/// Input tile `x` (tn x columns, as read) to the rhs element type.
+Value convertInput(OpBuilder &b, Location loc, Value x, BatchMatVecOp op,
+                   const TiledForm &form, TileShape shape) {
+  auto type = cast<VectorType>(x.getType());
+  Type elt = type.getElementType();
+  if (form.integer) {
+    if (isPackedInput(form.input))
+      return vector::BitCastOp::create(
+          b, loc, VectorType::get({shape.n, shape.k}, b.getI8Type()), x);
+    bool toUnsigned = form.input == InterpKind::U8;
+    if (elt.isInteger(8))
+      return x;
+    if (elt.isInteger(32))
+      return intToByte(b, loc, x, op.getInputUnsigned(), toUnsigned);
+    return floatToByte(b, loc, x, toUnsigned);
+  }
+  if (elt == form.bType)
+    return x;
+  if (form.bType.isF32())
+    return arith::ExtFOp::create(b, loc, type.clone(form.bType), x);
+  // f32 read as F16: rounded to nearest even first.
+  return arith::TruncFOp::create(b, loc, type.clone(form.bType), x);
+}
+
+} // namespace
+
+std::string mlir::coopvec::checkTileable(BatchMatVecOp op, TileShape shape) {
+  std::string why;
+  (void)classify(op, shape, why);
+  return why;
+}
+
+LogicalResult mlir::coopvec::tileBatchMatVec(RewriterBase &rewriter,
+                                             BatchMatVecOp op,
+                                             TileShape shape) {
+  std::string why;
+  FailureOr<TiledForm> maybeForm = classify(op, shape, why);
+  if (failed(maybeForm))
+    return failure();
+  const TiledForm &form = *maybeForm;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  MatrixDescAttr desc = op.getMatrixDesc();
+  int64_t m = desc.getRows(), k = desc.getCols();
+  int64_t rowTiles = llvm::divideCeil(m, shape.m);
+  int64_t colTiles = llvm::divideCeil(k, shape.k);
+  bool packed = isPackedInput(form.input);
+  // Input columns of a tile and of a row: words when packed.
+  int64_t tileCols = packed ? shape.k / 4 : shape.k;
+  int64_t rowCols = packed ? llvm::divideCeil(k, 4) : k;
+
+  Value inputs = op.getInputs(), outputs = op.getOutputs();
+  MemRefType inType = op.getInputs().getType();
+  MemRefType outType = op.getOutputs().getType();
+  Value c0 = constIndex(rewriter, loc, 0), c1 = constIndex(rewriter, loc, 1);
+
+  // 1. The matrix, decoded into tiles.
+  auto tilesType = MemRefType::get({rowTiles, colTiles, shape.m, shape.k},
+                                   form.aType);
+  Value tiles = memref::AllocOp::create(rewriter, loc, tilesType,
+                                        rewriter.getI64IntegerAttr(64));
+  TilePackOp::create(rewriter, loc, op.getMatrix(), op.getMatrixOffset(),
+                     op.getMatrixStride(), desc, tiles);
+
+  // 2. The loop nest.
+  Value batch = memref::DimOp::create(rewriter, loc, inputs, c0);
+  auto rowLoop = scf::ForOp::create(rewriter, loc, c0,
+                                    constIndex(rewriter, loc, rowTiles), c1);
+  rewriter.setInsertionPointToStart(rowLoop.getBody());
+  Value rowTile = rowLoop.getInductionVar();
+  Value m0 = arith::MulIOp::create(rewriter, loc, rowTile,
+                                   constIndex(rewriter, loc, shape.m));
+  Value rowsLeft =
+      arith::SubIOp::create(rewriter, loc, constIndex(rewriter, loc, m), m0);
+
+  // The bias of the row tile, as the accumulator type, read from its bytes
+  // (little-endian, as every buffer of the dialect) and masked at row M.
+  Value biasTile;
+  if (op.getBias()) {
+    InterpretationAttr biasInterp = op.getBiasInterpAttr();
+    int64_t bytes = biasInterp.getStorageBits() / 8;
+    Type biasType = biasInterp.getElementType();
+    Value start = arith::AddIOp::create(
+        rewriter, loc, op.getBiasOffset(),
+        arith::MulIOp::create(rewriter, loc, m0,
+                              constIndex(rewriter, loc, bytes)));
+    auto byteVec = VectorType::get({shape.m * bytes}, rewriter.getI8Type());
+    Value mask = vector::CreateMaskOp::create(
+        rewriter, loc, byteVec.clone(rewriter.getI1Type()),
+        ValueRange{arith::MulIOp::create(rewriter, loc, rowsLeft,
+                                         constIndex(rewriter, loc, bytes))});
+    Value pad = arith::ConstantOp::create(rewriter, loc,
+                                          rewriter.getI8IntegerAttr(0));
+    Value raw = maskedRead(rewriter, loc, byteVec, op.getBias(),
+                           ValueRange{start}, pad, mask);
+    biasTile = vector::BitCastOp::create(
+        rewriter, loc, VectorType::get({shape.m}, biasType), raw);
+    if (biasType != form.accType)
+      biasTile = arith::ExtFOp::create(
+          rewriter, loc, VectorType::get({shape.m}, form.accType), biasTile);
+  }
+
+  auto batchLoop = scf::ForOp::create(rewriter, loc, c0, batch,
+                                      constIndex(rewriter, loc, shape.n));
+  rewriter.setInsertionPointToStart(batchLoop.getBody());
+  Value n0 = batchLoop.getInductionVar();
+  Value vectorsLeft = arith::SubIOp::create(rewriter, loc, batch, n0);
+  auto accType = VectorType::get({shape.m, shape.n}, form.accType);
+  Value zero = arith::ConstantOp::create(rewriter, loc,
+                                         rewriter.getZeroAttr(accType));
+  auto kLoop =
+      scf::ForOp::create(rewriter, loc, c0, constIndex(rewriter, loc, colTiles),
+                         c1, ValueRange{zero});
+  {
+    OpBuilder::InsertionGuard kGuard(rewriter);
+    rewriter.setInsertionPointToStart(kLoop.getBody());
+    Value kTile = kLoop.getInductionVar();
+    Value acc = kLoop.getRegionIterArgs()[0];
+    Value aPad = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getZeroAttr(form.aType));
+    Value a = vector::TransferReadOp::create(
+        rewriter, loc, VectorType::get({shape.m, shape.k}, form.aType), tiles,
+        ValueRange{rowTile, kTile, c0, c0}, aPad,
+        ArrayRef<bool>{true, true});
+    // The input tile: tn rows of the batch, masked past the last vector and
+    // past the row's K elements (words), read as stored and then converted.
+    Value col0 = arith::MulIOp::create(rewriter, loc, kTile,
+                                       constIndex(rewriter, loc, tileCols));
+    Value colsLeft = arith::SubIOp::create(
+        rewriter, loc, constIndex(rewriter, loc, rowCols), col0);
+    auto xType = VectorType::get({shape.n, tileCols}, inType.getElementType());
+    Value xMask = vector::CreateMaskOp::create(
+        rewriter, loc, xType.clone(rewriter.getI1Type()),
+        ValueRange{vectorsLeft, colsLeft});
+    Value xPad = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(inType.getElementType()));
+    Value x = maskedRead(rewriter, loc, xType, inputs, ValueRange{n0, col0},
+                         xPad, xMask);
+    x = convertInput(rewriter, loc, x, op, form, shape);
+    Value bTile = vector::TransposeOp::create(rewriter, loc, x,
+                                              ArrayRef<int64_t>{1, 0});
+    bool lhsUnsigned = desc.getInterpretation().getIsUnsigned();
+    bool rhsUnsigned = form.input == InterpKind::U8 ||
+                       form.input == InterpKind::PackedU8x32;
+    auto mma = TileMmaOp::create(rewriter, loc, accType, a, lhsUnsigned,
+                                 bTile, rhsUnsigned, acc);
+    scf::YieldOp::create(rewriter, loc, mma.getResult());
+  }
+
+  // 3. Bias, one conversion to the output type, the masked store of the
+  // tn x tm block of results.
+  Value y = vector::TransposeOp::create(rewriter, loc, kLoop.getResult(0),
+                                        ArrayRef<int64_t>{1, 0});
+  auto yType = cast<VectorType>(y.getType());
+  if (biasTile) {
+    Value bias = vector::BroadcastOp::create(rewriter, loc, yType, biasTile);
+    y = form.integer ? Value(arith::AddIOp::create(rewriter, loc, y, bias))
+                     : Value(arith::AddFOp::create(rewriter, loc, y, bias));
+  }
+  Type outElt = outType.getElementType();
+  if (outElt != form.accType) {
+    auto outVec = yType.clone(outElt);
+    y = form.integer ? Value(arith::SIToFPOp::create(rewriter, loc, outVec, y))
+                     : Value(arith::TruncFOp::create(rewriter, loc, outVec, y));
+  }
+  Value yMask = vector::CreateMaskOp::create(
+      rewriter, loc, yType.clone(rewriter.getI1Type()),
+      ValueRange{vectorsLeft, rowsLeft});
+  maskedWrite(rewriter, loc, y, outputs, ValueRange{n0, m0}, yMask);
+
+  rewriter.setInsertionPointAfter(rowLoop);
+  memref::DeallocOp::create(rewriter, loc, tiles);
+  rewriter.eraseOp(op);
+  return success();
+}
+
+namespace {
+struct CoopVecTilePass
+    : public coopvec::impl::CoopVecTileBase<CoopVecTilePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    TileShape shape{tileM, tileN, tileK};
+    SmallVector<BatchMatVecOp> ops;
+    getOperation()->walk([&](BatchMatVecOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (BatchMatVecOp op : ops) {
+      std::string why = checkTileable(op, shape);
+      if (!why.empty()) {
+        op.emitRemark() << "not tiled: " << why;
+        continue;
+      }
+      if (failed(tileBatchMatVec(rewriter, op, shape)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace
