@@ -377,17 +377,40 @@ struct CoopVecTilePass
   using Base::Base;
 
   void runOnOperation() override {
-    TileShape shape{tileM, tileN, tileK};
+    TileShape optionShape{tileM, tileN, tileK};
     SmallVector<BatchMatVecOp> ops;
     getOperation()->walk([&](BatchMatVecOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (BatchMatVecOp op : ops) {
-      std::string why = checkTileable(op, shape);
-      if (!why.empty()) {
-        op.emitRemark() << "not tiled: " << why;
+      // The module's target decides the tile shape where its profile rows
+      // give shapes for the op's types: the first one the op can be tiled
+      // with. Otherwise the options do.
+      SmallVector<TileShape> candidates;
+      if (auto module = op->getParentOfType<ModuleOp>())
+        if (ProfileAttr profile = resolveProfile(
+                module->getAttr(CoopVecDialect::getProfileAttrName())))
+          for (ArrayRef<int64_t> s : getTileShapes(profile, op))
+            candidates.push_back(TileShape{s[0], s[1], s[2]});
+      bool fromProfile = !candidates.empty();
+      if (!fromProfile)
+        candidates.push_back(optionShape);
+      std::optional<TileShape> shape;
+      std::string why;
+      for (const TileShape &candidate : candidates) {
+        why = checkTileable(op, candidate);
+        if (why.empty()) {
+          shape = candidate;
+          break;
+        }
+      }
+      if (!shape) {
+        op.emitRemark() << "not tiled: " << why
+                        << (fromProfile ? " (with every tile shape of the "
+                                          "target's profile)"
+                                        : "");
         continue;
       }
-      if (failed(tileBatchMatVec(rewriter, op, shape)))
+      if (failed(tileBatchMatVec(rewriter, op, *shape)))
         return signalPassFailure();
     }
   }

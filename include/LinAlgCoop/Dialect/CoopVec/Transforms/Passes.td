@@ -160,9 +160,12 @@ def CoopVecTile : Pass<"coopvec-tile"> {
     `batch_matvec` (and any with `unsigned_result`, whose result saturates)
     is left as it is, with a remark saying why.
 
-    The tile shape will come from the target's profile; until then it is
-    the pass options (C++: `mlir::coopvec::tileBatchMatVec` with a
-    `TileShape`).
+    The tile shape comes from the target: when the module's
+    `coopvec.profile` has `matvec` rows with `tiles` that match the op's
+    types, the first of those shapes the op can be tiled with is used (the
+    `[m, n, k]` of a row is `tile-m`, `tile-n`, `tile-k`); otherwise the
+    pass options give it. C++: `mlir::coopvec::tileBatchMatVec` with a
+    `TileShape`.
   }];
   let dependentDialects = ["::mlir::coopvec::CoopVecDialect",
                            "::mlir::arith::ArithDialect",
