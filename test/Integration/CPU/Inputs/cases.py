@@ -409,12 +409,24 @@ def group_matvec_int(args, rng):
     return cases
 
 
+def combos_in_every_layout(prefix, combos):
+    """Each (matrix, input type, input interpretation, unsigned, bias,
+    result, unsigned result) combination in every layout, shapes rotating."""
+    cases = []
+    n = 0
+    for (layout, transpose) in LAYOUTS:
+        for j, (matrix, phys, interp, uns, bias, out, uout) in enumerate(combos):
+            m, k = [(8, 8), (13, 7), (32, 16), (5, 33)][(n + j) % 4]
+            name = f"{prefix}{n}_{matrix}_{layout}{'_T' if transpose else ''}_{phys}{interp}_{bias}_{out}"
+            cases.append((name, m, k, matrix, layout, transpose, phys, interp, uns, bias, out, uout))
+            n += 1
+    return cases
+
+
 def group_matvec_wide(args, rng):
     """Combinations outside the vectorized kernels (16/32-bit integer and FP8
     matrices, 16- and 32-bit integer input interpretations, unsigned
     results): they run through the runtime's reference semantics."""
-    cases = []
-    n = 0
     combos = [("I16", "i32", "I32", False, None, "i32", False),
               ("U16", "i32", "U32", True, "I32", "i32", True),
               ("I32", "i32", "I16", False, "I32", "i32", False),
@@ -423,20 +435,12 @@ def group_matvec_wide(args, rng):
               ("F8_E4M3", "f32", "F32", False, "F32", "f32", False),
               ("F8_E5M2", "f16", "F16", False, None, "f16", False),
               ("F8_E4M3", "f16", "F32", False, "F16", "f32", False)]
-    for (layout, transpose) in LAYOUTS:
-        for j, (matrix, phys, interp, uns, bias, out, uout) in enumerate(combos):
-            m, k = [(8, 8), (13, 7), (32, 16), (5, 33)][(n + j) % 4]
-            name = f"mvw{n}_{matrix}_{layout}{'_T' if transpose else ''}_{phys}{interp}_{bias}_{out}"
-            cases.append((name, m, k, matrix, layout, transpose, phys, interp, uns, bias, out, uout))
-            n += 1
-    return cases
+    return combos_in_every_layout("mvw", combos)
 
 
 def group_matvec_types(args, rng):
     """The interpretations DXIL lacks (BF16, FP6, FP4, 4-bit integers) as
     matrix, input and bias types; they run through the reference semantics."""
-    cases = []
-    n = 0
     combos = [("BF16", "f32", "F32", False, "F32", "f32", False),
               ("BF16", "f32", "BF16", False, "BF16", "f16", False),
               ("F6_E2M3", "f32", "F32", False, None, "f32", False),
@@ -450,13 +454,7 @@ def group_matvec_types(args, rng):
               ("I4", "f32", "I4", False, "I4", "i32", False),
               ("U4", "f16", "U4", False, None, "f32", False),
               ("I8", "f32", "I4", False, "I32", "i32", False)]
-    for (layout, transpose) in LAYOUTS:
-        for j, (matrix, phys, interp, uns, bias, out, uout) in enumerate(combos):
-            m, k = [(8, 8), (13, 7), (32, 16), (5, 33)][(n + j) % 4]
-            name = f"mvt{n}_{matrix}_{layout}{'_T' if transpose else ''}_{phys}{interp}_{bias}_{out}"
-            cases.append((name, m, k, matrix, layout, transpose, phys, interp, uns, bias, out, uout))
-            n += 1
-    return cases
+    return combos_in_every_layout("mvt", combos)
 
 
 def group_matvec_scaled(args, rng):
