@@ -272,7 +272,8 @@ int32_t coopvecReferenceMatVecMulAdd(
 /// (r, c) is the element times scale byte r * ceil(K / scaleBlock) +
 /// c / scaleBlock of `scales + scalesOffset`, in `scaleType`
 /// (COOPVEC_TYPE_UE8M0 or COOPVEC_TYPE_UE4M3); see #coopvec.matrix for the
-/// schemes and the summation order. `scales` NULL is the unscaled product.
+/// schemes and the summation order. `scaleType` 0 is the unscaled product;
+/// a scale type with NULL `scales` is COOPVEC_ERROR_NULL_POINTER.
 int32_t coopvecReferenceBlockScaledMatVecMulAdd(
     void *output, uint32_t outputType, const void *input, uint32_t inputType,
     uint32_t inputInterp, const void *matrix, uint64_t matrixOffset,

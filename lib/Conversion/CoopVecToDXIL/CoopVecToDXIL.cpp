@@ -152,7 +152,7 @@ static std::optional<int32_t> getComponentType(InterpretationAttr interp) {
 
 static std::string getInterpRejection(InterpretationAttr interp,
                                       StringRef role) {
-  if (!interp || getComponentType(interp))
+  if (!interp || interp.isDxil())
     return "";
   return llvm::formatv("its {0} interpretation {1} has no DXIL ComponentType "
                        "(SM 6.9 has I16, U16, I32, U32, F16, F32, "

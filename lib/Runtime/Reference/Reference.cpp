@@ -314,7 +314,9 @@ extern "C" int32_t coopvecReferenceBlockScaledMatVecMulAdd(
     uint64_t biasOffset, uint32_t biasInterp, const void *scales,
     uint64_t scalesOffset, uint32_t scaleType, uint32_t scaleBlock) {
   std::optional<BlockScaleRef> scale;
-  if (scales) {
+  if (scaleType && !scales)
+    return COOPVEC_ERROR_NULL_POINTER;
+  if (scaleType) {
     // The schemes of #coopvec.matrix: UE8M0 x 32 over the MX element types,
     // UE8M0 x 16 and UE4M3 x 16 over E2M1.
     uint32_t elem = matrixInterp;

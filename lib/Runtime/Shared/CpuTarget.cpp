@@ -170,8 +170,10 @@ extern "C" int32_t coopvecCpuMatVecMulAdd(const CoopVecMatVecParams *p) {
     return COOPVEC_ERROR_NULL_POINTER;
   // The kernels take no block scales: a block-scaled matrix goes through the
   // reference.
+  if (p->scaleType && !p->scales)
+    return COOPVEC_ERROR_NULL_POINTER;
   int32_t status = COOPVEC_ERROR_UNSUPPORTED_TYPE;
-  if (!p->scales)
+  if (!p->scaleType)
     status = coopvecMatVecMulAdd(
         p->output, p->outputType, p->outputStride, p->input, p->inputType,
         p->inputInterp, p->inputStride, p->batch, p->matrix, p->matrixOffset,

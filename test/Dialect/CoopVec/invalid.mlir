@@ -72,6 +72,14 @@ func.func @block_scale_clause(%x: vector<32xf32>, %w: memref<?xi8>, %o: index) {
 
 // -----
 
+func.func @transpose_twice(%x: vector<32xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{expected 'scale <type> block <size>' after 'transpose'}}
+  %0 = coopvec.matvec %x as F32, %w[%o] matrix<F8_E4M3, 4x32, InferencingOptimal, transpose, transpose> : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  return
+}
+
+// -----
+
 func.func @block_scale_twice(%x: vector<32xf32>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{expected '>' after the block scale}}
   %0 = coopvec.matvec %x as F32, %w[%o] matrix<F8_E4M3, 4x32, RowMajor, scale f8E8M0FNU block 32, transpose> stride %o : vector<32xf32>, memref<?xi8> -> vector<4xf32>

@@ -73,7 +73,18 @@ const InterpInfo kInterps[] = {
 static_assert(std::size(kInterps) == kNumInterpKinds,
               "one table row per InterpKind");
 
-const InterpInfo &info(InterpKind kind) { return kInterps[unsigned(kind)]; }
+/// Row i describes InterpKind i (info() indexes by kind).
+bool rowsInKindOrder() {
+  for (unsigned i = 0; i < kNumInterpKinds; ++i)
+    if (kInterps[i].kind != InterpKind(i))
+      return false;
+  return true;
+}
+
+const InterpInfo &info(InterpKind kind) {
+  assert(rowsInKindOrder() && "kInterps must list the kinds in order");
+  return kInterps[unsigned(kind)];
+}
 
 /// The row of (elementType, isUnsigned, packed), if any.
 const InterpInfo *lookup(Type elementType, bool isUnsigned, bool packed) {
@@ -378,8 +389,11 @@ Attribute MatrixDescAttr::parse(AsmParser &parser, Type) {
       continue;
     }
     parser.emitError(clauseLoc)
-        << (scaleType ? "expected '>' after the block scale"
-                      : "expected 'transpose' or 'scale <type> block <size>'");
+        << (scaleType   ? "expected '>' after the block scale"
+            : transpose ? "expected 'scale <type> block <size>' after "
+                          "'transpose'"
+                        : "expected 'transpose' or 'scale <type> block "
+                          "<size>'");
     return {};
   }
   if (parser.parseGreater())

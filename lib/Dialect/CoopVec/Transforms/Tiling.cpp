@@ -410,8 +410,10 @@ struct CoopVecTilePass
                                         : "");
         continue;
       }
-      if (failed(tileBatchMatVec(rewriter, op, *shape)))
+      if (failed(tileBatchMatVec(rewriter, op, *shape))) {
+        op.emitError("tiling failed after checkTileable accepted the op");
         return signalPassFailure();
+      }
     }
   }
 };
