@@ -283,14 +283,12 @@ extern "C" void coopvecDxMatVecMulAdd(
                 matrixStride,
                 transpose ? k : m,
                 transpose ? m : k,
-                isMemoryInterpretation(matrixInterp) ? getComponent(matrixInterp)
-                                                     : nullptr};
+                getMemoryComponent(matrixInterp)};
   if (!checkMatrix(op, ref, transpose))
     return;
   const ComponentInfo *biasInfo = nullptr;
   if (bias) {
-    biasInfo = isMemoryInterpretation(biasInterp) ? getComponent(biasInterp)
-                                                  : nullptr;
+    biasInfo = getMemoryComponent(biasInterp);
     if (!biasInfo) {
       reportError(op, "bias interpretation %u is not one of I16, U16, I32, "
                       "U32, F16, F32, U8, I8, F8_E4M3, F8_E5M2",
@@ -349,8 +347,7 @@ extern "C" void coopvecDxOuterProductAccumulate(
     return;
   }
   MatrixRef ref{matrix,       matrixOffset, layout, matrixStride, m, n,
-                isMemoryInterpretation(matrixInterp) ? getComponent(matrixInterp)
-                                                     : nullptr};
+                getMemoryComponent(matrixInterp)};
   if (!checkMatrix(op, ref, /*transpose=*/0))
     return;
   uintptr_t address = reinterpret_cast<uintptr_t>(matrix->base) + matrixOffset;

@@ -92,9 +92,9 @@ const ComponentInfo *getMemoryElement(uint32_t type) {
 }
 } // namespace
 
-bool coopvec::dxil::isMemoryInterpretation(uint32_t type) {
+const ComponentInfo *coopvec::dxil::getMemoryComponent(uint32_t type) {
   const ComponentInfo *info = getComponent(type);
-  return info && !info->isPacked;
+  return info && !info->isPacked ? info : nullptr;
 }
 
 namespace {

@@ -34,9 +34,9 @@ const ComponentInfo *getComponent(uint32_t type);
 /// Any element code of the runtime ABI (DXIL's and the others), or null.
 const ComponentInfo *getElement(uint32_t type);
 
-/// Whether `type` may interpret a matrix or a bias in memory (the
-/// non-packed SM 6.9 set).
-bool isMemoryInterpretation(uint32_t type);
+/// The DXIL ComponentType `type` if it may interpret a matrix or a bias in
+/// memory (the non-packed SM 6.9 set), else null.
+const ComponentInfo *getMemoryComponent(uint32_t type);
 
 /// A matrix in a buffer: the checks every matrix operand passes, and its
 /// element addresses.
