@@ -136,9 +136,12 @@ static cl::opt<std::string> asyncRuntimeLib(
 static cl::opt<unsigned> optLevel("O", cl::Prefix,
                                   cl::desc("LLVM optimization level (0-3)"),
                                   cl::init(2), cl::cat(runCategory));
-static cl::opt<bool> timing("time",
-                            cl::desc("Report compile and run time on stderr"),
-                            cl::cat(runCategory));
+static cl::opt<bool> timing(
+    "time",
+    cl::desc("Report on stderr the time spent parsing and lowering, "
+             "JIT-compiling, loading the arguments, running, and printing "
+             "and saving the results"),
+    cl::cat(runCategory));
 static cl::opt<unsigned>
     repeat("repeat", cl::desc("Call the entry this many times (for --time)"),
            cl::init(1), cl::cat(runCategory));
@@ -222,7 +225,7 @@ static std::optional<std::pair<char, unsigned>> dtypeOf(Type type) {
 }
 
 static std::string dtypeName(std::pair<char, unsigned> dtype) {
-  NpyArray a;
+  NpyHeader a;
   a.kind = dtype.first;
   a.elemBytes = dtype.second;
   return a.descr();
@@ -323,19 +326,21 @@ struct Array {
   SmallVector<int64_t> shape;
   uint8_t *data = nullptr;
   // The .npy this came from, if any: its dtype and shape over the same bytes.
-  std::optional<NpyArray> view;
+  std::optional<NpyHeader> view;
 };
 
 /// Memory that lives as long as the run: 128-byte aligned (the matrix
-/// alignment DXIL requires) and zero-padded to a multiple of 16 bytes.
+/// alignment DXIL requires) and zero-padded to a multiple of 128 bytes.
+/// Unless `zeroed` is false (the caller fills the first `bytes` itself),
+/// all of it is zero.
 static std::deque<std::unique_ptr<uint8_t[], void (*)(void *)>> arena;
 
-static uint8_t *allocate(size_t bytes) {
+static uint8_t *allocate(size_t bytes, bool zeroed = true) {
   size_t size = llvm::alignTo(std::max<size_t>(bytes, 1), 128);
   auto *p = static_cast<uint8_t *>(std::aligned_alloc(128, size));
   if (!p)
     fatal("out of memory allocating " + llvm::Twine(bytes) + " bytes");
-  std::memset(p, 0, size);
+  std::memset(zeroed ? p : p + bytes, 0, zeroed ? size : size - bytes);
   arena.emplace_back(p, std::free);
   return p;
 }
@@ -368,7 +373,7 @@ static void printArray(llvm::raw_ostream &os, Type elemType,
 }
 
 /// The element type a .npy view's dtype stands for, for printing.
-static Type viewElementType(MLIRContext *ctx, const NpyArray &view) {
+static Type viewElementType(MLIRContext *ctx, const NpyHeader &view) {
   Builder b(ctx);
   switch (view.kind) {
   case 'f':
@@ -397,9 +402,15 @@ static Array arrayFromNpy(unsigned index, StringRef path, Type elemType,
                           ArrayRef<int64_t> wantShape, Type argType,
                           bool isMemRef) {
   std::string what = "argument " + std::to_string(index);
-  llvm::Expected<NpyArray> npy = readNpy(path);
+  // The payload goes straight from the (mapped) file into the argument's
+  // memory: the one copy of each array.
+  uint8_t *data = nullptr;
+  llvm::Expected<NpyHeader> npy = readNpy(path, [&](uint64_t bytes) {
+    return data = allocate(bytes, /*zeroed=*/false);
+  });
   if (!npy)
     exitOnError(npy.takeError(), what);
+  uint64_t dataBytes = npy->dataBytes();
   std::optional<std::pair<char, unsigned>> want = dtypeOf(elemType);
   if (!want)
     fatal(what + ": no NumPy dtype holds element type " +
@@ -420,7 +431,7 @@ static Array arrayFromNpy(unsigned index, StringRef path, Type elemType,
   // with its raw bytes.
   bool byteBuffer = isMemRef && elemType.isInteger(8) && wantShape.size() == 1;
   if (byteBuffer) {
-    array.shape = {static_cast<int64_t>(npy->data.size())};
+    array.shape = {static_cast<int64_t>(dataBytes)};
   } else {
     if (!dtypeMatches({npy->kind, npy->elemBytes}, *want))
       fatal(what + " ('" + path + "'): dtype " + npy->descr() +
@@ -438,8 +449,8 @@ static Array arrayFromNpy(unsigned index, StringRef path, Type elemType,
             shapeString(byteBuffer ? ArrayRef<int64_t>(array.shape)
                                    : ArrayRef<int64_t>(npy->shape)) +
             " does not match " + typeText);
-  array.data = allocate(npy->data.size());
-  std::memcpy(array.data, npy->data.data(), npy->data.size());
+  // An empty array allocated nothing: give it its own (empty) memory.
+  array.data = data ? data : allocate(0);
   array.view = std::move(*npy);
   return array;
 }
@@ -646,22 +657,22 @@ static Array resultArray(const ResultLayout &l, uint8_t *base) {
   return array;
 }
 
-static NpyArray toNpy(const Array &array) {
-  NpyArray npy;
+/// Saves `array` as a .npy file, with the dtype and shape it was read with
+/// if it came from one.
+static void saveArray(StringRef path, const Array &array) {
+  NpyHeader header;
   if (array.view) {
-    npy = *array.view;
-    npy.data.assign(array.data, array.data + npy.data.size());
-    return npy;
+    header = *array.view;
+  } else {
+    std::optional<std::pair<char, unsigned>> dtype = dtypeOf(array.elemType);
+    if (!dtype)
+      fatal("no NumPy dtype holds the element type of a result to save");
+    header.kind = dtype->first;
+    header.elemBytes = dtype->second;
+    header.shape = array.shape;
   }
-  std::optional<std::pair<char, unsigned>> dtype = dtypeOf(array.elemType);
-  if (!dtype)
-    fatal("no NumPy dtype holds the element type of a result to save");
-  npy.kind = dtype->first;
-  npy.elemBytes = dtype->second;
-  npy.shape = array.shape;
-  npy.data.assign(array.data,
-                  array.data + npy.numElements() * npy.elemBytes);
-  return npy;
+  exitOnError(writeNpy(path, header,
+                       ArrayRef<uint8_t>(array.data, header.dataBytes())));
 }
 
 static void printArrayValue(llvm::raw_ostream &os, MLIRContext *ctx,
@@ -770,7 +781,7 @@ int main(int argc, char **argv) {
       "are checked; a 1-D i8 memref takes any array as raw bytes) or inline "
       "lists; vectors from lists or .npy files; scalars from literals.\n");
 
-  auto start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   DialectRegistry registry;
   mlir::coopvec::registerAllDialects(registry);
   registerAllToLLVMIRTranslations(registry);
@@ -821,9 +832,13 @@ int main(int argc, char **argv) {
   if (invocations == 0 || repeat == 0)
     fatal("--invocations and --repeat must be at least 1");
 
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point parsed = Clock::now();
   std::vector<Argument> args;
+  args.reserve(signature.getNumInputs());
   for (auto [i, type] : llvm::enumerate(signature.getInputs()))
     args.push_back(buildArgument(i, argValues[i], type));
+  Clock::time_point loaded = Clock::now();
 
   SmallVector<std::pair<unsigned, std::string>> argOutputs;
   for (StringRef spec : outArgs) {
@@ -876,6 +891,7 @@ int main(int argc, char **argv) {
     options.parallelLoops = !sequentialLoops;
     mlir::coopvec::buildCoopVecCPUPipeline(pm, options);
   }
+  Clock::time_point lowerStart = Clock::now();
   if (failed(pm.run(*module))) {
     // The failing pass reported why, one line per diagnostic.
     if (diagnosed)
@@ -886,6 +902,7 @@ int main(int argc, char **argv) {
     module->print(llvm::outs());
     return 0;
   }
+  Clock::time_point lowered = Clock::now();
 
   // JIT.
   if (failed(checkVectorSizes(*module)))
@@ -932,7 +949,7 @@ int main(int argc, char **argv) {
   if (!function)
     exitOnError(function.takeError(), "cannot find the JIT-compiled @" +
                                           entryName);
-  auto compiled = std::chrono::steady_clock::now();
+  Clock::time_point compiled = Clock::now();
 
   // Run.
   SmallVector<void *> packed;
@@ -957,7 +974,7 @@ int main(int argc, char **argv) {
     for (std::thread &t : threads)
       t.join();
   }
-  auto finished = std::chrono::steady_clock::now();
+  Clock::time_point finished = Clock::now();
 
   // Report.
   for (auto [i, l] : llvm::enumerate(results)) {
@@ -967,7 +984,7 @@ int main(int argc, char **argv) {
       llvm::outs() << "\n";
     }
     if (i < outputFiles.size())
-      exitOnError(writeNpy(outputFiles[i], toNpy(array)));
+      saveArray(outputFiles[i], array);
   }
   if (printArgs)
     for (auto [i, arg] : llvm::enumerate(args))
@@ -977,8 +994,9 @@ int main(int argc, char **argv) {
         llvm::outs() << "\n";
       }
   for (auto &[index, path] : argOutputs)
-    exitOnError(writeNpy(path, toNpy(*args[index].memref)));
+    saveArray(path, *args[index].memref);
   llvm::outs().flush();
+  Clock::time_point reported = Clock::now();
   // The DXIL software driver (host-driver=true) reports invalid calls and
   // goes on, as a GPU would; a run that leaves its sticky error flag set
   // failed.
@@ -990,10 +1008,12 @@ int main(int argc, char **argv) {
   if (timing) {
     using ms = std::chrono::duration<double, std::milli>;
     llvm::errs() << llvm::format(
-        "coopvec-run: compile: %.3f ms, run: %.3f ms (%u call(s) x %u "
-        "invocation(s))\n",
-        ms(compiled - start).count(), ms(finished - compiled).count(),
-        repeat.getValue(), invocations.getValue());
+        "coopvec-run: parse+lower: %.3f ms, JIT: %.3f ms, arguments: %.3f ms, "
+        "run: %.3f ms (%u call(s) x %u invocation(s)), results: %.3f ms\n",
+        ms((parsed - start) + (lowered - lowerStart)).count(),
+        ms(compiled - lowered).count(), ms(loaded - parsed).count(),
+        ms(finished - compiled).count(), repeat.getValue(),
+        invocations.getValue(), ms(reported - finished).count());
   }
   return dxilErrors ? 1 : 0;
 }
