@@ -293,23 +293,48 @@ void coopvecNvfp4Dequantize(const uint8_t *elems, const uint8_t *scales,
 // Tenstorrent Wormhole math fidelity
 //===----------------------------------------------------------------------===//
 //
-// The matrix unit computes Dst += SrcB @ SrcA with 5-bit (SrcA) x 7-bit
-// (SrcB) multipliers. For a matmul in0 @ in1, in0 (the 8x16 left operand,
-// activations) is SrcB and in1 (the 16x16 right operand, weights) is SrcA;
-// coopvecWormholeMul takes them in that order: (srcA, srcB).
-// Significand slices, taken from the f32 bit pattern (Src registers hold at
-// most TF32 precision, so f32 mantissa bits below bit 13 never contribute):
-//   A.hi = sign, exponent, implicit 1, mantissa bits [22:19]   (5 bits)
-//   A.lo = mantissa bits [18:14]                               (5 bits; the
-//          TF32 LSB, bit 13, is ignored by SrcA)
-//   B.hi = sign, exponent, implicit 1, mantissa bits [22:17]   (7 bits)
-//   B.lo = mantissa bits [16:13]                               (4 bits)
-// Phases: LoFi = A.hi*B.hi; HiFi2 adds A.lo*B.hi; HiFi3 adds A.hi*B.lo;
-// HiFi4 adds A.lo*B.lo. Every partial product and their sum is exact (at
-// most 21 significant bits), so the result is that exact sum rounded once to
-// f32 (RN). Subnormal inputs and subnormal results are flushed to zero of
-// the same sign, as the hardware does. NaN/inf follow IEEE multiplication
-// (inf * 0 = NaN) rather than the hardware's non-IEEE handling.
+// A bit-exact functional model of the Wormhole B0 matrix unit (FPU) and
+// packer, per tt-isa-documentation (MVMUL, ELWMUL, SrcA/SrcB, Dst, packer
+// format conversion) and the tt-llk loop structure; docs/WormholeFidelity.md
+// gives the sources, every reading taken and what is unverified.
+//
+// Operand roles. The multipliers take 5 significand bits of SrcA and 7 of
+// SrcB per fidelity phase. A matmul computes Dst += SrcB @ SrcA with in0
+// (the left, activation operand) unpacked to SrcB and in1 (the right, weight
+// operand) to SrcA; an element-wise multiply computes Dst += SrcA * SrcB with
+// in0 in SrcA and in1 in SrcB. The same call (a, b) therefore slices `a`
+// 7+4 bits in a matmul and 5+5 bits in an element-wise multiply.
+//
+// Unpacker. Operands are f32 values as they sit in L1 (bf16, bfp8/4/2 and
+// tf32 data are exact f32 values). The unpacker truncates them to the Src
+// format (BF16: 7 mantissa bits, TF32: 10) and flushes denormals to zero.
+// Exponent 255 is not special: the matrix unit reads it as (1+m) * 2^128.
+//
+// Slices of a Src significand 1.m (m the 23-bit f32 mantissa field, e the
+// exponent):                       SrcA                 SrcB
+//   hi (phase 0, 2 for A; 0, 1 for B)  1.m[22:19]          1.m[22:17]
+//   lo (phase 1, 3 for A; 2, 3 for B)  m[18:14]            m[16:13]
+// The TF32 LSB (m[13]) is never consumed from SrcA. Phase p multiplies
+// A.(p & 1 ? lo : hi) by B.(p & 2 ? lo : hi); fidelity LoFi runs phase 0,
+// HiFi2 phases 0-1, HiFi3 0-2, HiFi4 0-3.
+//
+// Dst. Every MVMUL adds the exact sum of its 16 slice products (one 16-wide
+// k chunk) to Dst and rounds the result once to the Dst format, FP32
+// (fp32_dest_acc_en) or BF16 (Float16_b), to nearest with ties away from
+// zero, at the format's precision with an unbounded exponent. A result
+// below 2^-126 becomes +0, zeros are +0 (the FPU never writes -0 or
+// denormals), a result of 2^128 or more gives the exponent-255
+// zero-mantissa pattern (+-inf as f32). An element-wise multiply rounds
+// after each phase the same way.
+//
+// Loop order (tt-llk llk_math_matmul.h): for each 32-wide K tile, for each
+// fidelity phase, the 16-wide K halves in order (B0A0 then B1A2 for output
+// face 0, ...). Dst is zeroed before the first K tile of a block.
+//
+// Packer. Dst FP32 to L1 BF16 rounds to nearest, ties away (the early format
+// conversion); every other supported pair is exact. With packer L1
+// accumulation the packed datum is added to the L1 value in the L1 format:
+// L1 = RNA_L1format(L1 + datum), with the Dst flush rules.
 
 enum CoopVecFidelity {
   COOPVEC_FIDELITY_LOFI = 0,
@@ -318,6 +343,51 @@ enum CoopVecFidelity {
   COOPVEC_FIDELITY_HIFI4 = 3,
 };
 
+/// One compute-kernel configuration (tt-metal's WormholeComputeKernelConfig
+/// plus the data formats). Formats are CoopVecFormat values.
+typedef struct CoopVecWormholeConfig {
+  unsigned fidelity;   ///< CoopVecFidelity
+  unsigned srcFormat;  ///< Src register format: COOPVEC_FMT_BF16 or _TF32
+  unsigned dstFormat;  ///< Dst: COOPVEC_FMT_F32 (fp32_dest_acc_en) or _BF16
+  unsigned packFormat; ///< L1 output (and L1 accumulation) format: F32, BF16
+  unsigned l1Acc;      ///< packer_l1_acc: nonzero accumulates onto the output
+} CoopVecWormholeConfig;
+
+/// Status of the Wormhole entry points.
+enum CoopVecWormholeStatus {
+  COOPVEC_WH_OK = 0,
+  COOPVEC_WH_INVALID_CONFIG = 1, ///< a field out of range or a format pair
+                                 ///< the hardware does not support
+  COOPVEC_WH_INVALID_BLOCK = 2,  ///< kBlock not a multiple of 32, or K split
+                                 ///< into blocks without L1 accumulation
+};
+
+/// Validates `cfg`: fidelity 0-3, srcFormat BF16/TF32, dstFormat F32/BF16,
+/// packFormat F32/BF16.
+int coopvecWormholeCheckConfig(const CoopVecWormholeConfig *cfg);
+
+/// The unpacker: `x` (an f32 value in L1) as the Src register holds it.
+float coopvecWormholeUnpack(float x, unsigned srcFormat);
+
+/// C[m x n] = pack(A[m x k] @ B[k x n]), row-major, A = in0 (SrcB), B = in1
+/// (SrcA). K is accumulated in Dst in blocks of kBlock elements (a multiple
+/// of 32; 0 means all of K in one block, as a matmul without L1 accumulation
+/// does); each block is packed to `c`, which with cfg->l1Acc is accumulated
+/// onto (the caller zeroes `c` to start a fresh sum; c holds values of
+/// cfg->packFormat). Splitting K (kBlock < k) requires cfg->l1Acc.
+int coopvecWormholeMatmul(const CoopVecWormholeConfig *cfg, const float *a,
+                          const float *b, float *c, size_t m, size_t n,
+                          size_t k, size_t kBlock);
+
+/// c[i] = pack(a[i] * b[i]) for i < n: ELWMUL with a = in0 (SrcA) and
+/// b = in1 (SrcB), Dst zeroed first; with cfg->l1Acc the datum is
+/// accumulated onto c[i].
+int coopvecWormholeEltwiseMul(const CoopVecWormholeConfig *cfg,
+                              const float *a, const float *b, float *c,
+                              size_t n);
+
+/// One ELWMUL element into a zeroed FP32 Dst, TF32 sources, no packer:
+/// the (srcA, srcB) product after `fidelity`'s phases, as Dst holds it.
 float coopvecWormholeMul(float srcA, float srcB, unsigned fidelity);
 
 #ifdef __cplusplus

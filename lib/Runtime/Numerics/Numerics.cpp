@@ -651,41 +651,4 @@ void coopvecDxilUnpackU8x32(uint32_t packed, int32_t out[4]) {
     out[i] = uint8_t(packed >> (8 * i));
 }
 
-//===----------------------------------------------------------------------===//
-// Wormhole math fidelity
-//===----------------------------------------------------------------------===//
-
-float coopvecWormholeMul(float srcA, float srcB, unsigned fidelity) {
-  uint32_t ua = floatBits(srcA), ub = floatBits(srcB);
-  // The matrix unit flushes subnormal operands to zero.
-  if (((ua >> 23) & 0xFF) == 0)
-    ua &= 0x80000000u;
-  if (((ub >> 23) & 0xFF) == 0)
-    ub &= 0x80000000u;
-  uint32_t ea = (ua >> 23) & 0xFF, eb = (ub >> 23) & 0xFF;
-  bool neg = ((ua ^ ub) >> 31) != 0;
-  if (ea == 0xFF || eb == 0xFF || ea == 0 || eb == 0)
-    return bitsFloat(ua) * bitsFloat(ub); // IEEE specials and signed zeros
-
-  uint64_t sigA = (ua & 0x7FFFFF) | 0x800000u;
-  uint64_t sigB = (ub & 0x7FFFFF) | 0x800000u;
-  uint64_t aHi = sigA & ~uint64_t(0x7FFFF);  // implicit 1 + mantissa[22:19]
-  uint64_t aLo = sigA & (uint64_t(0x1F) << 14); // mantissa[18:14]
-  uint64_t bHi = sigB & ~uint64_t(0x1FFFF);  // implicit 1 + mantissa[22:17]
-  uint64_t bLo = sigB & (uint64_t(0xF) << 13);  // mantissa[16:13]
-  uint64_t prod = aHi * bHi;
-  if (fidelity >= COOPVEC_FIDELITY_HIFI2)
-    prod += aLo * bHi;
-  if (fidelity >= COOPVEC_FIDELITY_HIFI3)
-    prod += aHi * bLo;
-  if (fidelity >= COOPVEC_FIDELITY_HIFI4)
-    prod += aLo * bLo;
-  Unpacked v{neg, prod, int(ea) - 150 + int(eb) - 150};
-  uint32_t r = roundToFormat(kFloatFormats[COOPVEC_FMT_F32], v,
-                             COOPVEC_RND_RN, 0, 0);
-  if (((r >> 23) & 0xFF) == 0) // flush a subnormal result
-    r &= 0x80000000u;
-  return bitsFloat(r);
-}
-
 } // extern "C"

@@ -656,86 +656,6 @@ bool testDxil() {
   return r.finish();
 }
 
-//===----------------------------------------------------------------------===//
-// wormhole: fidelity phases against the functional model of the ISA notes
-//===----------------------------------------------------------------------===//
-
-/// The tt-isa-documentation functional model: masks on the f32 pattern,
-/// products summed in double and rounded once to f32.
-float expectWormhole(float a, float b, unsigned fidelity) {
-  auto ftz = [](float x) {
-    return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
-  };
-  a = ftz(a);
-  b = ftz(b);
-  if (!std::isfinite(a) || !std::isfinite(b) || a == 0 || b == 0)
-    return a * b;
-  auto masked = [](float x, uint32_t mask) {
-    return double(bitsFloat(floatBits(x) & mask));
-  };
-  double aHi = masked(a, 0xFFF80000u), aLo = masked(a, 0xFFFFC000u) - aHi;
-  double bHi = masked(b, 0xFFFE0000u), bLo = masked(b, 0xFFFFE000u) - bHi;
-  double sum = aHi * bHi;
-  if (fidelity >= 1)
-    sum += aLo * bHi;
-  if (fidelity >= 2)
-    sum += aHi * bLo;
-  if (fidelity >= 3)
-    sum += aLo * bLo;
-  return ftz(float(sum));
-}
-
-bool testWormhole() {
-  Report r("wormhole");
-  auto expect = [&](const char *what, float got, float want) {
-    r.check(floatBits(got) == floatBits(want) ||
-                (std::isnan(got) && std::isnan(want)),
-            [&] {
-      char buf[160];
-      std::snprintf(buf, sizeof(buf), "%s: got %a want %a", what, double(got),
-                    double(want));
-      return std::string(buf);
-    });
-  };
-  // Hand-checked: a = 1 + 2^-4 + 2^-9 (hi 1+2^-4, lo 2^-9), b = 1 + 2^-6 +
-  // 2^-10 (hi 1+2^-6, lo 2^-10).
-  float a = 1.0f + 0x1p-4f + 0x1p-9f, b = 1.0f + 0x1p-6f + 0x1p-10f;
-  double ah = 1 + 0x1p-4, al = 0x1p-9, bh = 1 + 0x1p-6, bl = 0x1p-10;
-  expect("lofi", coopvecWormholeMul(a, b, COOPVEC_FIDELITY_LOFI), float(ah * bh));
-  expect("hifi2", coopvecWormholeMul(a, b, COOPVEC_FIDELITY_HIFI2),
-         float(ah * bh + al * bh));
-  expect("hifi3", coopvecWormholeMul(a, b, COOPVEC_FIDELITY_HIFI3),
-         float(ah * bh + al * bh + ah * bl));
-  expect("hifi4", coopvecWormholeMul(a, b, COOPVEC_FIDELITY_HIFI4),
-         float(double(a) * double(b)));
-  // SrcA ignores its TF32 LSB (f32 mantissa bit 13); SrcB does not.
-  float lsb = 1.0f + 0x1p-10f;
-  expect("srcA lsb ignored", coopvecWormholeMul(lsb, 1.0f, COOPVEC_FIDELITY_HIFI4), 1.0f);
-  expect("srcB lsb used", coopvecWormholeMul(1.0f, lsb, COOPVEC_FIDELITY_HIFI4), lsb);
-  expect("inf * 0", coopvecWormholeMul(INFINITY, 0.0f, 0), NAN);
-  expect("subnormal flushed", coopvecWormholeMul(1e-40f, 1e10f, 3), 0.0f);
-  Rng rng(11);
-  for (unsigned i = 0; i < 400000; ++i) {
-    float x = bitsFloat(rng.next32()), y = bitsFloat(rng.next32());
-    if (i % 2) { // keep most products in range
-      x = bitsFloat((floatBits(x) & 0x807FFFFFu) | ((100 + rng.next() % 56) << 23));
-      y = bitsFloat((floatBits(y) & 0x807FFFFFu) | ((100 + rng.next() % 56) << 23));
-    }
-    unsigned fid = i % 4;
-    float got = coopvecWormholeMul(x, y, fid), want = expectWormhole(x, y, fid);
-    r.check(floatBits(got) == floatBits(want) ||
-                (std::isnan(got) && std::isnan(want)),
-            [&] {
-              char buf[160];
-              std::snprintf(buf, sizeof(buf), "%a * %a fid %u: got %a want %a",
-                            double(x), double(y), fid, double(got),
-                            double(want));
-              return std::string(buf);
-            });
-  }
-  return r.finish();
-}
-
 } // namespace
 
 // Suites in other files.
@@ -748,7 +668,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr,
                  "usage: %s <suite>... | --exhaustive [first count]\n"
                  "suites: decode convert-f16 convert-bf16 convert-f32 edge "
-                 "stochastic packed dxil wormhole mx simd all\n",
+                 "stochastic packed dxil mx simd all\n",
                  argv[0]);
     return 2;
   }
@@ -783,7 +703,6 @@ int main(int argc, char **argv) {
     run("stochastic", testStochastic);
     run("packed", testPacked);
     run("dxil", testDxil);
-    run("wormhole", testWormhole);
     run("mx", testMx);
     run("simd", testSimd);
     if (!known) {
