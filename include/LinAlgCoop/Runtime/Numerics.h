@@ -369,6 +369,15 @@ int coopvecWormholeCheckConfig(const CoopVecWormholeConfig *cfg);
 /// The unpacker: `x` (an f32 value in L1) as the Src register holds it.
 float coopvecWormholeUnpack(float x, unsigned srcFormat);
 
+/// The unpacker's block-float decode (tt-isa-documentation
+/// FloatBitPatterns.md, BFP8ToBF16): one `bits`-wide (8, 4 or 2)
+/// sign-magnitude datum, right-aligned, with its block's shared exponent,
+/// as the BF16 value (an f32) that lands in SrcA/SrcB. Magnitude zero with
+/// the sign set decodes to the BF16 -inf pattern, which the matrix unit
+/// reads as -2^128. Returns NaN for another `bits`.
+float coopvecWormholeBfpToFloat(uint8_t datum, uint8_t sharedExp,
+                                unsigned bits);
+
 /// C[m x n] = pack(A[m x k] @ B[k x n]), row-major, A = in0 (SrcB), B = in1
 /// (SrcA). K is accumulated in Dst in blocks of kBlock elements (a multiple
 /// of 32; 0 means all of K in one block, as a matmul without L1 accumulation

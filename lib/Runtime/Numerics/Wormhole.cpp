@@ -218,6 +218,23 @@ float coopvecWormholeUnpack(float x, unsigned srcFormat) {
   return bitsFloat(unpackBits(x, srcFormat));
 }
 
+float coopvecWormholeBfpToFloat(uint8_t datum, uint8_t sharedExp,
+                                unsigned bits) {
+  if (bits != 8 && bits != 4 && bits != 2)
+    return bitsFloat(0x7FC00000u);
+  // BFP4 and BFP2 are decoded as BFP8 with the datum moved to the top.
+  uint8_t d = uint8_t(datum << (8 - bits));
+  uint32_t sign = d >> 7;
+  uint8_t mag = uint8_t(d << 1);
+  if (mag == 0)
+    return bitsFloat(sign ? 0xFF800000u : 0u);
+  unsigned lz = unsigned(__builtin_clz(mag)) - 24;
+  mag = uint8_t(mag << lz);
+  uint8_t exp = uint8_t(sharedExp - lz); // wraps as the hardware's u8 does
+  uint32_t bf16 = (sign << 15) | (uint32_t(exp) << 7) | (mag & 0x7E);
+  return bitsFloat(bf16 << 16);
+}
+
 int coopvecWormholeMatmul(const CoopVecWormholeConfig *cfg, const float *a,
                           const float *b, float *c, size_t m, size_t n,
                           size_t k, size_t kBlock) {

@@ -468,6 +468,86 @@ bool testEdge() {
 }
 
 //===----------------------------------------------------------------------===//
+// bfp: the unpacker's block-float decode and the phases BFP data needs
+//===----------------------------------------------------------------------===//
+
+bool testBfp() {
+  Checker r("bfp");
+  // FloatBitPatterns.md: BFP8 is Mag/2^6 * 2^(Exp-127), BFP4 Mag/2^2 *
+  // 2^(Exp-127), BFP2 2^(Exp-127); sign-magnitude.
+  r.same("bfp8 0x40", coopvecWormholeBfpToFloat(0x40, 127, 8), 1.0f);
+  r.same("bfp8 0x01", coopvecWormholeBfpToFloat(0x01, 127, 8), 0x1p-6f);
+  r.same("bfp8 0xC0 e130", coopvecWormholeBfpToFloat(0xC0, 130, 8), -8.0f);
+  r.same("bfp8 0x7F", coopvecWormholeBfpToFloat(0x7F, 127, 8), 1.984375f);
+  r.same("bfp8 +0", coopvecWormholeBfpToFloat(0x00, 90, 8), 0.0f);
+  r.same("bfp8 -0 is the -inf pattern", coopvecWormholeBfpToFloat(0x80, 90, 8),
+         -INFINITY);
+  r.same("bfp4 0x7", coopvecWormholeBfpToFloat(0x7, 127, 4), 1.75f);
+  r.same("bfp4 0xF", coopvecWormholeBfpToFloat(0xF, 127, 4), -1.75f);
+  r.same("bfp4 0x1 e120", coopvecWormholeBfpToFloat(0x1, 120, 4), 0x1p-9f);
+  r.same("bfp2 0x1", coopvecWormholeBfpToFloat(0x1, 127, 2), 1.0f);
+  r.same("bfp2 0x3", coopvecWormholeBfpToFloat(0x3, 100, 2), -0x1p-27f);
+  r.same("bfp2 0x2 is the -inf pattern",
+         coopvecWormholeBfpToFloat(0x2, 127, 2), -INFINITY);
+  r.expect("bits 3 rejected",
+           std::isnan(coopvecWormholeBfpToFloat(0x1, 127, 3)));
+  const unsigned widths[3] = {8, 4, 2};
+  char what[120];
+  for (unsigned bits : widths)
+    for (unsigned e = 20; e < 250; e += 23)
+      for (unsigned d = 0; d < (1u << bits); ++d) {
+        unsigned mag = d & ((1u << (bits - 1)) - 1);
+        bool neg = d >> (bits - 1);
+        if (mag == 0)
+          continue;
+        double want = std::ldexp(double(mag), int(e) - 127 - int(bits - 2));
+        std::snprintf(what, sizeof(what), "bfp%u 0x%x e%u", bits, d, e);
+        r.same(what, coopvecWormholeBfpToFloat(uint8_t(d), uint8_t(e), bits),
+               float(neg ? -want : want));
+      }
+  // SrcASrcB.md: BFP8 needs phases 0-1 for full precision, BFP4 phase 0.
+  // Decoded BFP8 has 1 + 6 significant bits, BFP4 1 + 2: the phases
+  // beyond add zero, so the results are bit-identical.
+  std::mt19937 rng(8);
+  auto bfp = [&](unsigned bits) {
+    return coopvecWormholeBfpToFloat(uint8_t(rng() & ((1u << bits) - 1) &
+                                             ~(1u << (bits - 1))) |
+                                         uint8_t((rng() & 1) << (bits - 1)),
+                                     uint8_t(124 + rng() % 8), bits);
+  };
+  const unsigned fmts[2] = {COOPVEC_FMT_F32, COOPVEC_FMT_BF16};
+  for (unsigned dst : fmts) {
+    std::vector<float> a8(64 * 64), b8(64 * 64), a4(64 * 64), b4(64 * 64);
+    for (size_t i = 0; i < a8.size(); ++i)
+      a8[i] = bfp(8), b8[i] = bfp(8), a4[i] = bfp(4), b4[i] = bfp(4);
+    auto run = [&](unsigned fid, const std::vector<float> &a,
+                   const std::vector<float> &b, bool matmul) {
+      CoopVecWormholeConfig cfg = config(fid, dst, dst, 0);
+      std::vector<float> c(64 * 64, 0.0f);
+      if (matmul)
+        coopvecWormholeMatmul(&cfg, a.data(), b.data(), c.data(), 64, 64, 64,
+                              0);
+      else
+        coopvecWormholeEltwiseMul(&cfg, a.data(), b.data(), c.data(),
+                                  c.size());
+      return c;
+    };
+    for (int matmul = 0; matmul < 2; ++matmul) {
+      std::snprintf(what, sizeof(what), "%s dst=%s bfp8 HiFi2 == HiFi4",
+                    matmul ? "matmul" : "eltwise", fmtName(dst));
+      r.expect(what, run(1, a8, b8, matmul) == run(3, a8, b8, matmul));
+      std::snprintf(what, sizeof(what), "%s dst=%s bfp8 LoFi != HiFi2",
+                    matmul ? "matmul" : "eltwise", fmtName(dst));
+      r.expect(what, run(0, a8, b8, matmul) != run(1, a8, b8, matmul));
+      std::snprintf(what, sizeof(what), "%s dst=%s bfp4 LoFi == HiFi4",
+                    matmul ? "matmul" : "eltwise", fmtName(dst));
+      r.expect(what, run(0, a4, b4, matmul) == run(3, a4, b4, matmul));
+    }
+  }
+  return r.finish();
+}
+
+//===----------------------------------------------------------------------===//
 // random: whole tiles against the independent model
 //===----------------------------------------------------------------------===//
 
@@ -551,7 +631,7 @@ bool testRandom() {
 int main(int argc, char **argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: %s <suite>...\nsuites: hand silicon edge "
-                         "random all\n",
+                         "bfp random all\n",
                  argv[0]);
     return 2;
   }
@@ -568,6 +648,7 @@ int main(int argc, char **argv) {
     run("hand", testHand);
     run("silicon", testSilicon);
     run("edge", testEdge);
+    run("bfp", testBfp);
     run("random", testRandom);
     if (!known) {
       std::fprintf(stderr, "unknown suite '%s'\n", s.c_str());
