@@ -29,26 +29,15 @@ public:
       return;
     unsigned shift = unsigned(exp - kLsbExp);
     unsigned word = shift / 64, bit = shift % 64;
-    uint64_t term[kWords] = {};
-    term[word] = mag << bit;
-    if (bit && word + 1 < kWords)
-      term[word + 1] = mag >> (64 - bit);
-    if (neg) { // two's-complement negate the term
-      uint64_t carry = 1;
-      for (int i = 0; i < kWords; ++i) {
-        uint64_t t = ~term[i] + carry;
-        carry = (carry && t == 0) ? 1 : 0;
-        term[i] = t;
-      }
-    }
-    uint64_t carry = 0;
-    for (int i = 0; i < kWords; ++i) {
-      uint64_t s = w[i] + term[i];
-      uint64_t c1 = s < w[i];
-      uint64_t s2 = s + carry;
-      uint64_t c2 = s2 < s;
-      w[i] = s2;
-      carry = c1 | c2;
+    uint64_t lo = mag << bit, hi = bit ? mag >> (64 - bit) : 0;
+    if (neg) {
+      subAt(word, lo);
+      if (hi)
+        subAt(word + 1, hi);
+    } else {
+      addAt(word, lo);
+      if (hi)
+        addAt(word + 1, hi);
     }
   }
 
@@ -73,25 +62,37 @@ public:
     if (top < 0)
       return Unpacked{false, 0, 0};
     int h = 64 * top + (63 - __builtin_clzll(m[top])); // highest set bit
-    auto bitAt = [&](int i) { return (m[i / 64] >> (i % 64)) & 1; };
-    if (h < 63) {
-      uint64_t v = m[0];
-      return Unpacked{neg, v, kLsbExp};
-    }
-    int low = h - 62; // keep bits [h, h-62]
-    uint64_t mag = 0;
-    for (int i = h; i >= low; --i)
-      mag = (mag << 1) | bitAt(i);
-    bool sticky = false;
-    for (int i = 0; i < low / 64 && !sticky; ++i)
+    if (h < 63)
+      return Unpacked{neg, m[0], kLsbExp};
+    // Bits [h, h-62]: everything above h is zero, so the 64 bits from
+    // h-62 up are exactly them.
+    int low = h - 62, lw = low / 64, off = low % 64;
+    uint64_t mag = m[lw] >> off;
+    if (off && lw + 1 < kWords)
+      mag |= m[lw + 1] << (64 - off);
+    bool sticky = off && (m[lw] & ((uint64_t(1) << off) - 1)) != 0;
+    for (int i = 0; i < lw && !sticky; ++i)
       sticky = m[i] != 0;
-    if (!sticky && low % 64)
-      sticky = (m[low / 64] & ((uint64_t(1) << (low % 64)) - 1)) != 0;
     return Unpacked{neg, (mag << 1) | uint64_t(sticky), low - 1 + kLsbExp};
   }
 
 private:
-  uint64_t w[kWords] = {};
+  void addAt(unsigned i, uint64_t v) {
+    uint64_t old = w[i];
+    w[i] = old + v;
+    bool carry = w[i] < old;
+    while (carry && ++i < kWords)
+      carry = ++w[i] == 0;
+  }
+  void subAt(unsigned i, uint64_t v) {
+    uint64_t old = w[i];
+    w[i] = old - v;
+    bool borrow = old < v;
+    while (borrow && ++i < kWords)
+      borrow = w[i]-- == 0;
+  }
+
+  uint64_t w[kWords] = {}; // two's complement, modulo 2^640
 };
 
 /// A Src-register or Dst/L1 datum read by the Tensix datapath: exponent 0
@@ -248,12 +249,6 @@ int coopvecWormholeMatmul(const CoopVecWormholeConfig *cfg, const float *a,
     return COOPVEC_WH_INVALID_BLOCK;
   const unsigned phases = cfg->fidelity + 1;
   const size_t blocks = k ? (k + kBlock - 1) / kBlock : 1;
-  auto srcA = [&](size_t kk, size_t j) { // in1 feeds SrcA
-    return sliceSrcA(readDatum(unpackBits(b[kk * n + j], cfg->srcFormat)));
-  };
-  auto srcB = [&](size_t i, size_t kk) { // in0 feeds SrcB
-    return sliceSrcB(readDatum(unpackBits(a[i * k + kk], cfg->srcFormat)));
-  };
   for (size_t i = 0; i < m; ++i) {
     for (size_t j = 0; j < n; ++j) {
       uint32_t out = floatBits(c[i * n + j]);
@@ -261,14 +256,21 @@ int coopvecWormholeMatmul(const CoopVecWormholeConfig *cfg, const float *a,
         size_t k0 = blk * kBlock, k1 = k0 + kBlock < k ? k0 + kBlock : k;
         uint32_t dst = 0; // ZEROACC before the block's first tile
         for (size_t t = k0; t < k1; t += 32) {
-          size_t tEnd = t + 32 < k1 ? t + 32 : k1;
+          size_t width = t + 32 < k1 ? 32 : k1 - t;
+          Slices sa[32], sb[32]; // in1 feeds SrcA, in0 feeds SrcB
+          for (size_t kk = 0; kk < width; ++kk) {
+            sa[kk] = sliceSrcA(
+                readDatum(unpackBits(b[(t + kk) * n + j], cfg->srcFormat)));
+            sb[kk] = sliceSrcB(
+                readDatum(unpackBits(a[i * k + t + kk], cfg->srcFormat)));
+          }
           for (unsigned phase = 0; phase < phases; ++phase) {
-            for (size_t h = t; h < tEnd; h += 16) { // one MVMUL per K half
+            for (size_t h = 0; h < width; h += 16) { // one MVMUL per K half
               ExactSum sum;
               addDatum(sum, dst);
-              size_t hEnd = h + 16 < tEnd ? h + 16 : tEnd;
+              size_t hEnd = h + 16 < width ? h + 16 : width;
               for (size_t kk = h; kk < hEnd; ++kk)
-                addPhaseProduct(sum, srcA(kk, j), srcB(i, kk), phase);
+                addPhaseProduct(sum, sa[kk], sb[kk], phase);
               dst = writeDatum(sum, cfg->dstFormat);
             }
           }

@@ -403,6 +403,24 @@ bool testEdge() {
     coopvecWormholeMatmul(&f32, a, b, &c, 1, 1, 2, 0);
     r.same("1*1 + 1*-1 = +0", c, 0.0f);
   }
+  // One MVMUL sums its products exactly and rounds once: sticky bits far
+  // below the FP32 tie decide it, in either direction.
+  {
+    auto dot3 = [&](float x, float y, float z) {
+      float a[3] = {x, y, z}, b[3] = {1.0f, 1.0f, 1.0f}, c = 0;
+      coopvecWormholeMatmul(&f32, a, b, &c, 1, 1, 3, 0);
+      return c;
+    };
+    r.same("1 + 2^-24 ties away", dot3(1.0f, 0x1p-24f, 0.0f), 1.0f + 0x1p-23f);
+    r.same("1 + 2^-24 + 2^-80 rounds up", dot3(1.0f, 0x1p-24f, 0x1p-80f),
+           1.0f + 0x1p-23f);
+    r.same("1 + 2^-24 - 2^-80 rounds down", dot3(1.0f, 0x1p-24f, -0x1p-80f),
+           1.0f);
+    r.same("2^100 - 2^100 + 2^-100 is exact",
+           dot3(0x1p100f, -0x1p100f, 0x1p-100f), 0x1p-100f);
+    r.same("-2^120 - 2^96 - 2^-120 rounds once",
+           dot3(-0x1p120f, -0x1p96f, -0x1p-120f), -0x1p120f - 0x1p97f);
+  }
   // Unpacker truncation and TF32 slices: SrcA drops its TF32 LSB.
   r.same("unpack bf16 truncates", coopvecWormholeUnpack(1.99999f, BF16),
          1.9921875f);
