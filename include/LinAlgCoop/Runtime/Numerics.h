@@ -383,7 +383,8 @@ float coopvecWormholeBfpToFloat(uint8_t datum, uint8_t sharedExp,
 /// of 32; 0 means all of K in one block, as a matmul without L1 accumulation
 /// does); each block is packed to `c`, which with cfg->l1Acc is accumulated
 /// onto (the caller zeroes `c` to start a fresh sum; c holds values of
-/// cfg->packFormat). Splitting K (kBlock < k) requires cfg->l1Acc.
+/// cfg->packFormat). Splitting K (kBlock < k) requires cfg->l1Acc. Any m,
+/// n, k: a partial tile behaves as the zero-padded tile the unpacker loads.
 int coopvecWormholeMatmul(const CoopVecWormholeConfig *cfg, const float *a,
                           const float *b, float *c, size_t m, size_t n,
                           size_t k, size_t kBlock);
