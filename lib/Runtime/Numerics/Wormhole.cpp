@@ -165,7 +165,8 @@ Slices sliceSrcB(Operand o) {
 void addPhaseProduct(ExactSum &sum, const Slices &a, const Slices &b,
                      unsigned phase) {
   uint64_t am = (phase & 1) ? a.lo : a.hi, bm = (phase & 2) ? b.lo : b.hi;
-  int ae = (phase & 1) ? a.loExp : a.hiExp, be = (phase & 2) ? b.loExp : b.hiExp;
+  int ae = (phase & 1) ? a.loExp : a.hiExp,
+      be = (phase & 2) ? b.loExp : b.hiExp;
   sum.add(a.neg != b.neg, am * bm, ae + be);
 }
 
@@ -283,9 +284,8 @@ int coopvecWormholeMatmul(const CoopVecWormholeConfig *cfg, const float *a,
   return COOPVEC_WH_OK;
 }
 
-int coopvecWormholeEltwiseMul(const CoopVecWormholeConfig *cfg,
-                              const float *a, const float *b, float *c,
-                              size_t n) {
+int coopvecWormholeEltwiseMul(const CoopVecWormholeConfig *cfg, const float *a,
+                              const float *b, float *c, size_t n) {
   if (!validConfig(cfg))
     return COOPVEC_WH_INVALID_CONFIG;
   for (size_t i = 0; i < n; ++i) {
@@ -304,11 +304,10 @@ int coopvecWormholeEltwiseMul(const CoopVecWormholeConfig *cfg,
 }
 
 float coopvecWormholeMul(float srcA, float srcB, unsigned fidelity) {
-  CoopVecWormholeConfig cfg = {fidelity > COOPVEC_FIDELITY_HIFI4
-                                   ? unsigned(COOPVEC_FIDELITY_HIFI4)
-                                   : fidelity,
-                               COOPVEC_FMT_TF32, COOPVEC_FMT_F32,
-                               COOPVEC_FMT_F32, 0};
+  CoopVecWormholeConfig cfg = {
+      fidelity > COOPVEC_FIDELITY_HIFI4 ? unsigned(COOPVEC_FIDELITY_HIFI4)
+                                        : fidelity,
+      COOPVEC_FMT_TF32, COOPVEC_FMT_F32, COOPVEC_FMT_F32, 0};
   float c = 0;
   coopvecWormholeEltwiseMul(&cfg, &srcA, &srcB, &c, 1);
   return c;

@@ -64,7 +64,9 @@ struct Checker {
 };
 
 const char *fmtName(unsigned f) {
-  return f == COOPVEC_FMT_F32 ? "fp32" : f == COOPVEC_FMT_BF16 ? "bf16" : "tf32";
+  return f == COOPVEC_FMT_F32    ? "fp32"
+         : f == COOPVEC_FMT_BF16 ? "bf16"
+                                 : "tf32";
 }
 const char *fidName(unsigned f) {
   static const char *names[] = {"LoFi", "HiFi2", "HiFi3", "HiFi4"};
@@ -72,8 +74,7 @@ const char *fidName(unsigned f) {
 }
 
 CoopVecWormholeConfig config(unsigned fidelity, unsigned dst, unsigned pack,
-                             unsigned l1Acc,
-                             unsigned src = COOPVEC_FMT_BF16) {
+                             unsigned l1Acc, unsigned src = COOPVEC_FMT_BF16) {
   CoopVecWormholeConfig cfg;
   cfg.fidelity = fidelity;
   cfg.srcFormat = src;
@@ -83,8 +84,7 @@ CoopVecWormholeConfig config(unsigned fidelity, unsigned dst, unsigned pack,
   return cfg;
 }
 
-float eltwise(const CoopVecWormholeConfig &cfg, float a, float b,
-              float c = 0) {
+float eltwise(const CoopVecWormholeConfig &cfg, float a, float b, float c = 0) {
   int rc = coopvecWormholeEltwiseMul(&cfg, &a, &b, &c, 1);
   return rc == COOPVEC_WH_OK ? c : NAN;
 }
@@ -97,7 +97,7 @@ float eltwise(const CoopVecWormholeConfig &cfg, float a, float b,
 float srcAFidelityBits(float x, unsigned phase) {
   uint32_t u = bitsOf(x);
   if ((phase & 1) == 0)
-    return fromBits(u & 0xfff80000u); // sign, exponent, 1 + four bits
+    return fromBits(u & 0xfff80000u);   // sign, exponent, 1 + four bits
   return x - fromBits(u & 0xfff83fffu); // the next five mantissa bits
 }
 
@@ -105,7 +105,7 @@ float srcAFidelityBits(float x, unsigned phase) {
 float srcBFidelityBits(float x, unsigned phase) {
   uint32_t u = bitsOf(x);
   if ((phase & 2) == 0)
-    return fromBits(u & 0xfffe0000u); // sign, exponent, 1 + six bits
+    return fromBits(u & 0xfffe0000u);   // sign, exponent, 1 + six bits
   return x - fromBits(u & 0xfffe1fffu); // the next four mantissa bits
 }
 
@@ -141,10 +141,10 @@ int fractionBits(unsigned format) {
 /// L1 accumulation in the L1 format.
 double refPack(const CoopVecWormholeConfig &cfg, double dst, double l1,
                bool acc) {
-  double datum = cfg.dstFormat == COOPVEC_FMT_F32 &&
-                         cfg.packFormat == COOPVEC_FMT_BF16
-                     ? roundRna(dst, 7)
-                     : dst;
+  double datum =
+      cfg.dstFormat == COOPVEC_FMT_F32 && cfg.packFormat == COOPVEC_FMT_BF16
+          ? roundRna(dst, 7)
+          : dst;
   return acc ? roundRna(l1 + datum, fractionBits(cfg.packFormat)) : datum;
 }
 
@@ -274,10 +274,14 @@ bool testHand() {
       {BF16, F32, 1, {17.96875, 18.21875, 18.21875, 18.21875}},
       {F32, BF16, 0, {18.125, 18.5, 18.5, 18.5}},
       {F32, BF16, 1, {18.0, 18.375, 18.375, 18.375}},
-      {F32, F32, 0, {18.109375, 18.45849609375, 18.48974609375,
-                     18.489990234375}},
-      {F32, F32, 1, {17.953125, 18.30224609375, 18.33349609375,
-                     18.333740234375}},
+      {F32,
+       F32,
+       0,
+       {18.109375, 18.45849609375, 18.48974609375, 18.489990234375}},
+      {F32,
+       F32,
+       1,
+       {17.953125, 18.30224609375, 18.33349609375, 18.333740234375}},
   };
   std::vector<float> a(32, 0.0f), b(32, 0.0f), c(1);
   a[0] = 1.3125f, b[0] = 7.96875f, a[16] = 7.96875f, b[16] = 1.0078125f;
@@ -338,8 +342,8 @@ bool testSilicon() {
     std::printf("  %s: %g * %g %s, bf16 Dst: model %.9g, silicon %.9g\n",
                 sc.source, double(sc.a), double(sc.b), fidName(sc.fidelity),
                 double(got), double(sc.measured));
-    std::snprintf(what, sizeof(what), "%s %g * %g %s", sc.source,
-                  double(sc.a), double(sc.b), fidName(sc.fidelity));
+    std::snprintf(what, sizeof(what), "%s %g * %g %s", sc.source, double(sc.a),
+                  double(sc.b), fidName(sc.fidelity));
     r.same(what, got, sc.measured);
     r.same(what, float(refEltwise(cfg, sc.a, sc.b, 0)), sc.measured);
   }
@@ -351,16 +355,16 @@ bool testSilicon() {
   float exactOnce = float(roundRna(1.3125 * 7.96875, 7));
   r.expect("#12923 HiFi4: exact-sum model disagrees with silicon",
            exactOnce != 10.5f);
-  CoopVecWormholeConfig fp32Dst = config(
-      COOPVEC_FIDELITY_HIFI4, COOPVEC_FMT_F32, COOPVEC_FMT_BF16, 0);
+  CoopVecWormholeConfig fp32Dst =
+      config(COOPVEC_FIDELITY_HIFI4, COOPVEC_FMT_F32, COOPVEC_FMT_BF16, 0);
   r.expect("#12923 HiFi4: an FP32 Dst disagrees with silicon",
            eltwise(fp32Dst, 1.3125f, 7.96875f) != 10.5f);
-  CoopVecWormholeConfig hifi2 = config(
-      COOPVEC_FIDELITY_HIFI2, COOPVEC_FMT_BF16, COOPVEC_FMT_BF16, 0);
+  CoopVecWormholeConfig hifi2 =
+      config(COOPVEC_FIDELITY_HIFI2, COOPVEC_FMT_BF16, COOPVEC_FMT_BF16, 0);
   r.same("#12923 HiFi2 with in0 in SrcB (matmul roles)",
          eltwise(hifi2, 7.96875f, 1.3125f), 10.5f);
-  CoopVecWormholeConfig hifi4 = config(
-      COOPVEC_FIDELITY_HIFI4, COOPVEC_FMT_BF16, COOPVEC_FMT_BF16, 0);
+  CoopVecWormholeConfig hifi4 =
+      config(COOPVEC_FIDELITY_HIFI4, COOPVEC_FMT_BF16, COOPVEC_FMT_BF16, 0);
   r.same("#35077 with in0 in SrcB (matmul roles)", eltwise(hifi4, 748, 508),
          380928.0f);
   // A 1x1x1 matmul puts in0 in SrcB: the same call as #12923's HiFi2 case
@@ -380,8 +384,8 @@ bool testEdge() {
   const unsigned F32 = COOPVEC_FMT_F32, BF16 = COOPVEC_FMT_BF16,
                  TF32 = COOPVEC_FMT_TF32;
   CoopVecWormholeConfig f32 = config(COOPVEC_FIDELITY_HIFI4, F32, F32, 0);
-  CoopVecWormholeConfig f32tf = config(COOPVEC_FIDELITY_HIFI4, F32, F32, 0,
-                                       TF32);
+  CoopVecWormholeConfig f32tf =
+      config(COOPVEC_FIDELITY_HIFI4, F32, F32, 0, TF32);
   // Exponent 255 is an ordinary binade to the FPU: inf is 2^128.
   r.same("inf * 0.5 = 2^127", eltwise(f32, INFINITY, 0.5f), 0x1p127f);
   r.same("inf * 0 = +0", eltwise(f32, INFINITY, 0.0f), 0.0f);
@@ -391,13 +395,12 @@ bool testEdge() {
   r.same("-2^127 * 4 overflows", eltwise(f32, -0x1p127f, 4.0f), -INFINITY);
   // Below 2^-126 the result is +0; the FPU writes no -0.
   r.same("2^-100 * 2^-30 flushes", eltwise(f32, 0x1p-100f, 0x1p-30f), 0.0f);
-  r.same("-2^-100 * 2^-30 flushes to +0",
-         eltwise(f32, -0x1p-100f, 0x1p-30f), 0.0f);
+  r.same("-2^-100 * 2^-30 flushes to +0", eltwise(f32, -0x1p-100f, 0x1p-30f),
+         0.0f);
   r.same("-1 * 0 = +0", eltwise(f32, -1.0f, 0.0f), 0.0f);
   r.same("denormal operand is zero", eltwise(f32, 1e-40f, 1e10f), 0.0f);
   // 2^-126 itself survives; rounding up into the normal range counts.
-  r.same("2^-63 * 2^-63 = 2^-126", eltwise(f32, 0x1p-63f, 0x1p-63f),
-         0x1p-126f);
+  r.same("2^-63 * 2^-63 = 2^-126", eltwise(f32, 0x1p-63f, 0x1p-63f), 0x1p-126f);
   {
     float a[2] = {1.0f, 1.0f}, b[2] = {1.0f, -1.0f}, c = -5;
     coopvecWormholeMatmul(&f32, a, b, &c, 1, 1, 2, 0);
@@ -435,8 +438,7 @@ bool testEdge() {
          1.0f + 0x1p-9f);
   r.same("bf16 src drops f32 bits", eltwise(f32, 1.0f + 0x1p-8f, 1.0f), 1.0f);
   // Ties round away from zero. 1.0625^2 = 1 + 2^-3 + 2^-8 is a BF16 tie.
-  CoopVecWormholeConfig lofiBf16 =
-      config(COOPVEC_FIDELITY_LOFI, BF16, BF16, 0);
+  CoopVecWormholeConfig lofiBf16 = config(COOPVEC_FIDELITY_LOFI, BF16, BF16, 0);
   r.same("Dst BF16 tie rounds away", eltwise(lofiBf16, 1.0625f, 1.0625f),
          1.1328125f);
   r.same("Dst BF16 negative tie rounds away",
@@ -448,8 +450,8 @@ bool testEdge() {
   CoopVecWormholeConfig accBf16 = config(COOPVEC_FIDELITY_HIFI4, BF16, BF16, 1);
   r.same("L1 BF16 accumulation rounds", eltwise(accBf16, 1.0f, 1.0f, 0x1p-8f),
          1.0078125f);
-  r.same("L1 accumulation cancels to +0",
-         eltwise(accBf16, 1.0f, 1.0f, -1.0f), 0.0f);
+  r.same("L1 accumulation cancels to +0", eltwise(accBf16, 1.0f, 1.0f, -1.0f),
+         0.0f);
   // The legacy scalar entry: one ELWMUL into FP32 Dst from TF32 sources.
   float la = 1.0f + 0x1p-4f + 0x1p-9f, lb = 1.0f + 0x1p-6f + 0x1p-10f;
   double ah = 1 + 0x1p-4, al = 0x1p-9, bh = 1 + 0x1p-6, bl = 0x1p-10;
@@ -473,15 +475,15 @@ bool testEdge() {
            coopvecWormholeCheckConfig(nullptr) == COOPVEC_WH_INVALID_CONFIG);
   std::vector<float> z(64 * 64, 0.0f);
   r.expect("K blocks need L1 accumulation",
-           coopvecWormholeMatmul(&f32, z.data(), z.data(), z.data(), 32, 32,
-                                 64, 32) == COOPVEC_WH_INVALID_BLOCK);
+           coopvecWormholeMatmul(&f32, z.data(), z.data(), z.data(), 32, 32, 64,
+                                 32) == COOPVEC_WH_INVALID_BLOCK);
   CoopVecWormholeConfig acc = config(0, F32, F32, 1);
   r.expect("K block of 48 rejected",
-           coopvecWormholeMatmul(&acc, z.data(), z.data(), z.data(), 32, 32,
-                                 96, 48) == COOPVEC_WH_INVALID_BLOCK);
+           coopvecWormholeMatmul(&acc, z.data(), z.data(), z.data(), 32, 32, 96,
+                                 48) == COOPVEC_WH_INVALID_BLOCK);
   r.expect("K block of 32 accepted",
-           coopvecWormholeMatmul(&acc, z.data(), z.data(), z.data(), 32, 32,
-                                 64, 32) == COOPVEC_WH_OK);
+           coopvecWormholeMatmul(&acc, z.data(), z.data(), z.data(), 32, 32, 64,
+                                 32) == COOPVEC_WH_OK);
   return r.finish();
 }
 
@@ -505,8 +507,8 @@ bool testBfp() {
   r.same("bfp4 0x1 e120", coopvecWormholeBfpToFloat(0x1, 120, 4), 0x1p-9f);
   r.same("bfp2 0x1", coopvecWormholeBfpToFloat(0x1, 127, 2), 1.0f);
   r.same("bfp2 0x3", coopvecWormholeBfpToFloat(0x3, 100, 2), -0x1p-27f);
-  r.same("bfp2 0x2 is the -inf pattern",
-         coopvecWormholeBfpToFloat(0x2, 127, 2), -INFINITY);
+  r.same("bfp2 0x2 is the -inf pattern", coopvecWormholeBfpToFloat(0x2, 127, 2),
+         -INFINITY);
   r.expect("bits 3 rejected",
            std::isnan(coopvecWormholeBfpToFloat(0x1, 127, 3)));
   const unsigned widths[3] = {8, 4, 2};
@@ -528,10 +530,10 @@ bool testBfp() {
   // beyond add zero, so the results are bit-identical.
   std::mt19937 rng(8);
   auto bfp = [&](unsigned bits) {
-    return coopvecWormholeBfpToFloat(uint8_t(rng() & ((1u << bits) - 1) &
-                                             ~(1u << (bits - 1))) |
-                                         uint8_t((rng() & 1) << (bits - 1)),
-                                     uint8_t(124 + rng() % 8), bits);
+    return coopvecWormholeBfpToFloat(
+        uint8_t(rng() & ((1u << bits) - 1) & ~(1u << (bits - 1))) |
+            uint8_t((rng() & 1) << (bits - 1)),
+        uint8_t(124 + rng() % 8), bits);
   };
   const unsigned fmts[2] = {COOPVEC_FMT_F32, COOPVEC_FMT_BF16};
   for (unsigned dst : fmts) {
@@ -546,8 +548,7 @@ bool testBfp() {
         coopvecWormholeMatmul(&cfg, a.data(), b.data(), c.data(), 64, 64, 64,
                               0);
       else
-        coopvecWormholeEltwiseMul(&cfg, a.data(), b.data(), c.data(),
-                                  c.size());
+        coopvecWormholeEltwiseMul(&cfg, a.data(), b.data(), c.data(), c.size());
       return c;
     };
     for (int matmul = 0; matmul < 2; ++matmul) {
@@ -581,8 +582,7 @@ float randomOperand(std::mt19937 &rng) {
 
 float randomL1(std::mt19937 &rng, unsigned packFormat) {
   float x = randomOperand(rng) * 4.0f;
-  return packFormat == COOPVEC_FMT_BF16 ? fromBits(bitsOf(x) & 0xffff0000u)
-                                        : x;
+  return packFormat == COOPVEC_FMT_BF16 ? fromBits(bitsOf(x) & 0xffff0000u) : x;
 }
 
 bool testRandom() {
@@ -612,8 +612,8 @@ bool testRandom() {
               refMatmul(cfg, a, b, want, m, n, k, kBlock);
               size_t blockArg = kBlock == k ? 0 : kBlock;
               r.expect("matmul status",
-                       coopvecWormholeMatmul(&cfg, a.data(), b.data(),
-                                             c.data(), m, n, k,
+                       coopvecWormholeMatmul(&cfg, a.data(), b.data(), c.data(),
+                                             m, n, k,
                                              blockArg) == COOPVEC_WH_OK);
               for (size_t i = 0; i < m * n; ++i) {
                 std::snprintf(what, sizeof(what),
@@ -648,8 +648,9 @@ bool testRandom() {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s <suite>...\nsuites: hand silicon edge "
-                         "bfp random all\n",
+    std::fprintf(stderr,
+                 "usage: %s <suite>...\nsuites: hand silicon edge "
+                 "bfp random all\n",
                  argv[0]);
     return 2;
   }
