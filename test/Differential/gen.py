@@ -508,6 +508,7 @@ class Program:
         self.consts = {}
         self.ops = []
         self.tags = []
+        self.invocations = 1  # coopvec-run --invocations: concurrent calls
 
     def const(self, v):
         if v not in self.consts:
@@ -796,7 +797,7 @@ def emit_outer(rng, p, n):
     def vec(length):
         if vt in ("f32", "f16"):
             return (rng.uniform(-2, 2, length) * np.exp2(rng.integers(-3, 2, length))).astype(PHYS[vt][0])
-        lim = 3 if interp in ("I8", "U8") else 100
+        lim = 2 if interp in ("I8", "U8") else 100
         return rng.integers(-lim, lim + 1, length).astype(PHYS[vt][0])
     a = np.stack([vec(m) for _ in range(count)])
     b = np.stack([vec(nn) for _ in range(count)])
@@ -840,7 +841,7 @@ def emit_outer(rng, p, n):
         if vt in ("i32", "i16") and not is_float(interp):
             want = old.copy()
             for c in range(count):
-                want = want + np.outer(a[c].astype(np.float64), b[c].astype(np.float64))
+                want = want + p.invocations * np.outer(a[c].astype(np.float64), b[c].astype(np.float64))
             want = round_to(interp, want)
             return check_values(("exact", want.reshape(-1)), res.reshape(-1), interp)
         lo, hi = old.copy(), old.copy()
@@ -897,7 +898,7 @@ def emit_vacc(rng, p, n):
             return f"byte {i} outside the array changed: {buf[i]} -> {got[i]}"
         res = got[off:off + length * es].view(dtype).astype(np.float64)
         if vt in ("i32", "i16"):
-            want = init.astype(np.float64) + xs.astype(np.float64).sum(axis=0)
+            want = init.astype(np.float64) + p.invocations * xs.astype(np.float64).sum(axis=0)
             return check_values(("exact", want), res, PHYS[vt][1])
         lo, hi = init.astype(np.float64), init.astype(np.float64)
         for c in range(count):
@@ -1051,6 +1052,72 @@ def emit_mx(rng, p, n):
     p.ops.append(op)
 
 
+def emit_mlp(rng, p, n):
+    """coopvec.mlp: a chain of 1-3 layers (all F32 or all F16 weights, any
+    layout and transpose, optional F32 bias, ReLU or none, optional exp)
+    over a batch of rows. Checked by interval propagation: each layer adds
+    the matvec bound, ReLU is monotone, exp (std::exp on f32) may be off by
+    one ulp of f32."""
+    wt = "F32" if rng.random() < 0.5 else "F16"
+    nl = int(rng.integers(1, 4))
+    dims = [pick_size(rng, 40) for _ in range(nl + 1)]
+    rows = int(rng.integers(1, 6))
+    op = {"kind": "mlp", "matrix": wt, "layout": "-", "transpose": False, "scale": None,
+          "loop": 0, "layers": nl}
+    x = (rng.uniform(-1, 1, (rows, dims[0]))).astype(np.float32)
+    xm, _ = p.arg(f"x{n}", f"memref<?x{dims[0]}xf32>", x)
+    ym, yidx = p.arg(f"y{n}", f"memref<?x{dims[-1]}xf32>", np.zeros((rows, dims[-1]), np.float32))
+    layers, types, params = [], [], []
+    for l in range(nl):
+        m, k = dims[l + 1], dims[l]
+        layout = str(rng.choice(LAYOUTS))
+        tr = layout.endswith("Optimal") and rng.random() < 0.4
+        wname, woffs, stride, wvals, _ = matrix_buffer(rng, p, f"w{n}_{l}", wt, layout, tr, m, k)
+        # Keep activations of order one through the chain.
+        txt = (f"{wname}[{p.const(woffs[0])}] matrix<{wt}, {m}x{k}, {layout}{', transpose' if tr else ''}>"
+               f" stride {p.const(stride)}")
+        types.append("memref<?xi8>")
+        b = None
+        if rng.random() < 0.6:
+            bname, boffs, bvals = bias_buffer(rng, p, f"b{n}_{l}", "F32", m)
+            txt += f" bias {bname}[{p.const(boffs[0])}]"
+            types.append("memref<?xi8>")
+            b = bvals[0]
+        act = "relu" if rng.random() < 0.6 else "none"
+        layers.append(txt + " " + act)
+        params.append((wvals[0], b, act))
+    use_exp = rng.random() < 0.3
+    p.body.append(f"coopvec.mlp {xm} layers [" + ",\n    ".join(layers) + "]"
+                  + (" exp" if use_exp else "") + f" into {ym}")
+    p.body.append(f"    : memref<?x{dims[0]}xf32>, memref<?x{dims[-1]}xf32>, " + ", ".join(types))
+    u = 2.0**-24
+
+    def check(got):
+        for r in range(rows):
+            c, rad = x[r].astype(np.float64), np.zeros(dims[0])
+            for w, b, act in params:
+                k = w.shape[1]
+                aw = np.abs(w)
+                zc = w @ c + (b if b is not None else 0)
+                zr = aw @ rad + (k + 3) * u * (aw @ (np.abs(c) + rad) + (np.abs(b) if b is not None else 0)) \
+                    + (k + 3) * 2.0**-149
+                lo, hi = zc - zr, zc + zr
+                if act == "relu":
+                    lo, hi = np.maximum(lo, 0), np.maximum(hi, 0)
+                c, rad = (lo + hi) / 2, (hi - lo) / 2
+            lo, hi = c - rad, c + rad
+            if use_exp:
+                with np.errstate(over="ignore"):
+                    lo, hi = np.exp(lo) * (1 - 2.0**-22), np.exp(hi) * (1 + 2.0**-22)
+            lo, hi = f32(lo), f32(hi)  # the f32 result: overflow to inf, underflow to 0
+            e = check_values(("interval", lo, hi, np.zeros(lo.size, bool)), got[r].astype(np.float64), "F32")
+            if e:
+                return f"row {r}: {e}"
+        return None
+    p.outargs.append((yidx, check))
+    p.ops.append(op)
+
+
 #===----------------------------------------------------------------------===#
 # Invalid variants: one verifier rule broken
 #===----------------------------------------------------------------------===#
@@ -1108,6 +1175,8 @@ LOCATED = re.compile(r"\.mlir:\d+:\d+: error:")
 def run_target(args, tgt, p, mlir, tag):
     outs = []
     cmd = tgt.command(args, mlir)
+    if p.invocations > 1:
+        cmd.append(f"--invocations={p.invocations}")
     for _, _, path in p.args:
         cmd += ["--arg", path]
     for i, _ in enumerate(p.results):
@@ -1164,13 +1233,20 @@ def gen_program(args, seed, index):
             del p.args[saved[0]:], p.body[saved[1]:], p.results[saved[2]:], p.outargs[saved[3]:]
             del p.ops[saved[5]:], p.chainable[saved[6]:]
             p.consts = saved[4]
+    # Some programs run as several concurrent invocations sharing their
+    # buffers (GPU-style): accumulations are atomic, so integer ones must
+    # sum exactly; float accumulations (order-dependent) are left out.
+    if rng.random() < 0.15 and all(op["kind"] not in ("outer", "vacc") or
+                                   (op["vec"] in ("i32", "i16") and not is_float(op["matrix"]))
+                                   for op in p.ops):
+        p.invocations = int(rng.integers(2, 5))
     return p
 
 
 def emit_op(rng, p, n):
     """One random op: matvec (alone, chained on an earlier result, in a loop
     of invocations or as batch_matvec), outer-product or vector accumulation,
-    convert, mx_quantize."""
+    convert, mx_quantize, mlp."""
     r = rng.random()
     if r < 0.6:
         chain = None
@@ -1181,10 +1257,12 @@ def emit_op(rng, p, n):
         emit_outer(rng, p, n)
     elif r < 0.85:
         emit_vacc(rng, p, n)
-    elif r < 0.94:
+    elif r < 0.91:
         emit_convert(rng, p, n)
-    else:
+    elif r < 0.96:
         emit_mx(rng, p, n)
+    else:
+        emit_mlp(rng, p, n)
 
 
 def op_key(op):
@@ -1271,6 +1349,8 @@ def main():
                             failures.append(f"{tgt.name}: argument {p.args[idx][0]}: {e}")
                 ok = "ok" if len(failures) == before else "fail"
                 stats[(tgt.name, "runs", ok)] += 1
+                if p.invocations > 1:
+                    stats[(tgt.name, "concurrent-invocations", ok)] += 1
                 for op in p.ops:
                     stats[(tgt.name, op_key(op), ok)] += 1
                     if op["kind"] == "matvec":
