@@ -71,9 +71,13 @@ class Target:
     program (pipeline given to the runner, or a runner of its own), and which
     ops it takes."""
 
-    def __init__(self, name, feature, pipeline=None, supports=lambda op: True, runner=None):
+    def __init__(self, name, feature, pipeline=None, supports=lambda op: True, runner=None,
+                 runtime_error=r"coopvec runtime error: coopvec\.\w+ at \S+\.mlir:\d+:\d+: "):
         self.name, self.feature, self.pipeline = name, feature, pipeline
         self.supports, self.runner = supports, runner
+        # How the target reports a buffer access out of range (a runtime
+        # error naming the op), for the runtime-invalid programs.
+        self.runtime_error = re.compile(runtime_error)
 
     def command(self, args, mlir):
         cmd = [self.runner or args.runner, mlir, "-e", "main", "--no-print"]
@@ -85,7 +89,8 @@ class Target:
 TARGETS = [
     Target("cpu", "coopvec-run"),
     Target("dxil", "coopvec-dxil-driver",
-           "builtin.module(coopvec-dxil-pipeline{emulate=true host-driver=true})", dxil_supports),
+           "builtin.module(coopvec-dxil-pipeline{emulate=true host-driver=true})", dxil_supports,
+           runtime_error=r"coopvec-dxil: error: dx\.op\.\w+"),
     # Target("rv64", "qemu-riscv64", pipeline=..., runner="coopvec-run-rv64"),
     # Target("vulkan", "lavapipe", pipeline=..., supports=...),
 ]
@@ -153,10 +158,12 @@ def decode(interp, codes):
     return val
 
 
-def round_float(x, interp, mode="rn", sat=True):
+def round_float(x, interp, mode="rn", sat=True, keep_inf=False):
     """x (float64) rounded to a float format as IEEE-754 defines each mode on
     the exact value; beyond the range: +-MAX_NORM with sat (the DXIL
-    conversion rule and PTX .satfinite), else IEEE overflow."""
+    conversion rule and PTX .satfinite), else IEEE overflow. An infinite x
+    gives +-MAX_NORM with sat or in a format without inf, unless keep_inf
+    (the DXIL rule: inf stays inf where the format has one)."""
     e, m, bias, maxv, has_inf = FLOATS[interp]
     x = np.asarray(x, np.float64)
     emin = 1 - bias
@@ -184,7 +191,8 @@ def round_float(x, interp, mode="rn", sat=True):
             to_inf = {"rn": over, "rna": over, "rz": np.zeros_like(over),
                       "rp": over & (y > 0), "rm": over & (y < 0)}[mode]
             y = np.where(to_inf, np.sign(y) * np.inf, np.where(over, np.sign(y) * maxv, y))
-        y = np.where(np.isinf(x), np.sign(x) * (maxv if (sat or not has_inf) else np.inf), y)
+        inf_to_max = not has_inf or (sat and not keep_inf)
+        y = np.where(np.isinf(x), np.sign(x) * (maxv if inf_to_max else np.inf), y)
         y = np.where(np.isnan(x), np.nan, y)
     return y
 
@@ -194,7 +202,7 @@ def round_to(interp, x):
     saturating (floats to +-MAX_NORM, integers to their range, NaN to 0)."""
     x = np.asarray(x, np.float64)
     if interp in FLOATS:
-        return round_float(x, interp)
+        return round_float(x, interp, keep_inf=True)
     lo, hi = INTS[interp]
     with np.errstate(invalid="ignore"):
         return np.where(np.isnan(x), 0.0, np.clip(np.rint(x), lo, hi))
@@ -377,7 +385,8 @@ def random_input(rng, phys, uns, interp, k):
                     mids = (grid[i] + grid[i + 1]) / 2 * rng.choice([-1.0, 1.0], k)
                     pick = rng.random(k) < 0.4
                     v = np.where(pick, mids, v)
-        x = v.astype(dtype)
+        with np.errstate(over="ignore"):
+            x = v.astype(dtype)  # beyond f16: inf, a special value too
         val = x.astype(np.float64)
     else:
         lo, hi = (-2**31, 2**31 - 1) if phys == "i32" else (-2**15, 2**15 - 1)
@@ -452,7 +461,9 @@ def matvec_expect(op, x_logical, w, b, s):
         mag = np.abs(prods).sum(axis=1) + (np.abs(fb) if fb is not None else 0)
         err = (k + 3) * 2.0**-24 * mag + (k + 3) * 2.0**-149 + mag * 2.0**-50
         nan = np.isnan(ref)
-        return ("interval", round_out(ref - err, oi), round_out(ref + err, oi), nan)
+        inf = np.isinf(ref)  # an infinite input: the sum is that infinity
+        return ("interval", round_out(np.where(inf, ref, ref - err), oi),
+                round_out(np.where(inf, ref, ref + err), oi), nan)
 
 
 def round_out(v, oi):
@@ -509,6 +520,7 @@ class Program:
         self.ops = []
         self.tags = []
         self.invocations = 1  # coopvec-run --invocations: concurrent calls
+        self.matrix_args = []  # (argument index, first byte read) of matrices
 
     def const(self, v):
         if v not in self.consts:
@@ -563,6 +575,7 @@ def matrix_buffer(rng, p, name, interp, layout, transpose, m, k, count=1, scale=
         vals.append(w.T if transpose else w)
         offs.append(base + slot * i)
     bname, idx = p.arg(name, "memref<?xi8>", buf)
+    p.matrix_args.append((idx, base))
     scales = None
     if scale:
         stype, block = scale
@@ -797,7 +810,9 @@ def emit_outer(rng, p, n):
     def vec(length):
         if vt in ("f32", "f16"):
             return (rng.uniform(-2, 2, length) * np.exp2(rng.integers(-3, 2, length))).astype(PHYS[vt][0])
-        lim = 2 if interp in ("I8", "U8") else 100
+        # |sum| <= 4 steps x 4 invocations x lim^2 stays inside a quarter of
+        # the destination's range.
+        lim = {"I8": 2, "U8": 2, "I16": 30, "U16": 30}.get(interp, 100)
         return rng.integers(-lim, lim + 1, length).astype(PHYS[vt][0])
     a = np.stack([vec(m) for _ in range(count)])
     b = np.stack([vec(nn) for _ in range(count)])
@@ -1123,7 +1138,7 @@ def emit_mlp(rng, p, n):
 #===----------------------------------------------------------------------===#
 
 INVALID = [
-    ("misaligned matrix offset", r"(coopvec\.matvec .*?\[)%c(\d+)\]", lambda mt: mt.group(1) + "%cbad]",
+    ("misaligned matrix offset", r"(coopvec\.matvec [^\[\n]*\[)%c(\d+)\]", lambda mt: mt.group(1) + "%cbad]",
      "%cbad = arith.constant 64 : index"),
     ("transpose of a strided layout", r"(matrix<[^>]*?, (RowMajor|ColumnMajor))>", lambda mt: mt.group(1) + ", transpose>",
      None),
@@ -1226,12 +1241,12 @@ def gen_program(args, seed, index):
     for n in range(nops):
         for attempt in range(30):
             saved = (len(p.args), len(p.body), len(p.results), len(p.outargs), dict(p.consts),
-                     len(p.ops), len(p.chainable))
+                     len(p.ops), len(p.chainable), len(p.matrix_args))
             emit_op(rng, p, n)
             if not common or all(t.supports(p.ops[-1]) for t in TARGETS):
                 break
             del p.args[saved[0]:], p.body[saved[1]:], p.results[saved[2]:], p.outargs[saved[3]:]
-            del p.ops[saved[5]:], p.chainable[saved[6]:]
+            del p.ops[saved[5]:], p.chainable[saved[6]:], p.matrix_args[saved[7]:]
             p.consts = saved[4]
     # Some programs run as several concurrent invocations sharing their
     # buffers (GPU-style): accumulations are atomic, so integer ones must
@@ -1300,8 +1315,17 @@ def main():
         text = p.text()
         mlir = os.path.join(p.dir, "prog.mlir")
         invalid = None
-        if np.random.default_rng([args.seed, index, 7]).random() < args.invalid:
-            invalid = make_invalid(np.random.default_rng([args.seed, index, 8]), text)
+        irng = np.random.default_rng([args.seed, index, 7])
+        if irng.random() < args.invalid:
+            if p.matrix_args and irng.random() < 0.4:
+                # A matrix buffer cut before its first element: a runtime
+                # error naming the op on every target, exit status 1.
+                idx, first = p.matrix_args[irng.integers(0, len(p.matrix_args))]
+                path = p.args[idx][2]
+                np.save(path, np.load(path)[:first])
+                invalid = ("matrix buffer too small", text)
+            else:
+                invalid = make_invalid(np.random.default_rng([args.seed, index, 8]), text)
             if invalid:
                 text = invalid[1]
         with open(mlir, "w") as f:
@@ -1310,21 +1334,27 @@ def main():
         failures, repro = [], []
         if invalid:
             stats[("invalid", invalid[0])] += 1
-            cmd = [args.opt, mlir]
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
-            repro.append(shlex.join(cmd))
-            runs = [("coopvec-opt", r.returncode, r.stderr)]
+            runtime = invalid[0] == "matrix buffer too small"
+            runs = []
+            if not runtime:
+                cmd = [args.opt, mlir]
+                r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+                repro.append(shlex.join(cmd))
+                runs.append(("coopvec-opt", LOCATED, r.returncode, r.stderr))
             for tgt in targets:
+                if runtime and not all(tgt.supports(op) for op in p.ops):
+                    continue
                 cmd, rc, err, _, _ = run_target(args, tgt, p, mlir, tgt.name)
                 repro.append(shlex.join(cmd))
-                runs.append((tgt.name, rc, err))
-            for name, rc, err in runs:
+                runs.append((tgt.name, tgt.runtime_error if runtime else LOCATED, rc, err))
+            for name, expected, rc, err in runs:
                 nruns += 1
+                before = len(failures)
                 if rc == 0 or rc == "timeout" or (isinstance(rc, int) and (rc < 0 or rc >= 128)) \
-                        or CRASH.search(err) or not LOCATED.search(err):
+                        or CRASH.search(err) or not expected.search(err):
                     failures.append(f"{name}: invalid program ({invalid[0]}) gave rc {rc}: "
                                     f"{err.strip()[-400:]!r}")
-                stats[(name, "invalid", "fail" if failures else "ok")] += 1
+                stats[(name, "invalid", "fail" if len(failures) > before else "ok")] += 1
         else:
             for tgt in targets:
                 if not all(tgt.supports(op) for op in p.ops):
