@@ -323,9 +323,20 @@ def read_matrix(buf, off, interp, layout, stride, rows, cols):
 # Random values
 #===----------------------------------------------------------------------===#
 
-def random_codes(rng, interp, shape, wide=False):
-    """Finite element codes of an interpretation (uint64)."""
+# NaN and infinity codes of the float formats that have them.
+SPECIAL = {"F32": [0x7F800000, 0xFF800000, 0x7FC00000], "F16": [0x7C00, 0xFC00, 0x7E00],
+           "BF16": [0x7F80, 0xFF80, 0x7FC0], "F8_E4M3": [0x7F, 0xFF], "F8_E5M2": [0x7C, 0xFC, 0x7E]}
+
+
+def random_codes(rng, interp, shape, wide=False, special=False):
+    """Element codes of an interpretation (uint64): finite, or with one NaN
+    or infinity where `special` and the format has them."""
     n = int(np.prod(shape)) if shape else 1
+    if special and interp in SPECIAL:
+        c = random_codes(rng, interp, shape, wide)
+        flat = c.reshape(-1)
+        flat[rng.integers(0, n)] = np.uint64(SPECIAL[interp][rng.integers(0, len(SPECIAL[interp]))])
+        return c
     if interp == "F32":
         v = rng.uniform(-1, 1, n) * np.exp2(rng.integers(-6, 6, n))
         return v.astype(np.float32).view(np.uint32).astype(np.uint64).reshape(shape)
@@ -434,10 +445,12 @@ def matvec_expect(op, x_logical, w, b, s):
                 and (op["bias"] is None or not is_float(op["bias"])))
     m, k = w.shape
     if int_path:
-        xi = [int(v) for v in x_logical]
+        # Python integers: exact whatever the widths.
+        xi = np.array([int(v) for v in x_logical], dtype=object)
+        sums = w.astype(np.int64).astype(object).dot(xi)
         vals = []
         for r in range(m):
-            acc = sum(int(w[r, c]) * xi[c] for c in range(k))
+            acc = int(sums[r])
             if b is not None:
                 acc += int(b[r])
             vals.append(round_int_exact(acc, oi))
@@ -521,6 +534,7 @@ class Program:
         self.tags = []
         self.invocations = 1  # coopvec-run --invocations: concurrent calls
         self.matrix_args = []  # (argument index, first byte read) of matrices
+        self.threads = None  # COOPVEC_NUM_THREADS, when not --threads
 
     def const(self, v):
         if v not in self.consts:
@@ -548,7 +562,8 @@ class Program:
         return "\n".join(lines) + "\n"
 
 
-def matrix_buffer(rng, p, name, interp, layout, transpose, m, k, count=1, scale=None):
+def matrix_buffer(rng, p, name, interp, layout, transpose, m, k, count=1, scale=None,
+                  allow_special=False):
     """A byte buffer holding `count` matrices (M x K logical, stored K x M when
     transposed) of random codes at 128-byte aligned offsets, with garbage
     everywhere else. Returns (buffer name, offsets, stride, logical values
@@ -556,6 +571,7 @@ def matrix_buffer(rng, p, name, interp, layout, transpose, m, k, count=1, scale=
     srows, scols = (k, m) if transpose else (m, k)
     es = STORAGE[interp]
     ucols = unit_cols(interp, scols)
+    special = allow_special and rng.random() < 0.05
     strided = layout in ("RowMajor", "ColumnMajor")
     stride = 0
     if strided:
@@ -569,7 +585,8 @@ def matrix_buffer(rng, p, name, interp, layout, transpose, m, k, count=1, scale=
     buf = rng.integers(0, 256, total).astype(np.uint8)
     offs, vals, codes_all = [], [], []
     for i in range(count):
-        codes = random_codes(rng, interp, (srows, scols), wide=rng.random() < 0.3)
+        codes = random_codes(rng, interp, (srows, scols), wide=rng.random() < 0.3,
+                             special=special)
         place_matrix(buf, base + slot * i, codes, interp, layout, stride)
         w = decode(interp, codes)
         vals.append(w.T if transpose else w)
@@ -685,11 +702,18 @@ def emit_matvec(rng, p, n, chained_from=None):
     op = gen_matvec_spec(rng, chained=chained_from[1] if chained_from else None)
     loop = chained_from is None and rng.random() < 0.25
     count = int(rng.integers(2, 6)) if loop else 1
-    per_inv_matrix = loop and rng.random() < 0.5
+    big = loop and not op["scale"] and rng.random() < 0.08
+    if big:
+        # Enough multiply-adds (>= 2^18) for the runtime to split a batched
+        # call over its threads; the program runs with 2 of them.
+        count = int(rng.integers(40, 90))
+        op["m"], op["k"] = int(rng.integers(60, 130)), int(rng.integers(60, 130))
+        p.threads = 2
+    per_inv_matrix = loop and not big and rng.random() < 0.5
     m, k = op["m"], op["k"]
     wname, woffs, stride, wvals, scales = matrix_buffer(
         rng, p, f"w{n}", op["matrix"], op["layout"], op["transpose"], m, k,
-        count=count if per_inv_matrix else 1, scale=op["scale"])
+        count=count if per_inv_matrix else 1, scale=op["scale"], allow_special=True)
     bname, boffs, bvals = (None, [None], [None])
     if op["bias"]:
         bname, boffs, bvals = bias_buffer(rng, p, f"b{n}", op["bias"], m)
@@ -736,7 +760,7 @@ def emit_matvec(rng, p, n, chained_from=None):
         xm, _ = p.arg(f"x{n}", f"memref<?x{nin}x{op['in_phys']}>", xs)
         yinit = np.zeros((count, m), PHYS[op["out"]][0])
         ym, yidx = p.arg(f"y{n}", f"memref<?x{m}x{op['out']}>", yinit)
-        batch = rng.random() < 0.4 and not per_inv_matrix
+        batch = (big or rng.random() < 0.4) and not per_inv_matrix
         if batch:
             op["kind_detail"] = "batch_matvec"
             t, types = matvec_text(op, xm, wname, p.const(woffs[0]), stride_v, sc, bname, boff_v,
@@ -1203,7 +1227,7 @@ def run_target(args, tgt, p, mlir, tag):
         o = os.path.join(p.dir, f"{tag}.a{idx}.npy")
         cmd += [f"--out-arg={idx}={o}"]
         oa.append(o)
-    env = dict(os.environ, COOPVEC_NUM_THREADS=str(args.threads))
+    env = dict(os.environ, COOPVEC_NUM_THREADS=str(p.threads or args.threads))
     for attempt in range(5):
         try:
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=env)
