@@ -72,9 +72,10 @@ class Target:
     ops it takes."""
 
     def __init__(self, name, feature, pipeline=None, supports=lambda op: True, runner=None,
-                 runtime_error=r"coopvec runtime error: coopvec\.\w+ at \S+\.mlir:\d+:\d+: "):
+                 runtime_error=r"coopvec runtime error: coopvec\.\w+ at \S+\.mlir:\d+:\d+: ",
+                 wants=lambda ops: True):
         self.name, self.feature, self.pipeline = name, feature, pipeline
-        self.supports, self.runner = supports, runner
+        self.supports, self.runner, self.wants = supports, runner, wants
         # How the target reports a buffer access out of range (a runtime
         # error naming the op), for the runtime-invalid programs.
         self.runtime_error = re.compile(runtime_error)
@@ -91,6 +92,11 @@ TARGETS = [
     Target("dxil", "coopvec-dxil-driver",
            "builtin.module(coopvec-dxil-pipeline{emulate=true host-driver=true})", dxil_supports,
            runtime_error=r"coopvec-dxil: error: dx\.op\.\w+"),
+    # The tile level (tile_pack + loop nest + tile_mma) under the CPU
+    # pipeline, at an odd tile shape: loops become batch_matvec first.
+    Target("cpu-tile", "coopvec-run",
+           "builtin.module(coopvec-batch,coopvec-tile{tile-m=4 tile-n=3 tile-k=8},coopvec-cpu-pipeline)",
+           wants=lambda ops: any(op["kind"] == "matvec" and op["loop"] for op in ops)),
     # Target("rv64", "qemu-riscv64", pipeline=..., runner="coopvec-run-rv64"),
     # Target("vulkan", "lavapipe", pipeline=..., supports=...),
 ]
@@ -618,9 +624,30 @@ def matrix_buffer(rng, p, name, interp, layout, transpose, m, k, count=1, scale=
     return bname, offs, stride, vals, scales
 
 
-def gen_matvec_spec(rng, chained=None):
-    """A random valid matvec description."""
+BIG_RATE = 0.08
+
+
+def gen_matvec_spec(rng, chained=None, tileable=False):
+    """A random valid matvec description (tileable: one of the combinations
+    --coopvec-tile has a tiled form for, which are the CPU kernels' too)."""
     op = {"kind": "matvec"}
+    if tileable and not chained:
+        if rng.random() < 0.5:
+            op.update(matrix=str(rng.choice(["I8", "U8", "I4", "U4"])), scale=None,
+                      in_interp=str(rng.choice(["I8", "U8", "PackedS8x32", "PackedU8x32"])),
+                      bias="I32" if rng.random() < 0.5 else None, out=str(rng.choice(["i32", "f32"])))
+            op["in_phys"] = "i32" if op["in_interp"] in PACKED else str(rng.choice(["f32", "f16", "i32"]))
+        else:
+            op.update(matrix=str(rng.choice(["F16", "F32", "BF16"])), scale=None,
+                      in_interp=str(rng.choice(["F16", "F32"])), in_phys=str(rng.choice(["f16", "f32"])),
+                      bias=str(rng.choice(["F16", "F32"])) if rng.random() < 0.5 else None,
+                      out=str(rng.choice(["f16", "f32"])))
+        op["layout"] = str(rng.choice(LAYOUTS))
+        op["transpose"] = op["layout"].endswith("Optimal") and rng.random() < 0.4
+        op["m"], op["k"] = pick_size(rng), pick_size(rng)
+        op["in_uns"] = op["in_phys"] == "i32" and rng.random() < 0.4
+        op["out_uns"] = False
+        return op
     scaled = rng.random() < 0.12
     if scaled:
         op["matrix"], op["scale"] = [("F8_E4M3", ("f8E8M0FNU", 32)), ("F8_E5M2", ("f8E8M0FNU", 32)),
@@ -699,10 +726,11 @@ def bias_buffer(rng, p, name, interp, m, count=1):
 def emit_matvec(rng, p, n, chained_from=None):
     """One matvec invocation (optionally chained on an earlier result, or
     inside a loop of invocations over rows of memrefs)."""
-    op = gen_matvec_spec(rng, chained=chained_from[1] if chained_from else None)
     loop = chained_from is None and rng.random() < 0.25
+    op = gen_matvec_spec(rng, chained=chained_from[1] if chained_from else None,
+                         tileable=loop and rng.random() < 0.5)
     count = int(rng.integers(2, 6)) if loop else 1
-    big = loop and not op["scale"] and rng.random() < 0.08
+    big = loop and not op["scale"] and rng.random() < BIG_RATE
     if big:
         # Enough multiply-adds (>= 2^18) for the runtime to split a batched
         # call over its threads; the program runs with 2 of them.
@@ -1366,7 +1394,7 @@ def main():
                 repro.append(shlex.join(cmd))
                 runs.append(("coopvec-opt", LOCATED, r.returncode, r.stderr))
             for tgt in targets:
-                if runtime and not all(tgt.supports(op) for op in p.ops):
+                if (runtime and not all(tgt.supports(op) for op in p.ops)) or not tgt.wants(p.ops):
                     continue
                 cmd, rc, err, _, _ = run_target(args, tgt, p, mlir, tgt.name)
                 repro.append(shlex.join(cmd))
@@ -1381,7 +1409,7 @@ def main():
                 stats[(name, "invalid", "fail" if len(failures) > before else "ok")] += 1
         else:
             for tgt in targets:
-                if not all(tgt.supports(op) for op in p.ops):
+                if not all(tgt.supports(op) for op in p.ops) or not tgt.wants(p.ops):
                     stats[(tgt.name, "skipped")] += 1
                     continue
                 cmd, rc, err, outs, oas = run_target(args, tgt, p, mlir, tgt.name)
