@@ -284,8 +284,11 @@ LogicalResult mlir::coopvec::tileBatchMatVec(RewriterBase &rewriter,
                                    form.aType);
   Value tiles = memref::AllocOp::create(rewriter, loc, tilesType,
                                         rewriter.getI64IntegerAttr(64));
+  // An optimal layout ignores a batch_matvec's stride (which may be given);
+  // tile_pack takes none for it.
   TilePackOp::create(rewriter, loc, op.getMatrix(), op.getMatrixOffset(),
-                     op.getMatrixStride(), desc, tiles);
+                     desc.isStrided() ? op.getMatrixStride() : Value(), desc,
+                     tiles);
 
   // 2. The loop nest.
   Value batch = memref::DimOp::create(rewriter, loc, inputs, c0);
