@@ -18,6 +18,7 @@
 
 #include "LinAlgCoop/Runtime/Numerics.h"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -29,9 +30,13 @@ inline float halfToFloat(uint16_t h) {
   return coopvecDecodeToF32(COOPVEC_FMT_F16, h);
 }
 
-/// RTNE, overflow to infinity (DXIL and IEEE round-to-nearest).
+/// f32 -> f16 by the DXIL rule of Numerics.h (the one the reference
+/// semantics use): RTNE, a finite value beyond the range gives +-65504,
+/// +-inf stays +-inf.
 inline uint16_t floatToHalf(float f) {
-  return uint16_t(coopvecConvertF32(COOPVEC_FMT_F16, f, COOPVEC_RND_RN, 0, 0));
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return uint16_t(coopvecDxilConvert(COOPVEC_FMT_F16, COOPVEC_FMT_F32, bits));
 }
 
 /// f32 -> int8 / uint8 by the DXIL rule: RTNE, saturating, NaN -> 0.
@@ -60,7 +65,8 @@ inline void halvesToFloats(const uint8_t *src, float *dst, size_t n) {
   }
 }
 
-/// n f32 values at `src` (any alignment) rounded to f16 and widened back.
+/// n f32 values at `src` (any alignment) rounded to f16 (floatToHalf's
+/// rule) and widened back.
 inline void floatsThroughHalf(const uint8_t *src, float *dst, size_t n) {
   std::memcpy(dst, src, n * 4);
   uint16_t tmp[256];
@@ -68,6 +74,10 @@ inline void floatsThroughHalf(const uint8_t *src, float *dst, size_t n) {
     size_t c = n - i < 256 ? n - i : 256;
     coopvecConvertF32Buffer(COOPVEC_FMT_F16, dst + i, tmp, c, COOPVEC_RND_RN,
                             0, nullptr);
+    // The bulk conversion overflows to inf (IEEE); a finite input saturates.
+    for (size_t j = 0; j < c; ++j)
+      if ((tmp[j] & 0x7FFF) == 0x7C00 && std::isfinite(dst[i + j]))
+        tmp[j] = uint16_t((tmp[j] & 0x8000) | 0x7BFF);
     coopvecDecodeBuffer(COOPVEC_FMT_F16, tmp, dst + i, c);
   }
 }

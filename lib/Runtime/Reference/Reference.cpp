@@ -172,6 +172,25 @@ uint32_t encodeF32(const ComponentInfo *info, float value) {
       coopvecDxilConvert(info->format, COOPVEC_FMT_F32, bitsFromF32(value)));
 }
 
+/// The exact integer `value` rounded to nearest even as an f32 (always
+/// finite: |value| < 2^127). The magnitude is shifted below 2^63 with the
+/// bits shifted out ORed into its lowest bit, which lies far below an f32's
+/// 24 bits, so one C conversion of the 64-bit value rounds as the whole
+/// value would; the shift back by a power of two is exact.
+float integerToF32(__int128 value) {
+  unsigned __int128 magnitude =
+      value < 0 ? -static_cast<unsigned __int128>(value)
+                : static_cast<unsigned __int128>(value);
+  int shift = 0;
+  while (magnitude >> 63) {
+    magnitude = (magnitude >> 1) | (magnitude & 1);
+    ++shift;
+  }
+  float result = std::ldexp(static_cast<float>(static_cast<uint64_t>(magnitude)),
+                            shift);
+  return value < 0 ? -result : result;
+}
+
 /// Converts the exact integer `value` to `info`'s format: saturating for
 /// integers, RTNE for floats.
 uint32_t encodeInteger(const ComponentInfo *info, __int128 value) {
@@ -191,13 +210,11 @@ uint32_t encodeInteger(const ComponentInfo *info, __int128 value) {
                                                           : 0xFFu));
   }
   // Every value beyond i32 is beyond the 16- and 8-bit float ranges too, so
-  // clamping first leaves their (saturated) result unchanged; f32 takes the
-  // 64-bit value, which one C conversion rounds correctly.
-  if (info->format == COOPVEC_FMT_F32) {
-    __int128 clamped =
-        std::clamp<__int128>(value, INT64_MIN, INT64_MAX);
-    return bitsFromF32(static_cast<float>(static_cast<int64_t>(clamped)));
-  }
+  // clamping first leaves their (saturated) result unchanged. f32 reaches
+  // far beyond 64 bits (a sum of U32 x U32 products does), so it takes the
+  // whole value.
+  if (info->format == COOPVEC_FMT_F32)
+    return bitsFromF32(integerToF32(value));
   __int128 clamped = std::clamp<__int128>(value, INT32_MIN, INT32_MAX);
   return uint32_t(coopvecDxilConvert(info->format, COOPVEC_FMT_I32,
                                      uint32_t(int32_t(clamped))));

@@ -62,3 +62,18 @@ func.func @untiled(%x: memref<?x16xf32>, %p: memref<?x3xi32>, %w: memref<?xi8>, 
   coopvec.batch_matvec %p as PackedS8x32, %w[%c0] matrix<I8, 8x12, InferencingOptimal> unsigned_result into %q : memref<?x3xi32>, memref<?xi8> -> memref<?x8xi32>
   return
 }
+
+// -----
+
+// An optimal layout ignores the batch_matvec's stride (here given): the
+// tile_pack takes none, as its verifier requires. Found by
+// test/Differential/gen.py.
+// CHECK-LABEL: func @optimal_with_stride
+// CHECK: coopvec.tile_pack %{{.*}}[%{{.*}}] matrix<F16, 8x8, InferencingOptimal> into %{{.*}} : memref<?xi8>, memref<2x1x4x8xf16>
+func.func @optimal_with_stride(%x: memref<?x8xf16>, %w: memref<?xi8>, %y: memref<?x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c48 = arith.constant 48 : index
+  coopvec.batch_matvec %x as F16, %w[%c0] matrix<F16, 8x8, InferencingOptimal> stride %c48 into %y
+      : memref<?x8xf16>, memref<?xi8> -> memref<?x8xf32>
+  return
+}

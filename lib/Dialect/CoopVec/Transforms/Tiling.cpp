@@ -17,6 +17,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 namespace mlir::coopvec {
 #define GEN_PASS_DEF_COOPVECTILE
 #include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h.inc"
@@ -194,6 +196,32 @@ Value intToByte(OpBuilder &b, Location loc, Value x, bool fromUnsigned,
   return arith::TruncIOp::create(b, loc, type.clone(b.getI8Type()), x);
 }
 
+/// f32 `x` truncated to `eltType` (f16, bf16) by the DXIL rule of the
+/// runtime (Numerics.h, coopvecDxilConvert): RTNE, a finite value beyond
+/// the range gives +-MAX_NORM, +-inf and NaN stay. arith.truncf alone
+/// overflows to inf.
+Value truncFloatSaturating(OpBuilder &b, Location loc, Value x, Type eltType) {
+  auto type = cast<VectorType>(x.getType());
+  auto narrow = type.clone(eltType);
+  if (!eltType.isF16())
+    return arith::TruncFOp::create(b, loc, narrow, x);
+  auto splat = [&](double v) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, b.getF32FloatAttr(v)));
+  };
+  // Clamping to +-65504 first leaves every in-range rounding unchanged
+  // (65504 is the largest f16); NaN passes minimumf/maximumf unchanged.
+  Value clamped = arith::MaximumFOp::create(
+      b, loc, arith::MinimumFOp::create(b, loc, x, splat(65504.0)),
+      splat(-65504.0));
+  Value magnitude = math::AbsFOp::create(b, loc, x);
+  Value isInf = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                      magnitude,
+                                      splat(std::numeric_limits<double>::infinity()));
+  Value kept = arith::SelectOp::create(b, loc, isInf, x, clamped);
+  return arith::TruncFOp::create(b, loc, narrow, kept);
+}
+
 /// Input tile `x` (tn x columns, as read) to the rhs element type.
 Value convertInput(OpBuilder &b, Location loc, Value x, BatchMatVecOp op,
                    const TiledForm &form, TileShape shape) {
@@ -215,7 +243,7 @@ Value convertInput(OpBuilder &b, Location loc, Value x, BatchMatVecOp op,
   if (form.bType.isF32())
     return arith::ExtFOp::create(b, loc, type.clone(form.bType), x);
   // f32 read as F16: rounded to nearest even first.
-  return arith::TruncFOp::create(b, loc, type.clone(form.bType), x);
+  return truncFloatSaturating(b, loc, x, form.bType);
 }
 
 } // namespace
@@ -256,8 +284,11 @@ LogicalResult mlir::coopvec::tileBatchMatVec(RewriterBase &rewriter,
                                    form.aType);
   Value tiles = memref::AllocOp::create(rewriter, loc, tilesType,
                                         rewriter.getI64IntegerAttr(64));
+  // An optimal layout ignores a batch_matvec's stride (which may be given);
+  // tile_pack takes none for it.
   TilePackOp::create(rewriter, loc, op.getMatrix(), op.getMatrixOffset(),
-                     op.getMatrixStride(), desc, tiles);
+                     desc.isStrided() ? op.getMatrixStride() : Value(), desc,
+                     tiles);
 
   // 2. The loop nest.
   Value batch = memref::DimOp::create(rewriter, loc, inputs, c0);
@@ -358,7 +389,7 @@ LogicalResult mlir::coopvec::tileBatchMatVec(RewriterBase &rewriter,
   if (outElt != form.accType) {
     auto outVec = yType.clone(outElt);
     y = form.integer ? Value(arith::SIToFPOp::create(rewriter, loc, outVec, y))
-                     : Value(arith::TruncFOp::create(rewriter, loc, outVec, y));
+                     : truncFloatSaturating(rewriter, loc, y, outElt);
   }
   Value yMask = vector::CreateMaskOp::create(
       rewriter, loc, yType.clone(rewriter.getI1Type()),

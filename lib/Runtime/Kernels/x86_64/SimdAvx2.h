@@ -43,10 +43,20 @@ struct Isa {
   static void storeF32(void *p, F a) {
     _mm256_storeu_ps(static_cast<float *>(p), a);
   }
+  /// Finite values clamped to +-65504 (NaN and +-inf kept), so that F16C's
+  /// RTNE gives floatToHalf's DXIL rule instead of overflowing to inf.
+  static F saturateHalf(F a) {
+    F clamped = _mm256_min_ps(_mm256_set1_ps(65504.0f),
+                              _mm256_max_ps(_mm256_set1_ps(-65504.0f), a));
+    F isInf = _mm256_cmp_ps(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), a),
+                            _mm256_set1_ps(__builtin_inff()), _CMP_EQ_OQ);
+    return _mm256_blendv_ps(clamped, a, isInf);
+  }
   static void storeF16(void *p, F a) {
     _mm_storeu_si128(static_cast<__m128i *>(p),
-                     _mm256_cvtps_ph(a, _MM_FROUND_TO_NEAREST_INT |
-                                            _MM_FROUND_NO_EXC));
+                     _mm256_cvtps_ph(saturateHalf(a),
+                                     _MM_FROUND_TO_NEAREST_INT |
+                                         _MM_FROUND_NO_EXC));
   }
 
   static I zeroI() { return _mm256_setzero_si256(); }

@@ -47,9 +47,15 @@ struct Isa : avx2::Isa {
     _mm512_storeu_ps(static_cast<float *>(p), a);
   }
   static void storeWideF16(void *p, WideF a) {
-    _mm256_storeu_si256(
-        static_cast<__m256i *>(p),
-        _mm512_cvtps_ph(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    // Finite values clamped to +-65504, NaN and +-inf kept (storeF16).
+    WideF clamped = _mm512_min_ps(_mm512_set1_ps(65504.0f),
+                                  _mm512_max_ps(_mm512_set1_ps(-65504.0f), a));
+    __mmask16 isInf = _mm512_cmp_ps_mask(
+        _mm512_abs_ps(a), _mm512_set1_ps(__builtin_inff()), _CMP_EQ_OQ);
+    _mm256_storeu_si256(static_cast<__m256i *>(p),
+                        _mm512_cvtps_ph(_mm512_mask_blend_ps(isInf, clamped, a),
+                                        _MM_FROUND_TO_NEAREST_INT |
+                                            _MM_FROUND_NO_EXC));
   }
 
   /// Non-temporal stores of a whole 64-byte line (p 64-byte aligned), and
