@@ -472,6 +472,26 @@ extern "C" int32_t coopvecMatVecMulAdd(
       return COOPVEC_ERROR_UNSUPPORTED_TYPE;
   }
 
+  // The integer kernels sum in i32, wrapping, and add the bias the same way:
+  // the result is the exact one whenever the exact sum plus bias is an i32.
+  // Where it might not be (a bias near the ends of the range, or K so large
+  // that the products alone may leave it), the caller takes the reference,
+  // which saturates an i32 result and rounds an f32 one once.
+  if (!floatPath) {
+    int64_t maxW = plan.weights == WeightKind::S8 ? 128 : 255;
+    int64_t maxX = isSignedInput(plan.inputKind) ? 128 : 255;
+    int64_t bound = int64_t(k) * maxW * maxX;
+    if (bound > INT32_MAX)
+      return COOPVEC_ERROR_UNSUPPORTED_TYPE;
+    if (plan.biasKind == BiasKind::I32)
+      for (uint32_t r = 0; r < m; ++r) {
+        int32_t b;
+        std::memcpy(&b, plan.bias + uint64_t(r) * 4, 4);
+        if (b > INT32_MAX - bound || b < INT32_MIN + bound)
+          return COOPVEC_ERROR_UNSUPPORTED_TYPE;
+      }
+  }
+
   uint32_t outElem;
   if (floatPath && outputType == COOPVEC_TYPE_F32)
     plan.outputKind = OutputKind::F32, outElem = 4;

@@ -2,7 +2,8 @@
 
 // A 13x20 I8 matrix (4 row tiles, 3 K tiles, zero-padded), f32 inputs read
 // as I8, an I32 bias: packed once, then row tiles x batch tiles x K tiles
-// around tile_mma, the bias added and the 4x4 block stored masked.
+// around tile_mma, the bias added in i64 and saturated to i32 (the exact
+// sum plus bias, as the reference), the 4x4 block stored masked.
 // CHECK-LABEL: func @int8
 // CHECK-SAME: (%[[X:.*]]: memref<?x20xf32>, %[[W:.*]]: memref<?xi8>, %[[B:.*]]: memref<?xi8>, %[[Y:.*]]: memref<?x13xi32>)
 // CHECK: %[[T:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x3x4x8xi8>
@@ -23,9 +24,14 @@
 // CHECK:       scf.yield %[[R]]
 // CHECK:     %[[YT:.*]] = vector.transpose %[[ACC]], [1, 0]
 // CHECK:     %[[BB:.*]] = vector.broadcast %[[BIAS]] : vector<4xi32> to vector<4x4xi32>
-// CHECK:     %[[SUM:.*]] = arith.addi %[[YT]], %[[BB]]
+// CHECK:     %[[YW:.*]] = arith.extsi %[[YT]] : vector<4x4xi32> to vector<4x4xi64>
+// CHECK:     %[[BW:.*]] = arith.extsi %[[BB]] : vector<4x4xi32> to vector<4x4xi64>
+// CHECK:     %[[SUM:.*]] = arith.addi %[[YW]], %[[BW]] : vector<4x4xi64>
+// CHECK:     %[[LO:.*]] = arith.maxsi %[[SUM]], %{{.*}} : vector<4x4xi64>
+// CHECK:     %[[HI:.*]] = arith.minsi %[[LO]], %{{.*}} : vector<4x4xi64>
+// CHECK:     %[[Y32:.*]] = arith.trunci %[[HI]] : vector<4x4xi64> to vector<4x4xi32>
 // CHECK:     %[[YM:.*]] = vector.create_mask %{{.*}}, %{{.*}} : vector<4x4xi1>
-// CHECK:     vector.transfer_write %[[SUM]], %[[Y]][%[[N0]], %{{.*}}], %[[YM]] : vector<4x4xi32>, memref<?x13xi32>
+// CHECK:     vector.transfer_write %[[Y32]], %[[Y]][%[[N0]], %{{.*}}], %[[YM]] : vector<4x4xi32>, memref<?x13xi32>
 // CHECK: memref.dealloc %[[T]]
 // CHECK-NOT: coopvec.batch_matvec
 func.func @int8(%x: memref<?x20xf32>, %w: memref<?xi8>, %b: memref<?xi8>, %y: memref<?x13xi32>) {
@@ -54,12 +60,17 @@ func.func @f16(%x: memref<?x16xf32>, %w: memref<?xi8>, %y: memref<?x8xf32>) {
 // CHECK-LABEL: func @untiled
 // CHECK: coopvec.batch_matvec
 // CHECK: coopvec.batch_matvec
-func.func @untiled(%x: memref<?x16xf32>, %p: memref<?x3xi32>, %w: memref<?xi8>, %y: memref<?x8xf32>, %q: memref<?x8xi32>) {
+// CHECK: coopvec.batch_matvec
+func.func @untiled(%x: memref<?x16xf32>, %p: memref<?x3xi32>, %u: memref<?x33026xi32>, %w: memref<?xi8>, %y: memref<?x8xf32>, %q: memref<?x8xi32>) {
   %c0 = arith.constant 0 : index
+  %s = arith.constant 33040 : index
   // expected-remark@+1 {{not tiled: no tiled form for a F8_E4M3 matrix with F32 f32 inputs}}
   coopvec.batch_matvec %x as F32, %w[%c0] matrix<F8_E4M3, 8x16, InferencingOptimal> into %y : memref<?x16xf32>, memref<?xi8> -> memref<?x8xf32>
   // expected-remark@+1 {{not tiled: an unsigned result saturates; it has no tiled form}}
   coopvec.batch_matvec %p as PackedS8x32, %w[%c0] matrix<I8, 8x12, InferencingOptimal> unsigned_result into %q : memref<?x3xi32>, memref<?xi8> -> memref<?x8xi32>
+  // U8 x U8 sums of K = 33026 products could leave the tiles' i32.
+  // expected-remark@+1 {{not tiled: K = 33026 could take the i32 sums of the tiles out of range}}
+  coopvec.batch_matvec %u as U8, %w[%c0] matrix<U8, 8x33026, RowMajor> stride %s into %q : memref<?x33026xi32>, memref<?xi8> -> memref<?x8xi32>
   return
 }
 

@@ -99,6 +99,17 @@ FailureOr<TiledForm> classify(BatchMatVecOp op, TileShape shape,
       combination() << " and " << outElt << " results";
       return failure();
     }
+    // The tiles sum in i32: K must keep every exact sum of 8-bit products
+    // inside it.
+    int64_t maxW = desc.getInterpretation().getIsUnsigned() ? 255 : 128;
+    int64_t maxX = input == InterpKind::U8 || input == InterpKind::PackedU8x32
+                       ? 255
+                       : 128;
+    if (desc.getCols() * maxW * maxX > INT32_MAX) {
+      os << "K = " << desc.getCols()
+         << " could take the i32 sums of the tiles out of range";
+      return failure();
+    }
     return TiledForm{true, input, b.getI8Type(), b.getI8Type(),
                      b.getI32Type()};
   }
@@ -380,16 +391,39 @@ LogicalResult mlir::coopvec::tileBatchMatVec(RewriterBase &rewriter,
   Value y = vector::TransposeOp::create(rewriter, loc, kLoop.getResult(0),
                                         ArrayRef<int64_t>{1, 0});
   auto yType = cast<VectorType>(y.getType());
-  if (biasTile) {
-    Value bias = vector::BroadcastOp::create(rewriter, loc, yType, biasTile);
-    y = form.integer ? Value(arith::AddIOp::create(rewriter, loc, y, bias))
-                     : Value(arith::AddFOp::create(rewriter, loc, y, bias));
-  }
   Type outElt = outType.getElementType();
-  if (outElt != form.accType) {
-    auto outVec = yType.clone(outElt);
-    y = form.integer ? Value(arith::SIToFPOp::create(rewriter, loc, outVec, y))
-                     : truncFloatSaturating(rewriter, loc, y, outElt);
+  if (biasTile && form.integer) {
+    // The i32 sums are exact (checkTileable bounds K); sum + bias is taken
+    // in i64, then saturated to an i32 result or rounded once to an f32
+    // one, as the reference does.
+    auto wide = yType.clone(rewriter.getI64Type());
+    Value bias = vector::BroadcastOp::create(rewriter, loc, yType, biasTile);
+    y = arith::AddIOp::create(
+        rewriter, loc, arith::ExtSIOp::create(rewriter, loc, wide, y),
+        arith::ExtSIOp::create(rewriter, loc, wide, bias));
+    if (outElt.isInteger(32)) {
+      auto bound = [&](int64_t v) {
+        return arith::ConstantOp::create(
+            rewriter, loc, DenseElementsAttr::get(wide, rewriter.getI64IntegerAttr(v).getValue()));
+      };
+      y = arith::MaxSIOp::create(rewriter, loc, y, bound(INT32_MIN));
+      y = arith::MinSIOp::create(rewriter, loc, y, bound(INT32_MAX));
+      y = arith::TruncIOp::create(rewriter, loc, yType, y);
+    } else {
+      y = arith::SIToFPOp::create(rewriter, loc, yType.clone(outElt), y);
+    }
+  } else {
+    if (biasTile) {
+      Value bias = vector::BroadcastOp::create(rewriter, loc, yType, biasTile);
+      y = form.integer ? Value(arith::AddIOp::create(rewriter, loc, y, bias))
+                       : Value(arith::AddFOp::create(rewriter, loc, y, bias));
+    }
+      if (outElt != form.accType) {
+      auto outVec = yType.clone(outElt);
+      y = form.integer
+              ? Value(arith::SIToFPOp::create(rewriter, loc, outVec, y))
+              : truncFloatSaturating(rewriter, loc, y, outElt);
+    }
   }
   Value yMask = vector::CreateMaskOp::create(
       rewriter, loc, yType.clone(rewriter.getI1Type()),
