@@ -1,6 +1,7 @@
 # lit configuration for the coopvec test suite.
 import os
 import shutil
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -23,6 +24,16 @@ config.substitutions.append(("%mlir_async_runtime", os.path.join(
     os.path.dirname(config.llvm_tools_dir), "lib", "libmlir_async_runtime.so")))
 config.substitutions.append(("%coopvec_obj", config.coopvec_obj_root))
 config.substitutions.append(("%python", config.python_executable))
+
+# Per-test time limit: lit kills a test still running after it (with
+# psutil, scripts/install-deps.sh) and reports TIMEOUT, so that a hang fails
+# one test instead of the whole run. Well above the slowest test (see
+# `lit --time-tests`). `--param coopvec_test_timeout=N` sets another
+# (test/Lit/timeout.test), and lit's --timeout overrides both.
+lit_config.maxIndividualTestTime = int(lit_config.params.get(
+    "coopvec_test_timeout", 600))
+# The lit running this suite, for tests that run a nested suite.
+config.substitutions.append(("%lit", "%s %s" % (sys.executable, sys.argv[0])))
 
 # Upstream's FileCheck defaults.
 config.environment["FILECHECK_OPTS"] = (
