@@ -13,6 +13,8 @@ PKGS=(
   libdnnl-dev libopenblas-dev libpng-dev libomp-22-dev
   # Training and checking the example network (Debian python, /usr/bin/python3).
   python3-numpy
+  # lit's per-test time limit (test/lit.cfg.py) kills a test's processes with it.
+  python3-psutil
 )
 
 missing=()

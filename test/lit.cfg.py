@@ -1,6 +1,7 @@
 # lit configuration for the coopvec test suite.
 import os
 import shutil
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -24,6 +25,19 @@ config.substitutions.append(("%mlir_async_runtime", os.path.join(
 config.substitutions.append(("%coopvec_obj", config.coopvec_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 
+# Per-test time limit: lit kills a test still running after it (with
+# psutil, scripts/install-deps.sh) and reports TIMEOUT, so that a hang fails
+# one test instead of the whole run. Well above the slowest test (see
+# `lit --time-tests`; Integration/DXIL/differential-cases.test, about 100 s
+# alone, went past 600 s on two cores shared by a load of 20), twice as long
+# in the sanitized build.
+# `--param coopvec_test_timeout=N` sets another (test/Lit/timeout.test), and
+# lit's --timeout overrides both.
+lit_config.maxIndividualTestTime = int(lit_config.params.get(
+    "coopvec_test_timeout", 1800 if config.coopvec_sanitizers else 900))
+# The lit running this suite, for tests that run a nested suite.
+config.substitutions.append(("%lit", "%s %s" % (sys.executable, sys.argv[0])))
+
 # Upstream's FileCheck defaults.
 config.environment["FILECHECK_OPTS"] = (
     "-enable-var-scope --allow-unused-prefixes=false")
@@ -31,11 +45,36 @@ config.environment["FILECHECK_OPTS"] = (
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
+# Sanitized build (scripts/build.sh with SANITIZE=1: ASan with LeakSanitizer,
+# and UBSan). Every report is fatal and ends the program with abort(), a
+# crash, so that `not` (which accepts any non-zero exit status but no crash)
+# fails on a report too. allow_user_poisoning=0: LLVM's BumpPtrAllocator
+# (llvm/Support/Allocator.h) poisons a new slab and unpoisons each allocation
+# only where it is compiled with ASan. Our code inlines such copies; Debian's
+# libMLIR.so, which the tools link, is built without ASan. An allocator both
+# use (a context's, the parser's) hands out bytes of a slab that our copy
+# poisoned through libMLIR's copy, which does not unpoison them: ASan would
+# report a use-after-poison in MLIR's parser. The option ignores only these
+# manual poisonings; ASan's own checks of heap, stack and globals stay.
 tool_dirs = [config.coopvec_tools_dir, config.llvm_tools_dir]
+runner = "mlir-runner"
+if config.coopvec_sanitizers:
+    config.environment["ASAN_OPTIONS"] = ":".join([
+        "detect_leaks=1", "halt_on_error=1", "abort_on_error=1",
+        "allow_user_poisoning=0", "detect_stack_use_after_return=1"])
+    config.environment["UBSAN_OPTIONS"] = ":".join([
+        "print_stacktrace=1", "halt_on_error=1", "abort_on_error=1"])
+    config.environment["LSAN_OPTIONS"] = "abort_on_error=1"
+    # mlir-runner is Debian's, uninstrumented: a library it loads that was
+    # built with ASan (the DXIL driver, the CPU runtime) needs ASan's runtime
+    # loaded first. Preloaded for mlir-runner alone, not for every program.
+    runner = ToolSubst("mlir-runner", command="env LD_PRELOAD=%s %s" % (
+        config.coopvec_asan_runtime,
+        os.path.join(config.llvm_tools_dir, "mlir-runner")))
 tools = [
     "coopvec-opt",
     "mlir-translate",
-    "mlir-runner",
+    runner,
     ToolSubst("%coopvec-bin", config.coopvec_tools_dir, unresolved="ignore"),
 ]
 for name in ["coopvec-run", "coopvec-translate"]:

@@ -52,5 +52,7 @@ func.func @main() -> f32 {
     %a = arith.addf %acc, %v : f32
     scf.yield %a : f32
   }
+  memref.dealloc %out : memref<?xf32>
+  memref.dealloc %w : memref<256xi8>
   return %sum : f32
 }

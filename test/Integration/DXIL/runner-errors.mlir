@@ -22,6 +22,7 @@ func.func @main(%n: index) -> vector<4xf32> {
            : vector<4xf32>, memref<16xi8> -> vector<4xf32>
     scf.yield %y : vector<4xf32>
   }
+  memref.dealloc %w : memref<16xi8>
   return %r : vector<4xf32>
 }
 
@@ -38,5 +39,6 @@ func.func @wrapped_offset(%off: index) -> vector<4xf32> {
   %x = arith.constant dense<1.0> : vector<4xf32>
   %y = coopvec.matvec %x as F32, %w[%off] matrix<F32, 4x4, RowMajor> stride %c16
          : vector<4xf32>, memref<256xi8> -> vector<4xf32>
+  memref.dealloc %w : memref<256xi8>
   return %y : vector<4xf32>
 }

@@ -362,6 +362,10 @@ uint32_t expectStochastic(unsigned dst, float xf, unsigned flags,
   bool lost;
   APFloat lo = x;
   lo.convert(sem, APFloat::rmTowardZero, &lost);
+  // rz overflowed (E8M0 above 2^127): no neighbours to step between, and
+  // the fraction below would be NaN (converting it to an integer is UB).
+  if (lo.isNaN() || lo.isInfinity())
+    return expectConvert(dst, x, COOPVEC_RND_RZ, flags);
   APFloat up = lo;
   up.next(neg); // one ulp away from zero
   double xd = std::fabs(double(xf));
@@ -383,15 +387,13 @@ uint32_t expectStochastic(unsigned dst, float xf, unsigned flags,
   uint64_t top = uint64_t(std::floor(std::ldexp(frac, w)));
   uint64_t rnd = rbits & ((1ull << w) - 1);
   // (APFloat::isLargest is false for E4M3FN's 448: compare bit patterns.)
-  if (!lo.isNaN() && bitsOf(dst, lo) == largest(dst, neg)) {
+  if (bitsOf(dst, lo) == largest(dst, neg)) {
     // Stepping up from MAX_NORM overflows: handled as RN overflow.
     if (top + rnd >= (1ull << w))
       return expectConvert(dst, APFloat(neg ? -INFINITY : INFINITY),
                            COOPVEC_RND_RN, flags);
     return bitsOf(dst, lo);
   }
-  if (lo.isNaN() || lo.isInfinity()) // rz overflowed (E8M0 above 2^127)
-    return expectConvert(dst, x, COOPVEC_RND_RZ, flags);
   return bitsOf(dst, top + rnd >= (1ull << w) ? up : lo);
 }
 
