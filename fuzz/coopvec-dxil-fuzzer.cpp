@@ -45,8 +45,7 @@ struct Buffer {
   size_t size = 0;
   Buffer() = default;
   Buffer(FuzzedDataProvider &in, size_t size) : size(size) {
-    if (posix_memalign(reinterpret_cast<void **>(&data), 128,
-                       size ? size : 1))
+    if (posix_memalign(reinterpret_cast<void **>(&data), 128, size ? size : 1))
       std::abort();
     std::vector<uint8_t> bytes = in.ConsumeBytes<uint8_t>(size);
     if (!bytes.empty())
@@ -62,10 +61,10 @@ struct Buffer {
 };
 
 constexpr uint32_t kComponentTypes[] = {
-    COOPVEC_TYPE_I16,         COOPVEC_TYPE_U16,         COOPVEC_TYPE_I32,
-    COOPVEC_TYPE_U32,         COOPVEC_TYPE_F16,         COOPVEC_TYPE_F32,
+    COOPVEC_TYPE_I16,          COOPVEC_TYPE_U16,          COOPVEC_TYPE_I32,
+    COOPVEC_TYPE_U32,          COOPVEC_TYPE_F16,          COOPVEC_TYPE_F32,
     COOPVEC_TYPE_PACKED_S8X32, COOPVEC_TYPE_PACKED_U8X32, COOPVEC_TYPE_U8,
-    COOPVEC_TYPE_I8,          COOPVEC_TYPE_F8_E4M3,     COOPVEC_TYPE_F8_E5M2};
+    COOPVEC_TYPE_I8,           COOPVEC_TYPE_F8_E4M3,      COOPVEC_TYPE_F8_E5M2};
 constexpr uint32_t kPhysicalTypes[] = {COOPVEC_TYPE_F16, COOPVEC_TYPE_F32,
                                        COOPVEC_TYPE_I16, COOPVEC_TYPE_I32};
 
@@ -167,12 +166,11 @@ void fuzzMatVec(FuzzedDataProvider &in) {
   std::vector<uint8_t> biasBefore = bias.snapshot();
 
   coopvecDxClearError();
-  coopvecDxMatVecMulAdd("dx.op.matVecMulAdd", result.data, resultType,
-                        resultCount, input.data, inputType, inputCount,
-                        inputUnsigned, inputInterp, &matrixHandle,
-                        matrixOffset, matrixInterp, m, k, layout, transpose,
-                        stride, hasBias ? &biasHandle : nullptr, biasOffset,
-                        biasInterp, outputUnsigned);
+  coopvecDxMatVecMulAdd(
+      "dx.op.matVecMulAdd", result.data, resultType, resultCount, input.data,
+      inputType, inputCount, inputUnsigned, inputInterp, &matrixHandle,
+      matrixOffset, matrixInterp, m, k, layout, transpose, stride,
+      hasBias ? &biasHandle : nullptr, biasOffset, biasInterp, outputUnsigned);
   if (matrix.snapshot() != matrixBefore || bias.snapshot() != biasBefore)
     fail("matVecMulAdd wrote into its matrix or bias buffer");
   bool known = resultType == COOPVEC_TYPE_F16 ||
@@ -200,8 +198,8 @@ void fuzzMatVec(FuzzedDataProvider &in) {
       matrixOffset, matrixInterp, m, k, layout, transpose, stride,
       hasBias ? bias.data : nullptr, biasOffset, biasInterp);
   if (status != COOPVEC_OK)
-    fail("the reference rejected a %ux%u product the driver ran (status %d)",
-         m, k, status);
+    fail("the reference rejected a %ux%u product the driver ran (status %d)", m,
+         k, status);
   if (std::memcmp(expected.data, result.data, result.size) != 0)
     fail("matVecMulAdd of a %ux%u integer product (input %u as %u, matrix "
          "%u, layout %u%s, bias %s) differs from the reference",

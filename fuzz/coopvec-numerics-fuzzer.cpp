@@ -39,12 +39,12 @@ namespace {
 }
 
 constexpr unsigned kFloatDst[] = {
-    COOPVEC_FMT_F16,  COOPVEC_FMT_BF16, COOPVEC_FMT_TF32, COOPVEC_FMT_E4M3,
-    COOPVEC_FMT_E5M2, COOPVEC_FMT_E2M3, COOPVEC_FMT_E3M2, COOPVEC_FMT_E2M1,
+    COOPVEC_FMT_F16,   COOPVEC_FMT_BF16, COOPVEC_FMT_TF32, COOPVEC_FMT_E4M3,
+    COOPVEC_FMT_E5M2,  COOPVEC_FMT_E2M3, COOPVEC_FMT_E3M2, COOPVEC_FMT_E2M1,
     COOPVEC_FMT_UE8M0, COOPVEC_FMT_UE4M3};
 constexpr unsigned kFloatAll[] = {
-    COOPVEC_FMT_F32,  COOPVEC_FMT_F16,  COOPVEC_FMT_BF16, COOPVEC_FMT_TF32,
-    COOPVEC_FMT_E4M3, COOPVEC_FMT_E5M2, COOPVEC_FMT_E2M3, COOPVEC_FMT_E3M2,
+    COOPVEC_FMT_F32,  COOPVEC_FMT_F16,   COOPVEC_FMT_BF16, COOPVEC_FMT_TF32,
+    COOPVEC_FMT_E4M3, COOPVEC_FMT_E5M2,  COOPVEC_FMT_E2M3, COOPVEC_FMT_E3M2,
     COOPVEC_FMT_E2M1, COOPVEC_FMT_UE8M0, COOPVEC_FMT_UE4M3};
 constexpr unsigned kIntegers[] = {COOPVEC_FMT_I8,  COOPVEC_FMT_U8,
                                   COOPVEC_FMT_I16, COOPVEC_FMT_U16,
@@ -54,7 +54,8 @@ constexpr unsigned kMxElems[] = {COOPVEC_FMT_E4M3, COOPVEC_FMT_E5M2,
                                  COOPVEC_FMT_E2M1};
 constexpr size_t kMaxElements = 300;
 
-template <typename T, size_t N> T pick(FuzzedDataProvider &in, const T (&a)[N]) {
+template <typename T, size_t N>
+T pick(FuzzedDataProvider &in, const T (&a)[N]) {
   return a[in.ConsumeIntegralInRange<size_t>(0, N - 1)];
 }
 
@@ -141,17 +142,16 @@ void checkConvertF32Buffer(FuzzedDataProvider &in) {
   for (uint32_t &r : rbits)
     r = in.ConsumeIntegral<uint32_t>();
   std::vector<float> src = consumeFloats(in, n);
-  std::vector<uint8_t> out =
-      bothPaths("coopvecConvertF32Buffer", dst, bufferBytes(dst, n),
-                [&](uint8_t *o) {
-                  coopvecConvertF32Buffer(dst, src.data(), o, n, rounding,
-                                          flags, rbits.data());
-                });
+  std::vector<uint8_t> out = bothPaths(
+      "coopvecConvertF32Buffer", dst, bufferBytes(dst, n), [&](uint8_t *o) {
+        coopvecConvertF32Buffer(dst, src.data(), o, n, rounding, flags,
+                                rbits.data());
+      });
   for (size_t i = 0; i < n; ++i) {
     uint32_t got = loadCode(dst, out, i);
-    uint32_t scalar = coopvecConvertF32(dst, src[i], rounding, flags,
-                                        rounding == COOPVEC_RND_RS ? rbits[i]
-                                                                   : 0);
+    uint32_t scalar =
+        coopvecConvertF32(dst, src[i], rounding, flags,
+                          rounding == COOPVEC_RND_RS ? rbits[i] : 0);
     if (got != scalar)
       fail("coopvecConvertF32Buffer(%s) element %zu (0x%08" PRIx32
            "): 0x%" PRIx32 ", coopvecConvertF32 0x%" PRIx32,
@@ -181,17 +181,15 @@ void checkConvertHalfBuffer(FuzzedDataProvider &in) {
   std::vector<uint16_t> halves(n);
   for (uint16_t &h : halves)
     h = in.ConsumeIntegral<uint16_t>();
-  std::vector<uint8_t> out =
-      bothPaths("coopvecConvertBuffer", dst, bufferBytes(dst, n),
-                [&](uint8_t *o) {
-                  coopvecConvertBuffer(dst, src, halves.data(), o, n, rounding,
-                                       flags, rbits.data());
-                });
+  std::vector<uint8_t> out = bothPaths(
+      "coopvecConvertBuffer", dst, bufferBytes(dst, n), [&](uint8_t *o) {
+        coopvecConvertBuffer(dst, src, halves.data(), o, n, rounding, flags,
+                             rbits.data());
+      });
   for (size_t i = 0; i < n; ++i) {
     uint32_t got = loadCode(dst, out, i);
-    uint32_t scalar =
-        coopvecConvert(dst, src, halves[i], rounding, flags,
-                       rounding == COOPVEC_RND_RS ? rbits[i] : 0);
+    uint32_t scalar = coopvecConvert(dst, src, halves[i], rounding, flags,
+                                     rounding == COOPVEC_RND_RS ? rbits[i] : 0);
     if (got != scalar)
       fail("coopvecConvertBuffer(%s from %s) element %zu (0x%04x): "
            "0x%" PRIx32 ", coopvecConvert 0x%" PRIx32,
@@ -199,8 +197,8 @@ void checkConvertHalfBuffer(FuzzedDataProvider &in) {
            scalar);
     if (rounding == COOPVEC_RND_RS)
       continue;
-    uint32_t expected = oracle::expectConvert(dst, apValue(src, halves[i]),
-                                              rounding, flags);
+    uint32_t expected =
+        oracle::expectConvert(dst, apValue(src, halves[i]), rounding, flags);
     if (got != expected)
       fail("%s 0x%04x to %s %s%s: 0x%" PRIx32 ", APFloat oracle 0x%" PRIx32,
            coopvecFormatName(src), halves[i], coopvecFormatName(dst),
@@ -223,8 +221,7 @@ void checkDecodeBuffer(FuzzedDataProvider &in) {
   }
   std::vector<uint8_t> out =
       bothPaths("coopvecDecodeBuffer", src, n * 4, [&](uint8_t *o) {
-        coopvecDecodeBuffer(src, codes.data(), reinterpret_cast<float *>(o),
-                            n);
+        coopvecDecodeBuffer(src, codes.data(), reinterpret_cast<float *>(o), n);
       });
   for (size_t i = 0; i < n; ++i) {
     float got;
@@ -248,10 +245,9 @@ void checkMx(FuzzedDataProvider &in) {
   size_t elemBytes = bufferBytes(elem, n);
   // Elements and scales in one buffer, so that both paths compare whole.
   std::vector<uint8_t> out =
-      bothPaths("coopvecMxQuantize", elem, elemBytes + blocks,
-                [&](uint8_t *o) {
-                  coopvecMxQuantize(elem, src.data(), n, o, o + elemBytes);
-                });
+      bothPaths("coopvecMxQuantize", elem, elemBytes + blocks, [&](uint8_t *o) {
+        coopvecMxQuantize(elem, src.data(), n, o, o + elemBytes);
+      });
   const uint8_t *scales = out.data() + elemBytes;
   for (size_t b = 0; b < blocks; ++b) {
     size_t first = b * COOPVEC_MX_BLOCK;
@@ -293,8 +289,7 @@ void checkMx(FuzzedDataProvider &in) {
     if (!oracle::sameDouble(double(back[i]), expected))
       fail("coopvecMxDequantize(%s) element %zu (code 0x%" PRIx32
            ", scale 0x%02x): %a, APFloat %a",
-           coopvecFormatName(elem), i, code, scale, double(back[i]),
-           expected);
+           coopvecFormatName(elem), i, code, scale, double(back[i]), expected);
   }
 }
 
@@ -350,12 +345,18 @@ void checkNvfp4(FuzzedDataProvider &in) {
 
 int64_t integerValueOf(unsigned fmt, uint64_t bits) {
   switch (fmt) {
-  case COOPVEC_FMT_I8: return int8_t(bits);
-  case COOPVEC_FMT_U8: return uint8_t(bits);
-  case COOPVEC_FMT_I16: return int16_t(bits);
-  case COOPVEC_FMT_U16: return uint16_t(bits);
-  case COOPVEC_FMT_I32: return int32_t(bits);
-  default: return uint32_t(bits);
+  case COOPVEC_FMT_I8:
+    return int8_t(bits);
+  case COOPVEC_FMT_U8:
+    return uint8_t(bits);
+  case COOPVEC_FMT_I16:
+    return int16_t(bits);
+  case COOPVEC_FMT_U16:
+    return uint16_t(bits);
+  case COOPVEC_FMT_I32:
+    return int32_t(bits);
+  default:
+    return uint32_t(bits);
   }
 }
 
@@ -418,11 +419,10 @@ void checkDxilConvert(FuzzedDataProvider &in) {
 }
 
 void checkPacked(FuzzedDataProvider &in) {
-  constexpr unsigned kX2[] = {COOPVEC_FMT_F16,   COOPVEC_FMT_BF16,
-                              COOPVEC_FMT_E4M3,  COOPVEC_FMT_E5M2,
-                              COOPVEC_FMT_E2M3,  COOPVEC_FMT_E3M2,
-                              COOPVEC_FMT_E2M1,  COOPVEC_FMT_UE8M0,
-                              COOPVEC_FMT_UE4M3};
+  constexpr unsigned kX2[] = {
+      COOPVEC_FMT_F16,  COOPVEC_FMT_BF16,  COOPVEC_FMT_E4M3,
+      COOPVEC_FMT_E5M2, COOPVEC_FMT_E2M3,  COOPVEC_FMT_E3M2,
+      COOPVEC_FMT_E2M1, COOPVEC_FMT_UE8M0, COOPVEC_FMT_UE4M3};
   unsigned fmt = pick(in, kX2);
   unsigned rounding = in.ConsumeIntegralInRange<unsigned>(0, 4);
   unsigned flags = in.ConsumeIntegralInRange<unsigned>(0, 3);

@@ -21,6 +21,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 using namespace mlir;
 
@@ -44,7 +45,8 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MLIRContext &context = getContext();
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // The lexer reads up to a terminating NUL, as files read by mlir-opt have.
+  std::string text(reinterpret_cast<const char *>(data), size);
   ParserConfig config(&context, /*verifyAfterParse=*/true);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, config);
   if (!module)
@@ -55,8 +57,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   module->print(os);
   OwningOpRef<ModuleOp> reparsed = parseSourceString<ModuleOp>(printed, config);
   if (!reparsed) {
-    std::fprintf(stderr, "coopvec-parse-fuzzer: the printed module does not "
-                         "parse back:\n%s\n",
+    std::fprintf(stderr,
+                 "coopvec-parse-fuzzer: the printed module does not "
+                 "parse back:\n%s\n",
                  printed.c_str());
     std::abort();
   }

@@ -23,6 +23,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 using namespace mlir;
 
@@ -44,8 +45,8 @@ const char *const kPipelines[] = {
     "coopvec-check-support{profile=sm_90 emulate}",
     "coopvec-attach-profile{profile=d3d12-tier1.1},coopvec-check-support",
     "coopvec-attach-profile{profile=sm_120a},coopvec-check-support",
-    "coopvec-attach-profile{profile=rv64-sifive-xsfvqmacc},"
-    "coopvec-check-support",
+    ("coopvec-attach-profile{profile=rv64-sifive-xsfvqmacc},"
+     "coopvec-check-support"),
     "canonicalize",
     "coopvec-batch",
     "coopvec-batch{fuse}",
@@ -120,7 +121,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   MLIRContext &context = getContext();
   size_t index = data[0] % kNumPipelines;
-  llvm::StringRef text(reinterpret_cast<const char *>(data + 1), size - 1);
+  // The lexer reads up to a terminating NUL, as files read by mlir-opt have.
+  std::string text(reinterpret_cast<const char *>(data + 1), size - 1);
   ParserConfig config(&context, /*verifyAfterParse=*/true);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, config);
   if (!module)

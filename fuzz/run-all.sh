@@ -49,6 +49,7 @@ for fuzzer in "${FUZZERS[@]}"; do
     coopvec-npy-fuzzer) args+=(-dict=fuzz/npy.dict) ;;
   esac
   log=$WORK_DIR/$fuzzer.log
+  start=$SECONDS
   # -close_fd_mask=2 keeps the tools' diagnostics out of the log; libFuzzer
   # and the sanitizers still report on a duplicate of stderr.
   if nice "$binary" "${args[@]}" "$corpus" "$WORK_DIR/seeds/$fuzzer" \
@@ -65,7 +66,7 @@ for fuzzer in "${FUZZERS[@]}"; do
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
   crashes=$(ls "$artifacts" 2>/dev/null | tr '\n' ' ')
   printf '%s: %ss execs=%s exec/s=%s cov=%s ft=%s corpus=%s %s%s\n' \
-    "$fuzzer" "$SECONDS_EACH" "${execs:-?}" "${speed:-?}" "${cov:-?}" \
+    "$fuzzer" "$((SECONDS - start))" "${execs:-?}" "${speed:-?}" "${cov:-?}" \
     "${ft:-?}" "$(ls "$corpus" | wc -l)" "$result" \
     "${crashes:+ artifacts: $crashes}"
 done
