@@ -4,14 +4,18 @@
 #
 #   BUILD_DIR   build folder (default: build, or build-san with SANITIZE=1)
 #   SANITIZE=1  the instrumented build: ASan (LeakSanitizer on) and UBSan,
-#               every report fatal, RelWithDebInfo; its lit suite sets the
-#               sanitizer options itself (test/lit.cfg.py)
+#               every report fatal, coverage for the libFuzzer targets of
+#               fuzz/, RelWithDebInfo; its lit suite sets the sanitizer
+#               options itself (test/lit.cfg.py)
 #   CMAKE_ARGS  further configure arguments, e.g. ccache launchers
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ ${SANITIZE:-0} == 1 ]]; then
   BUILD_DIR=${BUILD_DIR:-build-san}
-  config=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DLLVM_USE_SANITIZER=Address;Undefined")
+  # Coverage instrumentation too: the same build makes the libFuzzer
+  # targets of fuzz/, which test/Fuzz runs.
+  config=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DLLVM_USE_SANITIZER=Address;Undefined"
+          -DLLVM_USE_SANITIZE_COVERAGE=ON)
 else
   BUILD_DIR=${BUILD_DIR:-build}
   config=(-DCMAKE_BUILD_TYPE=Release)

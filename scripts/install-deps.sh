@@ -6,6 +6,8 @@ set -euo pipefail
 PKGS=(
   # Toolchain: LLVM/MLIR 22, lit/FileCheck live in /usr/lib/llvm-22/bin.
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22
+  # Sanitizer and libFuzzer runtimes (fuzz/, the sanitizer build).
+  libclang-rt-22-dev
   cmake ninja-build python3 spirv-tools
   # RISC-V cross execution.
   qemu-user gcc-riscv64-linux-gnu g++-riscv64-linux-gnu libc6-dev-riscv64-cross

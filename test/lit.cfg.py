@@ -77,7 +77,9 @@ tools = [
     runner,
     ToolSubst("%coopvec-bin", config.coopvec_tools_dir, unresolved="ignore"),
 ]
-for name in ["coopvec-run", "coopvec-translate"]:
+for name in ["coopvec-run", "coopvec-translate", "coopvec-parse-fuzzer",
+             "coopvec-pass-fuzzer", "coopvec-npy-fuzzer",
+             "coopvec-dxil-fuzzer", "coopvec-numerics-fuzzer"]:
     if os.path.exists(os.path.join(config.coopvec_tools_dir, name)):
         tools.append(name)
 llvm_config.add_tool_substitutions(tools, tool_dirs)
@@ -100,6 +102,8 @@ if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):
     config.available_features.add("cuda-gpu")
 if shutil.which("spirv-val"):
     config.available_features.add("spirv-tools")
+if config.coopvec_fuzzers_built:
+    config.available_features.add("fuzzers")
 if os.environ.get("COOPVEC_EXHAUSTIVE"):
     config.available_features.add("exhaustive")
 

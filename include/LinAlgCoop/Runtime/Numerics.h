@@ -175,6 +175,8 @@ uint32_t coopvecPackX4(unsigned format, float a, float b, float e, float f,
 /// Unpacks an x2 form: hi is the upper element (a), lo the lower (b).
 void coopvecUnpackX2(unsigned format, uint32_t packed, float *hi, float *lo);
 /// Unpacks an x4 form into out[0..3] = a, b, e, f (most significant first).
+/// A format without the form (for x4 also F16 and BF16) gives the decoded
+/// code 0 in every element.
 void coopvecUnpackX4(unsigned format, uint32_t packed, float out[4]);
 
 //===----------------------------------------------------------------------===//

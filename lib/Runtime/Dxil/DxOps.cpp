@@ -130,6 +130,21 @@ const ComponentInfo *getPhysical(const char *op, const char *what,
   return info;
 }
 
+/// Bytes of a register element of ComponentType `type` (F16, F32, I16, I32);
+/// 0 for any other value.
+unsigned physicalBytes(uint32_t type) {
+  switch (type) {
+  case COOPVEC_TYPE_F16:
+  case COOPVEC_TYPE_I16:
+    return 2;
+  case COOPVEC_TYPE_F32:
+  case COOPVEC_TYPE_I32:
+    return 4;
+  default:
+    return 0;
+  }
+}
+
 const char *layoutName(uint32_t layout) {
   static const char *const names[] = {"RowMajor", "ColumnMajor",
                                       "InferencingOptimal", "TrainingOptimal"};
@@ -241,10 +256,11 @@ extern "C" void coopvecDxMatVecMulAdd(
     uint32_t matrixInterp, uint32_t m, uint32_t k, uint32_t layout,
     uint32_t transpose, uint32_t matrixStride, const CoopVecDxBuffer *bias,
     uint32_t biasOffset, uint32_t biasInterp, uint32_t outputUnsigned) {
+  // Zero the result before any check, so that every error leaves it all
+  // zero bits (an unsigned flag on a float result included).
+  std::memset(result, 0, size_t(resultCount) * physicalBytes(resultType));
   const ComponentInfo *out = getPhysical(op, "result", resultType,
                                          outputUnsigned);
-  if (out)
-    std::memset(result, 0, size_t(resultCount) * out->bytes);
   if (!out || tier.load() < COOPVEC_DX_TIER_1_0) {
     if (out)
       reportError(op, "the device does not support cooperative vectors");

@@ -817,22 +817,29 @@ void atomicAddF32(uint8_t *p, float v) {
   }
 }
 
+/// Adds `v` to the f16 at `p` (2-byte aligned) with a 16-bit CAS loop,
+/// rounding the sum RTNE.
+void atomicAddF16(uint8_t *p, float v) {
+  auto *half = reinterpret_cast<uint16_t *>(p);
+  uint16_t old = __atomic_load_n(half, __ATOMIC_RELAXED);
+  for (;;) {
+    uint16_t desired = floatToHalf(halfToFloat(old) + v);
+    if (__atomic_compare_exchange_n(half, &old, desired, /*weak=*/true,
+                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      return;
+  }
+}
+
 /// Adds `lo`/`hi` to the two f16 halves of the aligned 32-bit word at `word`
-/// (either may be skipped) in one CAS loop, rounding each sum RTNE.
-void atomicAddF16Pair(uint8_t *wordPtr, bool hasLo, float lo, bool hasHi,
-                      float hi) {
+/// in one CAS loop, rounding each sum RTNE.
+void atomicAddF16Pair(uint8_t *wordPtr, float lo, float hi) {
   auto *word = reinterpret_cast<uint32_t *>(wordPtr);
   uint32_t old = __atomic_load_n(word, __ATOMIC_RELAXED);
   for (;;) {
-    uint32_t desired = old;
     // Little-endian: the half at the lower address is the low 16 bits.
-    if (hasLo)
-      desired = (desired & 0xffff0000u) |
-                floatToHalf(halfToFloat(uint16_t(old)) + lo);
-    if (hasHi)
-      desired = (desired & 0x0000ffffu) |
-                uint32_t(floatToHalf(halfToFloat(uint16_t(old >> 16)) + hi))
-                    << 16;
+    uint32_t desired =
+        floatToHalf(halfToFloat(uint16_t(old)) + lo) |
+        uint32_t(floatToHalf(halfToFloat(uint16_t(old >> 16)) + hi)) << 16;
     if (__atomic_compare_exchange_n(word, &old, desired, /*weak=*/true,
                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
       return;
@@ -840,7 +847,9 @@ void atomicAddF16Pair(uint8_t *wordPtr, bool hasLo, float lo, bool hasHi,
 }
 
 /// Accumulates a run of (address, value) updates in order; consecutive f16
-/// updates to the same 32-bit word are merged into one CAS.
+/// updates to both halves of a 32-bit word are merged into one CAS. A half
+/// updated alone gets a 16-bit CAS: its word's other half may lie outside
+/// the array (past the buffer's end, in a row's padding).
 struct Accumulator {
   bool half;
   uint8_t *pendingWord = nullptr;
@@ -861,8 +870,12 @@ struct Accumulator {
       hasLo = true, lo = v;
   }
   void flush() {
-    if (pendingWord && (hasLo || hasHi))
-      atomicAddF16Pair(pendingWord, hasLo, lo, hasHi, hi);
+    if (pendingWord && hasLo && hasHi)
+      atomicAddF16Pair(pendingWord, lo, hi);
+    else if (pendingWord && hasLo)
+      atomicAddF16(pendingWord, lo);
+    else if (pendingWord && hasHi)
+      atomicAddF16(pendingWord + 2, hi);
     pendingWord = nullptr;
     hasLo = hasHi = false;
   }

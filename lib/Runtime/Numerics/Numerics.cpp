@@ -593,6 +593,8 @@ void coopvecUnpackX2(unsigned format, uint32_t packed, float *hi, float *lo) {
 
 void coopvecUnpackX4(unsigned format, uint32_t packed, float out[4]) {
   unsigned w = packedFieldBits(format);
+  if (w != 8 && w != 4)
+    w = 0; // no x4 form (F16, BF16): every element is code 0, as in x2
   uint32_t mask = w ? (uint32_t(1) << w) - 1 : 0;
   for (unsigned i = 0; i < 4; ++i)
     out[i] = coopvecDecodeToF32(format, (packed >> (w * (3 - i))) & mask);

@@ -471,6 +471,17 @@ void testMatVec() {
                         6, 0, 0, 16, nullptr, 0, 0, 0);
   check(out[0] == -3 && out[1] == 9, "packed S8x32 with K = 6");
   check(coopvecDxGetError() == 0, "no error reported");
+
+  // An invalid call leaves the result all zero bits, also when the only
+  // fault is the unsigned flag on a float result.
+  float fout[2] = {1.0f, 2.0f};
+  float fin[6] = {};
+  coopvecDxMatVecMulAdd("test", fout, 9, 2, fin, 9, 6, 0, 9, &mh, 0, 20, 2, 6,
+                        0, 0, 16, nullptr, 0, 0, /*outputUnsigned=*/1);
+  check(coopvecDxGetError() == 1, "unsigned f32 result reported");
+  check(fout[0] == 0.0f && fout[1] == 0.0f && !std::signbit(fout[0]),
+        "unsigned f32 result zeroed");
+  coopvecDxClearError();
   std::printf("ok matvec: %u interpretation/layout/transpose cases\n", cases);
 }
 } // namespace

@@ -9,6 +9,7 @@
 #include "LinAlgCoop/Runtime/Kernels.h"
 #include "TestUtil.h"
 
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -195,6 +196,26 @@ void checkInvalid(Checker &ck) {
            "input stride too small");
 }
 
+/// An f16 array whose last element is the low half of a 32-bit word that
+/// ends past the array: the update must not touch the bytes beyond it
+/// (an exactly sized heap block, which the sanitizer build checks).
+void checkOddF16Array(Checker &ck) {
+  constexpr uint32_t n = 3;
+  auto array = std::make_unique<uint16_t[]>(n);
+  auto input = std::make_unique<uint16_t[]>(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    array[i] = halfFromFloat(1.0f);
+    input[i] = halfFromFloat(0.5f * float(i));
+  }
+  ck.check(coopvecVectorAccumulate(input.get(), F16, 0, 1, n, array.get(), 0,
+                                   F16, 1) == COOPVEC_OK,
+           "odd f16 array accepted");
+  bool ok = true;
+  for (uint32_t i = 0; i < n; ++i)
+    ok &= halfValue(array[i]) == 1.0 + 0.5 * i;
+  ck.check(ok, "odd f16 array sums");
+}
+
 } // namespace
 
 int main() {
@@ -206,5 +227,6 @@ int main() {
   checkVectorAccumulate(ck, rng);
   checkConcurrent(ck);
   checkInvalid(ck);
+  checkOddF16Array(ck);
   return ck.finish("accumulate");
 }
