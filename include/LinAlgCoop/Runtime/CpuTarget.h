@@ -98,6 +98,12 @@ int32_t coopvecCpuConvertMatrix(const CoopVecConvertMatrixParams *params);
 /// coopvecMlpForward (Kernels.h) on the fields of `params`.
 int32_t coopvecCpuMlpForward(const CoopVecMlpParams *params);
 
+/// The quantized matrix product (Quantized.h): the reference semantics.
+int32_t coopvecCpuQuantizedMatMul(const CoopVecQuantMatMulParams *params);
+
+/// Dynamic row quantization (coopvecQuantizeRows, Quantized.h).
+int32_t coopvecCpuQuantizeRows(const CoopVecQuantizeRowsParams *params);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

@@ -10,6 +10,7 @@
 #include "LinAlgCoop/Runtime/Dxil.h"
 #include "LinAlgCoop/Runtime/Kernels.h"
 #include "LinAlgCoop/Runtime/Numerics.h"
+#include "LinAlgCoop/Runtime/Quantized.h"
 
 #include <atomic>
 #include <cstdio>
@@ -335,4 +336,14 @@ coopvecCpuConvertMatrix(const CoopVecConvertMatrixParams *p) {
     }
   }
   return COOPVEC_OK;
+}
+
+extern "C" int32_t
+coopvecCpuQuantizedMatMul(const CoopVecQuantMatMulParams *params) {
+  return coopvecReferenceQuantizedMatMul(params);
+}
+
+extern "C" int32_t
+coopvecCpuQuantizeRows(const CoopVecQuantizeRowsParams *params) {
+  return coopvecQuantizeRows(params);
 }
