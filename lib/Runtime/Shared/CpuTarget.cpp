@@ -340,6 +340,9 @@ coopvecCpuConvertMatrix(const CoopVecConvertMatrixParams *p) {
 
 extern "C" int32_t
 coopvecCpuQuantizedMatMul(const CoopVecQuantMatMulParams *params) {
+  int32_t status = coopvecKernelsQuantizedMatMul(params);
+  if (status != COOPVEC_ERROR_UNSUPPORTED_TYPE)
+    return status;
   return coopvecReferenceQuantizedMatMul(params);
 }
 
