@@ -309,6 +309,18 @@ public:
   }
 };
 
+/// The runtime's element code of a quantized product's f32, f16, bf16 or
+/// i32 memref elements.
+int64_t quantTypeCode(Type type) {
+  if (type.isF16())
+    return COOPVEC_TYPE_F16;
+  if (type.isBF16())
+    return COOPVEC_TYPE_BF16;
+  if (type.isInteger(32))
+    return COOPVEC_TYPE_I32;
+  return COOPVEC_TYPE_F32;
+}
+
 /// coopvec.batch_matvec -> coopvecCpuMatVecMulAdd over all rows: one
 /// matrix-matrix product.
 class BatchMatVecOpLowering : public RuntimeCallPattern<BatchMatVecOp> {
@@ -320,6 +332,8 @@ public:
   LogicalResult
   matchAndRewrite(BatchMatVecOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.isQuantized())
+      return rewriteQuantized(op, adaptor, rewriter);
     if (failed(checkByteBuffer(rewriter, op, adaptor.getMatrix())) ||
         failed(checkByteBuffer(rewriter, op, adaptor.getBias())) ||
         failed(checkByteBuffer(rewriter, op, adaptor.getScales())))
@@ -348,6 +362,188 @@ public:
         .set(F::batch, rows);
     setMatrixFields(b, op, adaptor, numThreads, p);
     b.callChecked(RuntimeFn::coopvecCpuMatVecMulAdd, {p.build(b)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  /// The quantized form -> coopvecCpuQuantizedMatMul.
+  LogicalResult rewriteQuantized(BatchMatVecOp op, OpAdaptor adaptor,
+                                 ConversionPatternRewriter &rewriter) const {
+    for (Value buffer : {adaptor.getMatrix(), adaptor.getBias(),
+                         adaptor.getWeightZeroPoints(),
+                         adaptor.getWeightScales()})
+      if (failed(checkByteBuffer(rewriter, op, buffer)))
+        return failure();
+    RuntimeCallBuilder b(rewriter, op);
+    MatrixDescAttr desc = op.getMatrixDesc();
+    int64_t m = desc.getRows(), k = desc.getCols();
+    auto groupOf = [](IntegerAttr group) -> int64_t {
+      return group ? group.getInt() : 0;
+    };
+    auto bytesOf = [](InterpretationAttr interp) -> int64_t {
+      return interp.getStorageBits() / 8;
+    };
+    if (boundsChecks) {
+      checkMatrixBounds(b, adaptor.getMatrix(), adaptor.getMatrixOffset(),
+                        desc, adaptor.getMatrixStride());
+      if (adaptor.getBias())
+        checkRangeBounds(b, adaptor.getBias(), adaptor.getBiasOffset(),
+                         vectorBytes(op.getBiasInterpAttr(), m));
+      auto weightValues = [&](Value buffer, Value offset,
+                              InterpretationAttr interp, IntegerAttr group) {
+        if (!buffer)
+          return;
+        int64_t g = groupOf(group);
+        int64_t count = g == 0 ? 1 : m * (k / g);
+        checkRangeBounds(b, buffer, offset, count * bytesOf(interp));
+      };
+      weightValues(adaptor.getWeightZeroPoints(),
+                   adaptor.getWeightZeroPointsOffset(),
+                   op.getWeightZeroPointsInterpAttr(),
+                   op.getWeightZeroPointsGroupAttr());
+      weightValues(adaptor.getWeightScales(), adaptor.getWeightScalesOffset(),
+                   op.getWeightScalesInterpAttr(),
+                   op.getWeightScalesGroupAttr());
+    }
+    auto [inputs, inputStride, rows] = b.batchRows(adaptor.getInputs());
+    auto [outputs, outputStride, outputRows] =
+        b.batchRows(adaptor.getOutputs());
+    b.checkSameRows(rows, outputRows);
+
+    using P = Params<CoopVecQuantMatMulParams>;
+    using F = P::Field;
+    P p;
+    p.set(F::output, outputs)
+        .set(F::outputType,
+             b.constI32(quantTypeCode(op.getOutputs().getType().getElementType())))
+        .set(F::outputStride, outputStride)
+        .set(F::input, inputs)
+        .set(F::inputInterp, b.constI32(value(op.getInputInterp())))
+        .set(F::inputStride, inputStride)
+        .set(F::batch, rows)
+        .set(F::matrix, b.bufferPointer(adaptor.getMatrix()))
+        .set(F::matrixOffset, b.indexAs(adaptor.getMatrixOffset(), b.i64()))
+        .set(F::matrixInterp, b.constI32(value(desc.getInterpretation())))
+        .set(F::m, b.constI32(m))
+        .set(F::k, b.constI32(k))
+        .set(F::layout, b.constI32(value(desc.getLayout())))
+        .set(F::transpose, b.constI32(desc.getTranspose() ? 1 : 0))
+        .set(F::matrixStride, b.indexAs(adaptor.getMatrixStride(), b.i32()))
+        .set(F::numThreads, b.constI32(numThreads));
+    if (adaptor.getBias())
+      p.set(F::bias, b.bufferPointer(adaptor.getBias()))
+          .set(F::biasOffset, b.indexAs(adaptor.getBiasOffset(), b.i64()))
+          .set(F::biasInterp, b.constI32(value(op.getBiasInterpAttr())));
+    else
+      p.set(F::bias, b.nullPtr())
+          .set(F::biasOffset, b.constI64(0))
+          .set(F::biasInterp, b.constI32(0));
+
+    auto setWeight = [&](Value buffer, Value offset, InterpretationAttr interp,
+                         IntegerAttr group, F ptr, F off, F in, F grp) {
+      if (buffer)
+        p.set(ptr, b.bufferPointer(buffer))
+            .set(off, b.indexAs(offset, b.i64()))
+            .set(in, b.constI32(value(interp)))
+            .set(grp, b.constI32(groupOf(group)));
+      else
+        p.set(ptr, b.nullPtr())
+            .set(off, b.constI64(0))
+            .set(in, b.constI32(0))
+            .set(grp, b.constI32(0));
+    };
+    setWeight(adaptor.getWeightZeroPoints(),
+              adaptor.getWeightZeroPointsOffset(),
+              op.getWeightZeroPointsInterpAttr(),
+              op.getWeightZeroPointsGroupAttr(), F::weightZeroPoints,
+              F::weightZeroPointsOffset, F::weightZeroPointsInterp,
+              F::weightZeroPointsGroup);
+    setWeight(adaptor.getWeightScales(), adaptor.getWeightScalesOffset(),
+              op.getWeightScalesInterpAttr(), op.getWeightScalesGroupAttr(),
+              F::weightScales, F::weightScalesOffset, F::weightScalesInterp,
+              F::weightScalesGroup);
+    auto setInput = [&](Value memref, InterpretationAttr interp,
+                        IntegerAttr group, F ptr, F stride, F in, F grp) {
+      if (!memref) {
+        p.set(ptr, b.nullPtr())
+            .set(stride, b.constI64(0))
+            .set(in, b.constI32(0))
+            .set(grp, b.constI32(0));
+        return;
+      }
+      auto [base, rowStride, valueRows] = b.batchRows(memref);
+      // Grouped values have one row per input row; per-tensor ones one row.
+      if (groupOf(group) != 0)
+        b.checkSameRows(rows, valueRows);
+      p.set(ptr, base)
+          .set(stride, rowStride)
+          .set(in, b.constI32(value(interp)))
+          .set(grp, b.constI32(groupOf(group)));
+    };
+    setInput(adaptor.getInputZeroPoints(), op.getInputZeroPointsInterpAttr(),
+             op.getInputZeroPointsGroupAttr(), F::inputZeroPoints,
+             F::inputZeroPointsStride, F::inputZeroPointsInterp,
+             F::inputZeroPointsGroup);
+    setInput(adaptor.getInputScales(), op.getInputScalesInterpAttr(),
+             op.getInputScalesGroupAttr(), F::inputScales,
+             F::inputScalesStride, F::inputScalesInterp, F::inputScalesGroup);
+    setInput(adaptor.getReductions(), op.getReductionsInterpAttr(),
+             op.getReductionsGroupAttr(), F::reductions, F::reductionsStride,
+             F::reductionsInterp, F::reductionsGroup);
+    b.callChecked(RuntimeFn::coopvecCpuQuantizedMatMul, {p.build(b)});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// coopvec.quantize_rows -> coopvecCpuQuantizeRows.
+class QuantizeRowsOpLowering : public RuntimeCallPattern<QuantizeRowsOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(QuantizeRowsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    auto [inputs, inputStride, rows] = b.batchRows(adaptor.getInputs());
+    auto [outputs, outputStride, outputRows] =
+        b.batchRows(adaptor.getOutputs());
+    auto [scales, scalesStride, scaleRows] = b.batchRows(adaptor.getScales());
+    b.checkSameRows(rows, outputRows);
+    b.checkSameRows(rows, scaleRows);
+    using P = Params<CoopVecQuantizeRowsParams>;
+    using F = P::Field;
+    P p;
+    p.set(F::input, inputs)
+        .set(F::inputType,
+             b.constI32(quantTypeCode(op.getInputs().getType().getElementType())))
+        .set(F::inputStride, inputStride)
+        .set(F::batch, rows)
+        .set(F::n, b.constI32(op.getInputs().getType().getDimSize(1)))
+        .set(F::group, b.constI32(op.getGroup()))
+        .set(F::output, outputs)
+        .set(F::outputInterp, b.constI32(value(op.getOutputInterp())))
+        .set(F::outputStride, outputStride)
+        .set(F::scales, scales)
+        .set(F::scaleType,
+             b.constI32(quantTypeCode(op.getScales().getType().getElementType())))
+        .set(F::scalesStride, scalesStride)
+        .set(F::numThreads, b.constI32(numThreads));
+    for (auto [memref, ptr, stride] :
+         {std::tuple(adaptor.getZeroPoints(), F::zeroPoints,
+                     F::zeroPointsStride),
+          std::tuple(adaptor.getReductions(), F::reductions,
+                     F::reductionsStride)}) {
+      if (!memref) {
+        p.set(ptr, b.nullPtr()).set(stride, b.constI64(0));
+        continue;
+      }
+      auto [base, rowStride, valueRows] = b.batchRows(memref);
+      b.checkSameRows(rows, valueRows);
+      p.set(ptr, base).set(stride, rowStride);
+    }
+    b.callChecked(RuntimeFn::coopvecCpuQuantizeRows, {p.build(b)});
     rewriter.eraseOp(op);
     return success();
   }
@@ -751,7 +947,7 @@ void mlir::coopvec::populateCoopVecToCPUPatterns(RewritePatternSet &patterns,
                MXQuantizeOpLowering, MXDequantizeOpLowering>(
       patterns.getContext(), numThreads, boundsChecks);
   // A batch has the work to keep every core busy.
-  patterns.add<BatchMatVecOpLowering, MLPOpLowering>(
+  patterns.add<BatchMatVecOpLowering, MLPOpLowering, QuantizeRowsOpLowering>(
       patterns.getContext(), batchThreads, boundsChecks);
   populateCoopVecTileToCPUPatterns(patterns);
 }
@@ -773,7 +969,8 @@ struct ConvertCoopVecToCPUPass
       if (!isa<CoopVecDialect>(op->getDialect()))
         return WalkResult::advance();
       if (!isa<MatVecOp, OuterProductAccumulateOp, VectorAccumulateOp,
-               ConvertMatrixOp, MatrixSizeOp, BatchMatVecOp, MLPOp, ConvertOp,
+               ConvertMatrixOp, MatrixSizeOp, BatchMatVecOp, MLPOp,
+               QuantizeRowsOp, ConvertOp,
                PackOp, MXQuantizeOp, MXDequantizeOp, TilePackOp, TileMmaOp>(
               op)) {
         op->emitOpError("is not supported by the CPU target yet");

@@ -10,6 +10,7 @@
 #include "LinAlgCoop/Runtime/Dxil.h"
 #include "LinAlgCoop/Runtime/Kernels.h"
 #include "LinAlgCoop/Runtime/Numerics.h"
+#include "LinAlgCoop/Runtime/Quantized.h"
 
 #include <atomic>
 #include <cstdio>
@@ -335,4 +336,17 @@ coopvecCpuConvertMatrix(const CoopVecConvertMatrixParams *p) {
     }
   }
   return COOPVEC_OK;
+}
+
+extern "C" int32_t
+coopvecCpuQuantizedMatMul(const CoopVecQuantMatMulParams *params) {
+  int32_t status = coopvecKernelsQuantizedMatMul(params);
+  if (status != COOPVEC_ERROR_UNSUPPORTED_TYPE)
+    return status;
+  return coopvecReferenceQuantizedMatMul(params);
+}
+
+extern "C" int32_t
+coopvecCpuQuantizeRows(const CoopVecQuantizeRowsParams *params) {
+  return coopvecQuantizeRows(params);
 }

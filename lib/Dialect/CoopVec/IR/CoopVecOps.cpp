@@ -41,6 +41,30 @@ static void printOptionalInterp(OpAsmPrinter &printer, Operation *op,
     printInterp(printer, op, attr);
 }
 
+/// A grouping along K: `per_tensor` (0) or `group G`.
+static ParseResult parseGrouping(OpAsmParser &parser, IntegerAttr &attr) {
+  Builder &b = parser.getBuilder();
+  if (succeeded(parser.parseOptionalKeyword("per_tensor"))) {
+    attr = b.getI64IntegerAttr(0);
+    return success();
+  }
+  int64_t group;
+  if (parser.parseKeyword("group") || parser.parseInteger(group))
+    return failure();
+  attr = b.getI64IntegerAttr(group);
+  return success();
+}
+
+static void printGrouping(OpAsmPrinter &printer, Operation *,
+                          IntegerAttr attr) {
+  if (!attr)
+    return;
+  if (attr.getInt() == 0)
+    printer << "per_tensor";
+  else
+    printer << "group " << attr.getInt();
+}
+
 //===----------------------------------------------------------------------===//
 // Shared verification rules
 //===----------------------------------------------------------------------===//
@@ -413,12 +437,281 @@ static LogicalResult verifyBatchShapes(Operation *op, MemRefType inputs,
 // BatchMatVecOp
 //===----------------------------------------------------------------------===//
 
+/// The storage element type of a quantization value's interpretation in an
+/// input-side memref (I8/U8 -> i8, I32 -> i32, floats -> themselves).
+static Type getQuantStorageType(InterpretationAttr interp) {
+  MLIRContext *ctx = interp.getContext();
+  switch (interp.getKind()) {
+  case InterpKind::I8:
+  case InterpKind::U8:
+    return IntegerType::get(ctx, 8);
+  case InterpKind::I32:
+    return IntegerType::get(ctx, 32);
+  case InterpKind::F32:
+    return Float32Type::get(ctx);
+  case InterpKind::F16:
+    return Float16Type::get(ctx);
+  case InterpKind::BF16:
+    return BFloat16Type::get(ctx);
+  default:
+    return {};
+  }
+}
+
+namespace {
+/// One quantization clause of a batch_matvec, for the shared checks.
+struct QuantClause {
+  StringRef name;
+  InterpretationAttr interp;
+  IntegerAttr group;
+  bool present;
+  ArrayRef<InterpKind> allowed;
+  StringRef allowedText;
+  MemRefType memref; ///< Input-side clauses only.
+};
+} // namespace
+
+/// The rules of the quantized form of coopvec.batch_matvec (see its ODS
+/// description), one diagnostic each.
+static LogicalResult verifyQuantizedBatch(BatchMatVecOp op) {
+  MemRefType inputs = op.getInputs().getType();
+  MemRefType outputs = op.getOutputs().getType();
+  MatrixDescAttr desc = op.getMatrixDesc();
+  int64_t k = desc.getCols(), m = desc.getRows();
+  InterpKind matrix = desc.getInterpretation().getKind();
+  if (matrix != InterpKind::I8 && matrix != InterpKind::U8 &&
+      matrix != InterpKind::I4 && matrix != InterpKind::U4)
+    return op.emitOpError() << "a quantized product takes an I8, U8, I4 or U4 "
+                               "matrix, but got "
+                            << desc.getInterpretation().getName();
+  if (desc.isBlockScaled() || op.getScales())
+    return op.emitOpError("a quantized product takes no block scales");
+  InterpKind input = op.getInputInterp().getKind();
+  if (!inputs.getElementType().isInteger(8) ||
+      (input != InterpKind::I8 && input != InterpKind::U8) ||
+      op.getInputUnsigned())
+    return op.emitOpError() << "a quantized product takes i8 input rows read "
+                               "as I8 or U8, but got "
+                            << inputs.getElementType() << " read as "
+                            << op.getInputInterp().getName();
+  if (inputs.getDimSize(1) != k)
+    return op.emitOpError() << "input rows have " << inputs.getDimSize(1)
+                            << " elements, but the matrix has K = " << k;
+  Type out = outputs.getElementType();
+  if (!(out.isF32() || out.isF16() || out.isBF16() || out.isInteger(32)) ||
+      op.getOutputUnsigned())
+    return op.emitOpError() << "a quantized product writes f32, f16, bf16 or "
+                               "i32 rows, but got "
+                            << out;
+  if (outputs.getDimSize(1) != m)
+    return op.emitOpError() << "output rows have " << outputs.getDimSize(1)
+                            << " elements, but the matrix has M = " << m;
+  bool scaled = op.getWeightScales() || op.getInputScales();
+  if (out.isInteger(32) && scaled)
+    return op.emitOpError("an i32 result is the exact integer product and "
+                          "takes no scales");
+  if (failed(verifyTranspose(op, desc)) ||
+      failed(verifyMatrixStride(op, desc, op.getMatrixStride(), "matrix")) ||
+      failed(verifyOffset(op, op.getMatrixOffset(), 1, "matrix")))
+    return failure();
+
+  if ((op.getBias() != nullptr) != (op.getBiasOffset() != nullptr))
+    return op.emitOpError("bias buffer and bias offset must be given together");
+  if (op.getBias()) {
+    InterpKind bias = op.getBiasInterpAttr().getKind();
+    bool ok = out.isInteger(32) ? bias == InterpKind::I32
+                                : (bias == InterpKind::F32 ||
+                                   bias == InterpKind::F16 ||
+                                   bias == InterpKind::BF16);
+    if (!ok)
+      return op.emitOpError()
+             << "the bias of a quantized product with " << out
+             << " results must be "
+             << (out.isInteger(32) ? "I32" : "F32, F16 or BF16") << ", but is "
+             << op.getBiasInterpAttr().getName();
+  }
+
+  static constexpr InterpKind kZeroPoints[] = {InterpKind::I8, InterpKind::U8,
+                                               InterpKind::I32};
+  static constexpr InterpKind kScales[] = {InterpKind::F32, InterpKind::F16,
+                                           InterpKind::BF16};
+  static constexpr InterpKind kReductions[] = {
+      InterpKind::I32, InterpKind::I8, InterpKind::U8};
+  QuantClause clauses[] = {
+      {"weight zero points", op.getWeightZeroPointsInterpAttr(),
+       op.getWeightZeroPointsGroupAttr(), op.getWeightZeroPoints() != nullptr,
+       kZeroPoints, "I8, U8 or I32", {}},
+      {"weight scales", op.getWeightScalesInterpAttr(),
+       op.getWeightScalesGroupAttr(), op.getWeightScales() != nullptr,
+       kScales, "F32, F16 or BF16", {}},
+      {"input zero points", op.getInputZeroPointsInterpAttr(),
+       op.getInputZeroPointsGroupAttr(), op.getInputZeroPoints() != nullptr,
+       kZeroPoints, "I8, U8 or I32",
+       op.getInputZeroPoints() ? op.getInputZeroPoints().getType()
+                               : MemRefType()},
+      {"input scales", op.getInputScalesInterpAttr(),
+       op.getInputScalesGroupAttr(), op.getInputScales() != nullptr, kScales,
+       "F32, F16 or BF16",
+       op.getInputScales() ? op.getInputScales().getType() : MemRefType()},
+      {"reductions", op.getReductionsInterpAttr(), op.getReductionsGroupAttr(),
+       op.getReductions() != nullptr, kReductions, "I32, I8 or U8",
+       op.getReductions() ? op.getReductions().getType() : MemRefType()},
+  };
+  for (const QuantClause &c : clauses) {
+    if (!c.present)
+      continue;
+    // The custom form always has both; the generic form may not.
+    if (!c.interp || !c.group)
+      return op.emitOpError() << c.name
+                              << " need an interpretation and a grouping";
+    if (!llvm::is_contained(c.allowed, c.interp.getKind()))
+      return op.emitOpError() << c.name << " must be " << c.allowedText
+                              << ", but are " << c.interp.getName();
+    int64_t g = c.group.getInt();
+    if (g < 0 || (g > 0 && k % g != 0))
+      return op.emitOpError() << c.name << ": group size " << g
+                              << " does not divide K = " << k;
+    if (!c.memref)
+      continue;
+    if (c.memref.getElementType() != getQuantStorageType(c.interp))
+      return op.emitOpError()
+             << c.name << " read as " << c.interp.getName() << " need "
+             << getQuantStorageType(c.interp) << " elements, but got "
+             << c.memref;
+    int64_t cols = g == 0 ? 1 : k / g;
+    if (c.memref.getDimSize(1) != cols)
+      return op.emitOpError() << c.name << " need " << cols
+                              << " columns (one per group of K), but got "
+                              << c.memref;
+    if (g == 0 && !c.memref.isDynamicDim(0) && c.memref.getDimSize(0) != 1)
+      return op.emitOpError() << c.name << " per tensor need one row, but got "
+                              << c.memref;
+    if (g != 0 && !c.memref.isDynamicDim(0) && !inputs.isDynamicDim(0) &&
+        c.memref.getDimSize(0) != inputs.getDimSize(0))
+      return op.emitOpError() << c.name << " need one row per input row ("
+                              << inputs.getDimSize(0) << "), but got "
+                              << c.memref;
+  }
+  for (auto [buffer, offset] :
+       {std::pair(op.getWeightZeroPoints(), op.getWeightZeroPointsOffset()),
+        std::pair(op.getWeightScales(), op.getWeightScalesOffset())}) {
+    if ((buffer != nullptr) != (offset != nullptr))
+      return op.emitOpError("a weight-side quantization buffer and its offset "
+                            "must be given together");
+    if (buffer && failed(verifyOffset(op, offset, 1, "quantization value")))
+      return failure();
+  }
+
+  auto groupSize = [&](IntegerAttr group) {
+    return !group || group.getInt() == 0 ? k : group.getInt();
+  };
+  // The compute groups: the finer scale grouping, which must refine the
+  // other so that every compute group has one scale of each.
+  int64_t sx = groupSize(op.getInputScalesGroupAttr());
+  int64_t sw = groupSize(op.getWeightScalesGroupAttr());
+  if (sx % sw != 0 && sw % sx != 0)
+    return op.emitOpError() << "input scale groups of " << sx
+                            << " and weight scale groups of " << sw
+                            << " must nest (one size divides the other)";
+  int64_t compute = std::min(sx, sw);
+  if (!op.getReductions())
+    return success();
+  if (!op.getWeightZeroPoints())
+    return op.emitOpError("reductions require weight zero points");
+  int64_t r = op.getReductionsGroupAttr().getInt();
+  if (r == 0)
+    return op.emitOpError("reductions need the full input mask: one value per "
+                          "row and group, not per_tensor");
+  int64_t zw = groupSize(op.getWeightZeroPointsGroupAttr());
+  if (zw % r != 0)
+    return op.emitOpError() << "reduction groups of " << r
+                            << " must equal or refine the weight zero points' "
+                               "groups of "
+                            << zw;
+  if (compute % r != 0)
+    return op.emitOpError() << "reduction groups of " << r
+                            << " straddle the compute groups of " << compute
+                            << " (the finer scale grouping)";
+  return success();
+}
+
 LogicalResult BatchMatVecOp::verify() {
   MemRefType inputs = getInputs().getType(), outputs = getOutputs().getType();
   if (failed(verifyBatchShapes(*this, inputs, outputs)))
     return failure();
+  if (isQuantized())
+    return verifyQuantizedBatch(*this);
   // The rules of coopvec.matvec, applied to one row.
   return verifyMatVecLike(*this, getRowType(inputs), getRowType(outputs));
+}
+
+//===----------------------------------------------------------------------===//
+// QuantizeRowsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult QuantizeRowsOp::verify() {
+  MemRefType inputs = getInputs().getType(), outputs = getOutputs().getType();
+  if (failed(verifyBatchShapes(*this, inputs, outputs)))
+    return failure();
+  Type in = inputs.getElementType();
+  if (!in.isF32() && !in.isF16())
+    return emitOpError() << "quantizes f32 or f16 rows, but got " << in;
+  if (!outputs.getElementType().isInteger(8))
+    return emitOpError() << "writes i8 rows, but got "
+                         << outputs.getElementType();
+  int64_t n = inputs.getDimSize(1);
+  if (outputs.getDimSize(1) != n)
+    return emitOpError() << "output rows have " << outputs.getDimSize(1)
+                         << " elements, but input rows " << n;
+  int64_t group = getGroup();
+  if (group <= 0 || n % group != 0)
+    return emitOpError() << "group size " << group
+                         << " does not divide the row length " << n;
+  InterpKind kind = getOutputInterp().getKind();
+  if (kind != InterpKind::I8 && kind != InterpKind::U8)
+    return emitOpError() << "quantizes to I8 or U8, but got "
+                         << getOutputInterp().getName();
+  if (kind == InterpKind::U8 && !getZeroPoints())
+    return emitOpError("asymmetric U8 quantization needs zero points");
+  if (kind == InterpKind::I8 && getZeroPoints())
+    return emitOpError("symmetric I8 quantization takes no zero points");
+  Type scale = getScales().getType().getElementType();
+  if (!scale.isF32() && !scale.isF16() && !scale.isBF16())
+    return emitOpError() << "scales must be f32, f16 or bf16, but got "
+                         << scale;
+  int64_t groups = n / group;
+  for (Value v : {getScales(), getZeroPoints(), getReductions()}) {
+    if (!v)
+      continue;
+    auto type = cast<MemRefType>(v.getType());
+    if (v != getScales() && !type.getElementType().isInteger(32))
+      return emitOpError() << "zero points and reductions must be i32, but "
+                              "got "
+                           << type;
+    if (type.getDimSize(1) != groups)
+      return emitOpError() << "needs " << groups
+                           << " columns (one per group), but got " << type;
+    if (!type.isDynamicDim(0) && !inputs.isDynamicDim(0) &&
+        type.getDimSize(0) != inputs.getDimSize(0))
+      return emitOpError() << "has " << inputs.getDimSize(0)
+                           << " input rows but " << type;
+  }
+  return success();
+}
+
+void QuantizeRowsOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addBufferEffect(effects, getInputsMutable(), /*writes=*/false);
+  for (OpOperand *operand :
+       {&getOutputsMutable(), &getScalesMutable()})
+    effects.emplace_back(MemoryEffects::Write::get(), operand,
+                         SideEffects::DefaultResource::get());
+  for (MutableOperandRange range : {getZeroPointsMutable(),
+                                    getReductionsMutable()})
+    if (!range.empty())
+      effects.emplace_back(MemoryEffects::Write::get(), &range[0],
+                           SideEffects::DefaultResource::get());
 }
 
 void BatchMatVecOp::getEffects(
@@ -430,6 +723,12 @@ void BatchMatVecOp::getEffects(
     addBufferEffect(effects, getBiasMutable()[0], /*writes=*/false);
   if (getScales())
     addBufferEffect(effects, getScalesMutable()[0], /*writes=*/false);
+  for (MutableOperandRange range :
+       {getWeightZeroPointsMutable(), getWeightScalesMutable(),
+        getInputZeroPointsMutable(), getInputScalesMutable(),
+        getReductionsMutable()})
+    if (!range.empty())
+      addBufferEffect(effects, range[0], /*writes=*/false);
   effects.emplace_back(MemoryEffects::Write::get(), &getOutputsMutable(),
                        SideEffects::DefaultResource::get());
 }

@@ -176,7 +176,12 @@ LogicalResult rewriteChain(RewriterBase &rewriter, Operation *loop, Value lb,
         op.getInputUnsignedAttr(), op.getMatrix(), op.getMatrixOffset(),
         op.getMatrixStride(), op.getMatrixDescAttr(), op.getBias(),
         op.getBiasOffset(), op.getBiasInterpAttr(), op.getOutputUnsignedAttr(),
-        outputs, op.getScales(), op.getScalesOffset());
+        outputs, op.getScales(), op.getScalesOffset(),
+        /*weight_zero_points=*/Value(), Value(), nullptr, nullptr,
+        /*weight_scales=*/Value(), Value(), nullptr, nullptr,
+        /*input_zero_points=*/Value(), nullptr, nullptr,
+        /*input_scales=*/Value(), nullptr, nullptr,
+        /*reductions=*/Value(), nullptr, nullptr);
     rewriter.eraseOp(loop);
     return success();
   }

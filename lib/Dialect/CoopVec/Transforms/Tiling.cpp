@@ -55,6 +55,11 @@ FailureOr<TiledForm> classify(BatchMatVecOp op, TileShape shape,
     os << "tile sizes must be positive";
     return failure();
   }
+  if (op.isQuantized()) {
+    os << "the quantized form (zero points, grouped scales, reductions) has "
+          "no tiled form";
+    return failure();
+  }
   MLIRContext *ctx = op.getContext();
   MatrixDescAttr desc = op.getMatrixDesc();
   InterpKind matrix = desc.getInterpretation().getKind();

@@ -1,0 +1,362 @@
+//===- BenchQuant.cpp - The quantized product vs oneDNN and OpenBLAS ------===//
+//
+// Times coopvecKernelsQuantizedMatMul (the kernels behind the quantized form
+// of coopvec.batch_matvec) with and without precomputed reductions against
+// oneDNN f32 matmul, OpenBLAS sgemm and oneDNN 2.x int8 matmul (u8s8, f32
+// output with per-channel output scales) without and with a per-tensor
+// weight zero point, on the shapes of the precomputed-reductions RFC, a few
+// LLM projections and 64x64 batches. Contenders of one shape run
+// interleaved; figures are medians. See README.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinAlgCoop/Runtime/Kernels.h"
+#include "LinAlgCoop/Runtime/Numerics.h"
+#include "LinAlgCoop/Runtime/Quantized.h"
+
+#include <cblas.h>
+#include <omp.h>
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+extern "C" void openblas_set_num_threads(int);
+
+namespace {
+
+using dnnl::memory;
+using Dt = dnnl::memory::data_type;
+using Tag = dnnl::memory::format_tag;
+
+int gReps = 5;
+int gThreads = 2;
+
+std::vector<double>
+interleavedMedianMs(const std::vector<std::function<void()>> &fns, int reps) {
+  for (const auto &fn : fns)
+    if (fn)
+      fn();
+  std::vector<std::vector<double>> t(fns.size());
+  for (int i = 0; i < reps; ++i)
+    for (size_t f = 0; f < fns.size(); ++f) {
+      if (!fns[f])
+        continue;
+      auto t0 = std::chrono::steady_clock::now();
+      fns[f]();
+      auto t1 = std::chrono::steady_clock::now();
+      t[f].push_back(
+          std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+  std::vector<double> med;
+  for (auto &v : t) {
+    std::sort(v.begin(), v.end());
+    med.push_back(v.empty() ? NAN : v[v.size() / 2]);
+  }
+  return med;
+}
+
+struct Dnnl {
+  dnnl::engine eng{dnnl::engine::kind::cpu, 0};
+  dnnl::stream strm{eng};
+};
+
+/// dst[b x n] = src[b x k] * wei[k x n], weights reordered once into
+/// oneDNN's preferred layout. Int8: f32 output with runtime per-channel
+/// output scales and, if `weightZeroPoint`, a runtime per-tensor weight
+/// zero point.
+struct MatMul {
+  dnnl::matmul prim;
+  memory wei, scales, zp;
+  memory::desc srcMd, dstMd;
+  bool ok = false;
+  std::string why;
+
+  MatMul(Dnnl &d, memory::dim b, memory::dim k, memory::dim n, Dt srcDt,
+         Dt weiDt, const void *weiKxN, const float *outScales,
+         bool weightZeroPoint) {
+    try {
+      srcMd = memory::desc({b, k}, srcDt, Tag::ab);
+      dstMd = memory::desc({b, n}, Dt::f32, Tag::ab);
+      memory::desc weiAny({k, n}, weiDt, Tag::any);
+      dnnl::primitive_attr attr;
+      if (outScales)
+        attr.set_output_scales(1 << 1, {DNNL_RUNTIME_F32_VAL});
+      if (weightZeroPoint)
+        attr.set_zero_points(DNNL_ARG_WEIGHTS, 0, {DNNL_RUNTIME_S32_VAL});
+      dnnl::matmul::primitive_desc pd(
+          dnnl::matmul::desc(srcMd, weiAny, dstMd), attr, d.eng);
+      why = pd.impl_info_str();
+      prim = dnnl::matmul(pd);
+      memory user({{k, n}, weiDt, Tag::ab}, d.eng, const_cast<void *>(weiKxN));
+      wei = memory(pd.weights_desc(), d.eng);
+      dnnl::reorder(user, wei).execute(d.strm, user, wei);
+      if (outScales) {
+        scales = memory({{n}, Dt::f32, Tag::a}, d.eng);
+        std::memcpy(scales.get_data_handle(), outScales, size_t(n) * 4);
+      }
+      if (weightZeroPoint) {
+        zp = memory({{1}, Dt::s32, Tag::a}, d.eng);
+        *static_cast<int32_t *>(zp.get_data_handle()) = 3;
+      }
+      d.strm.wait();
+      ok = true;
+    } catch (const dnnl::error &e) {
+      why = e.what();
+    }
+  }
+
+  void run(Dnnl &d, const void *src, void *dst) {
+    memory s(srcMd, d.eng, const_cast<void *>(src));
+    memory o(dstMd, d.eng, dst);
+    std::unordered_map<int, memory> args = {
+        {DNNL_ARG_SRC, s}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, o}};
+    if (scales)
+      args[DNNL_ARG_ATTR_OUTPUT_SCALES] = scales;
+    if (zp)
+      args[DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_WEIGHTS] = zp;
+    prim.execute(d.strm, args);
+    d.strm.wait();
+  }
+};
+
+std::mt19937 gRng(42);
+
+template <class T> struct Aligned64 {
+  using value_type = T;
+  Aligned64() = default;
+  template <class U> Aligned64(const Aligned64<U> &) {}
+  T *allocate(size_t n) {
+    return static_cast<T *>(
+        std::aligned_alloc(64, (n * sizeof(T) + 63) / 64 * 64));
+  }
+  void deallocate(T *p, size_t) { std::free(p); }
+  template <class U> bool operator==(const Aligned64<U> &) const {
+    return true;
+  }
+  template <class U> bool operator!=(const Aligned64<U> &) const {
+    return false;
+  }
+};
+template <class T> using Buffer = std::vector<T, Aligned64<T>>;
+
+uint16_t toHalf(float f) {
+  return uint16_t(coopvecConvertF32(COOPVEC_FMT_F16, f, COOPVEC_RND_RN, 0, 0));
+}
+
+struct Shape {
+  const char *name;
+  uint32_t b, k, n, group;
+};
+
+void benchShape(Dnnl &d, const Shape &s) {
+  const uint32_t B = s.b, K = s.k, N = s.n, G = s.group;
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  Buffer<float> xf(size_t(B) * K);
+  for (float &v : xf)
+    v = normal(gRng);
+  // Weights: U8 with a per-channel U8 zero point and F16 scale (the RFC's
+  // --dt=s8:u8:f16 ... --attr-zero-points=wei:per_oc:u8).
+  Buffer<uint8_t> w(size_t(N) * K);
+  for (auto &v : w)
+    v = uint8_t(gRng() & 0xFF);
+  std::vector<uint8_t> zw(N);
+  std::vector<uint16_t> sw(N);
+  std::vector<float> swf(N);
+  for (uint32_t n = 0; n < N; ++n) {
+    zw[n] = uint8_t(100 + gRng() % 56);
+    sw[n] = toHalf(0.001f + 0.001f * float(gRng() % 100) / 100.0f);
+    swf[n] = coopvecDecodeToF32(COOPVEC_FMT_F16, sw[n]);
+  }
+  // Activations: I8 rows, F16 scales and I32 reductions per group of G.
+  uint32_t groups = K / G;
+  Buffer<int8_t> xq(size_t(B) * K);
+  Buffer<uint16_t> sx(size_t(B) * groups);
+  Buffer<int32_t> red(size_t(B) * groups);
+  CoopVecQuantizeRowsParams qp{};
+  qp.input = xf.data();
+  qp.inputType = COOPVEC_TYPE_F32;
+  qp.inputStride = uint64_t(K) * 4;
+  qp.batch = B;
+  qp.n = K;
+  qp.group = G;
+  qp.output = xq.data();
+  qp.outputInterp = COOPVEC_TYPE_I8;
+  qp.outputStride = K;
+  qp.scales = sx.data();
+  qp.scaleType = COOPVEC_TYPE_F16;
+  qp.scalesStride = uint64_t(groups) * 2;
+  qp.reductions = red.data();
+  qp.reductionsStride = uint64_t(groups) * 4;
+  if (coopvecQuantizeRows(&qp) != COOPVEC_OK) {
+    std::fprintf(stderr, "quantize failed\n");
+    std::exit(1);
+  }
+
+  Buffer<uint16_t> yR(size_t(B) * N), yNoR(size_t(B) * N);
+  CoopVecQuantMatMulParams p{};
+  p.output = yR.data();
+  p.outputType = COOPVEC_TYPE_F16;
+  p.outputStride = uint64_t(N) * 2;
+  p.input = xq.data();
+  p.inputInterp = COOPVEC_TYPE_I8;
+  p.inputStride = K;
+  p.batch = B;
+  p.matrix = w.data();
+  p.matrixInterp = COOPVEC_TYPE_U8;
+  p.m = N;
+  p.k = K;
+  p.layout = COOPVEC_LAYOUT_ROW_MAJOR;
+  p.matrixStride = K;
+  p.weightZeroPoints = zw.data();
+  p.weightZeroPointsInterp = COOPVEC_TYPE_U8;
+  p.weightZeroPointsGroup = K;
+  p.weightScales = sw.data();
+  p.weightScalesInterp = COOPVEC_TYPE_F16;
+  p.weightScalesGroup = K;
+  p.inputScales = sx.data();
+  p.inputScalesStride = uint64_t(groups) * 2;
+  p.inputScalesInterp = COOPVEC_TYPE_F16;
+  p.inputScalesGroup = G;
+  p.reductions = red.data();
+  p.reductionsStride = uint64_t(groups) * 4;
+  p.reductionsInterp = COOPVEC_TYPE_I32;
+  p.reductionsGroup = G;
+  p.numThreads = gThreads;
+  CoopVecQuantMatMulParams pNoR = p;
+  pNoR.output = yNoR.data();
+  pNoR.reductions = nullptr;
+  pNoR.reductionsGroup = 0;
+  pNoR.reductionsInterp = 0;
+  pNoR.reductionsStride = 0;
+  if (coopvecKernelsQuantizedMatMul(&p) != COOPVEC_OK ||
+      coopvecKernelsQuantizedMatMul(&pNoR) != COOPVEC_OK) {
+    std::fprintf(stderr, "%s: the kernels do not take the shape\n", s.name);
+    std::exit(1);
+  }
+  if (std::memcmp(yR.data(), yNoR.data(), yR.size() * 2) != 0) {
+    std::fprintf(stderr, "%s: with and without reductions differ\n", s.name);
+    std::exit(1);
+  }
+  // The first rows against the reference semantics, bit for bit.
+  {
+    uint32_t rows = std::min<uint32_t>(B, 2);
+    std::vector<uint16_t> ref(size_t(rows) * N);
+    CoopVecQuantMatMulParams r = p;
+    r.batch = rows;
+    r.output = ref.data();
+    coopvecReferenceQuantizedMatMul(&r);
+    if (std::memcmp(ref.data(), yR.data(), ref.size() * 2) != 0) {
+      std::fprintf(stderr, "%s: kernels differ from the reference\n", s.name);
+      std::exit(1);
+    }
+  }
+
+  // Peers: f32 (oneDNN, OpenBLAS) and oneDNN u8s8 int8 (f32 out, per-channel
+  // output scales), without and with a per-tensor weight zero point.
+  std::vector<float> wKxN(size_t(K) * N);
+  std::vector<int8_t> wS8KxN(size_t(K) * N);
+  Buffer<float> wf(size_t(N) * K);
+  for (uint32_t n = 0; n < N; ++n)
+    for (uint32_t k = 0; k < K; ++k) {
+      float v = (float(w[size_t(n) * K + k]) - zw[n]) * swf[n];
+      wKxN[size_t(k) * N + n] = v;
+      wf[size_t(n) * K + k] = v;
+      wS8KxN[size_t(k) * N + n] = int8_t(w[size_t(n) * K + k] ^ 0x80);
+    }
+  Buffer<uint8_t> xu8(size_t(B) * K);
+  for (size_t i = 0; i < xu8.size(); ++i)
+    xu8[i] = uint8_t(xq[i]) ^ 0x80;
+  std::vector<float> outScales(N, 0.001f);
+  MatMul f32(d, B, K, N, Dt::f32, Dt::f32, wKxN.data(), nullptr, false);
+  MatMul i8(d, B, K, N, Dt::u8, Dt::s8, wS8KxN.data(), outScales.data(),
+            false);
+  MatMul i8zp(d, B, K, N, Dt::u8, Dt::s8, wS8KxN.data(), outScales.data(),
+              true);
+  Buffer<float> yf(size_t(B) * N);
+  int reps = uint64_t(B) * K * N > (uint64_t(1) << 36) ? std::max(gReps / 2, 2)
+                                                       : gReps;
+  std::vector<std::function<void()>> fns = {
+      [&] { f32.run(d, xf.data(), yf.data()); },
+      [&] {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, int(B), int(N),
+                    int(K), 1.0f, xf.data(), int(K), wf.data(), int(K), 0.0f,
+                    yf.data(), int(N));
+      },
+      [&] { coopvecKernelsQuantizedMatMul(&pNoR); },
+      [&] { coopvecKernelsQuantizedMatMul(&p); },
+      i8.ok ? std::function<void()>([&] { i8.run(d, xu8.data(), yf.data()); })
+            : nullptr,
+      i8zp.ok
+          ? std::function<void()>([&] { i8zp.run(d, xu8.data(), yf.data()); })
+          : nullptr,
+      [&] { coopvecQuantizeRows(&qp); },
+  };
+  std::vector<double> t = interleavedMedianMs(fns, reps);
+  double gop = 2.0 * B * K * N / 1e9;
+  std::printf("%-22s %5ux%-5u x %5ux%-5u g%-4u | %9.3f %9.3f | %9.3f %9.3f "
+              "| %9.3f %9.3f | %7.3f | %5.2f %5.2f %5.2f | %6.0f\n",
+              s.name, B, K, K, N, G, t[0], t[1], t[2], t[3], t[4], t[5], t[6],
+              t[3] / t[4], t[2] / t[4], t[3] / t[0], gop / (t[3] / 1e3));
+  if (!i8zp.ok)
+    std::printf("    oneDNN u8s8 + per-tensor weight zero point: %s\n",
+                i8zp.why.c_str());
+  std::fflush(stdout);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (const char *r = std::getenv("COOPVEC_BENCH_REPS"))
+    gReps = std::max(1, std::atoi(r));
+  if (const char *t = std::getenv("COOPVEC_NUM_THREADS"))
+    gThreads = std::max(1, std::atoi(t));
+  omp_set_num_threads(gThreads);
+  openblas_set_num_threads(gThreads);
+  uint32_t rfcRows = 2172;
+  if (const char *r = std::getenv("COOPVEC_BENCH_RFC_ROWS"))
+    rfcRows = uint32_t(std::max(1, std::atoi(r)));
+  std::vector<Shape> shapes = {
+      {"RFC (1) prefill", rfcRows, 4096, 14336, 128},
+      {"RFC (2) decode", 31, 2560, 2560, 128},
+      {"Llama-7B qkv decode", 1, 4096, 4096, 128},
+      {"Llama-7B up, 16 tok", 16, 4096, 11008, 128},
+      {"Llama-7B down, 128 tok", 128, 11008, 4096, 128},
+      {"Llama-7B o, 512 tok", 512, 4096, 4096, 128},
+      {"64x64, 4096 rows", 4096, 64, 64, 32},
+      {"64x64, 65536 rows", 65536, 64, 64, 32},
+  };
+  bool any = false;
+  for (int i = 1; i < argc; ++i)
+    if (argv[i][0] != '-')
+      any = true;
+  Dnnl d;
+  std::printf("threads %d, reps %d (median; RFC (1) and other >64 Gop shapes "
+              "half)\n", gThreads, gReps);
+  std::printf("%-22s %-23s | %9s %9s | %9s %9s | %9s %9s | %7s | %5s %5s %5s "
+              "| %6s\n",
+              "shape", "B x K x K x N, group", "dnnl f32", "sgemm", "q no R",
+              "q with R", "dnnl s8", "dnnl zp", "quant", "R/s8", "noR/s8",
+              "R/f32", "GOPS");
+  for (const Shape &s : shapes) {
+    if (any) {
+      bool match = false;
+      for (int i = 1; i < argc; ++i)
+        if (std::strstr(s.name, argv[i]))
+          match = true;
+      if (!match)
+        continue;
+    }
+    benchShape(d, s);
+  }
+  return 0;
+}

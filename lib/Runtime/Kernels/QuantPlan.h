@@ -1,0 +1,79 @@
+//===- QuantPlan.h - The quantized product as the kernels take it -*- C++ -*-===//
+//
+// coopvecKernelsQuantizedMatMul (Quantized.cpp) turns the parameters into
+// this plan: the integer product split into the raw sum P = sum x * w that
+// VNNI computes and correction terms (zero points, reductions, the offsets
+// of the unsigned-by-signed trick), everything per compute group and in
+// int32, which is exact because the plan is only made when every value
+// provably fits (Quantized.cpp checks the bound). The float steps are those
+// of the reference, in its order, so results are bit-identical.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LINALGCOOP_LIB_RUNTIME_KERNELS_QUANTPLAN_H
+#define LINALGCOOP_LIB_RUNTIME_KERNELS_QUANTPLAN_H
+
+#include <cstdint>
+
+namespace coopvec {
+namespace kernels {
+
+/// How the signed/unsigned operands reach vpdpbusd (u8 x s8).
+enum class QuantMode : uint32_t {
+  UnsignedBySigned, ///< x U8, w I8: dpbusd(x, w).
+  SignedBySigned,   ///< x I8, w I8: x + 128 is U8; P -= 128 * colsum(w).
+  SignedByUnsigned, ///< x I8, w U8: dpbusd(w, x), the roles swapped.
+  UnsignedByUnsigned ///< x U8, w U8: w - 128 is I8; P += 128 * rowsum(x).
+};
+
+struct QuantPlan {
+  uint32_t batch, m, k;
+  uint32_t group;   ///< Compute group (the finer scale grouping).
+  uint32_t groups;  ///< k / group.
+  QuantMode mode;
+  const uint8_t *x; ///< Input rows (x ^ 0x80 for SignedBySigned).
+  uint64_t xStride;
+  const uint8_t *w; ///< Row-major weights, m rows of k bytes.
+  uint64_t wStride;
+  uint8_t wFlip;    ///< XORed into every weight byte while packing.
+
+  /// Input zero points: per (b, sub-group of zxGroup), with the weights'
+  /// column sums over the same sub-groups; null when absent.
+  const int32_t *zx;
+  uint32_t zxGroup;
+  /// Whether the packer computes column sums over zxGroup sub-groups (zero
+  /// points or the SignedBySigned offset need them).
+  bool needColSums;
+  /// Weight zero points transposed to [k / rGroup][m] and the reductions
+  /// minus the input zero points' sums, [b][k / rGroup]; null when absent.
+  const int32_t *zwT;
+  const int32_t *radj;
+  uint32_t rGroup;
+  /// Row sums of x per compute group [b][groups] (UnsignedByUnsigned).
+  const int32_t *xsum;
+  /// Scales: [b][groups] and [groups][m]; null when absent.
+  const float *sx;
+  const float *swT;
+  /// Bias: floats or int32 per n; null when absent.
+  const float *biasF;
+  const int32_t *biasI;
+  /// Output: f32, or the element code to convert to; row stride in bytes.
+  uint8_t *out;
+  uint64_t outStride;
+  uint32_t outType;
+};
+
+/// Panel width (outputs per task) of the AVX-512 kernel.
+constexpr uint32_t kQuantPanel = 64;
+
+namespace avx512 {
+/// Computes outputs [panel * 64, panel * 64 + 64) of batch rows
+/// [bBegin, bEnd).
+void quantPanelTask(const QuantPlan &plan, unsigned panel, uint32_t bBegin,
+                    uint32_t bEnd);
+} // namespace avx512
+
+} // namespace kernels
+} // namespace coopvec
+
+#endif // LINALGCOOP_LIB_RUNTIME_KERNELS_QUANTPLAN_H

@@ -1,0 +1,246 @@
+//===- Quantized.cpp - The quantized product's kernel driver --------------===//
+//
+// coopvecKernelsQuantizedMatMul: checks that the fast path takes the
+// parameters (row-major I8/U8 weights, not transposed, K and every group a
+// multiple of 4, an AVX-512 VNNI CPU, every int32 intermediate provably
+// exact), prepares the plan (QuantPlan.h: transposed weight zero points and
+// scales, reductions minus the input zero points' sums, or row sums of x
+// when no reductions are given) and runs one task per 64 outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinAlgCoop/Runtime/Quantized.h"
+#include "QuantPlan.h"
+#include "QuantValues.h"
+#include "Isa.h"
+#include "ThreadPool.h"
+
+#include "LinAlgCoop/Runtime/Kernels.h"
+#include "LinAlgCoop/Runtime/Layout.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+using namespace coopvec::kernels;
+using coopvec::quant::Values;
+
+namespace {
+constexpr uint64_t kInt32Limit = uint64_t(1) << 31;
+
+bool hasVnni() {
+#if defined(__x86_64__)
+  constexpr uint64_t need = kX86Avx512F | kX86Avx512Bw | kX86Avx512Vl |
+                            kX86Avx512Dq | kX86Avx512Vnni;
+  if ((cpuFeatures() & need) != need)
+    return false;
+  // COOPVEC_KERNELS_ISA caps the level as it does for the other kernels.
+  const char *isa = std::getenv("COOPVEC_KERNELS_ISA");
+  return !isa || std::strcmp(isa, "avx512") == 0;
+#else
+  return false;
+#endif
+}
+
+/// The largest |value| of a set of integer values over `rows` rows.
+int64_t maxAbs(const Values &v, uint32_t rows, uint32_t k) {
+  if (!v.present())
+    return 0;
+  int64_t best = 0;
+  uint32_t cols = v.group ? k / v.group : 1;
+  uint32_t n = v.group ? rows : 1;
+  for (uint32_t r = 0; r < n; ++r)
+    for (uint32_t c = 0; c < cols; ++c) {
+      int64_t x = v.integer(r, c * (v.group ? v.group : 1));
+      best = std::max(best, x < 0 ? -x : x);
+    }
+  return best;
+}
+} // namespace
+
+extern "C" int32_t
+coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
+  constexpr int32_t kNotTaken = COOPVEC_ERROR_UNSUPPORTED_TYPE;
+#if !defined(__x86_64__)
+  (void)p;
+  return kNotTaken;
+#else
+  if (!hasVnni() || coopvecQuantizedMatMulCheck(p) != COOPVEC_OK)
+    return kNotTaken;
+  if (p->layout != COOPVEC_LAYOUT_ROW_MAJOR || p->transpose ||
+      (p->matrixInterp != COOPVEC_TYPE_I8 &&
+       p->matrixInterp != COOPVEC_TYPE_U8) ||
+      p->k % 4 != 0 || p->batch == 0)
+    return kNotTaken;
+  uint32_t k = p->k, m = p->m, batch = p->batch;
+  Values wz = Values::weights(p->weightZeroPoints, p->weightZeroPointsOffset,
+                              p->weightZeroPointsInterp,
+                              p->weightZeroPointsGroup, k);
+  Values ws = Values::weights(p->weightScales, p->weightScalesOffset,
+                              p->weightScalesInterp, p->weightScalesGroup, k);
+  Values xz = Values::inputs(p->inputZeroPoints, p->inputZeroPointsStride,
+                             p->inputZeroPointsInterp, p->inputZeroPointsGroup);
+  Values xs = Values::inputs(p->inputScales, p->inputScalesStride,
+                             p->inputScalesInterp, p->inputScalesGroup);
+  Values red = Values::inputs(p->reductions, p->reductionsStride,
+                              p->reductionsInterp, p->reductionsGroup);
+  uint32_t c = coopvec::quant::computeGroup(xs, ws, k);
+  auto sizeOf = [&](const Values &v) { return v.group ? v.group : k; };
+  uint32_t zxGroup = xz.present() ? std::gcd(sizeOf(xz), c) : c;
+  uint32_t rGroup = red.present() ? red.group
+                    : wz.present() ? std::gcd(sizeOf(wz), c)
+                                   : 0;
+  if (c % 4 != 0 || zxGroup % 4 != 0)
+    return kNotTaken;
+
+  bool xSigned = p->inputInterp == COOPVEC_TYPE_I8;
+  bool wSigned = p->matrixInterp == COOPVEC_TYPE_I8;
+  // Exactness in int32: the true value and, with reductions, every value
+  // the given R can produce.
+  int64_t xMax = 255 + maxAbs(xz, batch, k);
+  int64_t wMax = 255 + maxAbs(wz, m, k);
+  if (uint64_t(c) * uint64_t(xMax) * uint64_t(wMax) >= kInt32Limit / 2)
+    return kNotTaken;
+  if (red.present()) {
+    int64_t rMax = maxAbs(red, batch, k);
+    if (rMax > int64_t(rGroup) * 255)
+      return kNotTaken;
+  }
+
+  QuantPlan plan{};
+  plan.batch = batch;
+  plan.m = m;
+  plan.k = k;
+  plan.group = c;
+  plan.groups = k / c;
+  plan.mode = xSigned ? (wSigned ? QuantMode::SignedBySigned
+                                 : QuantMode::SignedByUnsigned)
+                      : (wSigned ? QuantMode::UnsignedBySigned
+                                 : QuantMode::UnsignedByUnsigned);
+  plan.w = static_cast<const uint8_t *>(p->matrix) + p->matrixOffset;
+  plan.wStride = p->matrixStride;
+  plan.wFlip = plan.mode == QuantMode::UnsignedByUnsigned ? 0x80 : 0;
+  plan.zxGroup = zxGroup;
+  plan.needColSums =
+      xz.present() || plan.mode == QuantMode::SignedBySigned;
+
+  const uint8_t *x = static_cast<const uint8_t *>(p->input);
+  std::vector<uint8_t> flipped;
+  plan.x = x;
+  plan.xStride = p->inputStride;
+  if (plan.mode == QuantMode::SignedBySigned) {
+    flipped.resize(size_t(batch) * k);
+    for (uint32_t b = 0; b < batch; ++b)
+      for (uint32_t i = 0; i < k; ++i)
+        flipped[size_t(b) * k + i] = x[uint64_t(b) * p->inputStride + i] ^ 0x80;
+    plan.x = flipped.data();
+    plan.xStride = k;
+  }
+  auto input = [&](uint32_t b, uint32_t i) -> int32_t {
+    uint8_t v = x[uint64_t(b) * p->inputStride + i];
+    return xSigned ? int32_t(int8_t(v)) : int32_t(v);
+  };
+
+  std::vector<int32_t> zxv, zwT, radj, xsum;
+  std::vector<float> sxv, swT, biasF;
+  std::vector<int32_t> biasI;
+  uint64_t mPad = (uint64_t(m) + kQuantPanel - 1) / kQuantPanel * kQuantPanel;
+  if (xz.present()) {
+    uint32_t subs = k / zxGroup;
+    zxv.resize(size_t(batch) * subs);
+    for (uint32_t b = 0; b < batch; ++b)
+      for (uint32_t s = 0; s < subs; ++s)
+        zxv[size_t(b) * subs + s] = int32_t(xz.integer(b, s * zxGroup));
+    plan.zx = zxv.data();
+  }
+  if (wz.present()) {
+    uint32_t rGroups = k / rGroup;
+    zwT.assign(size_t(rGroups) * mPad + 16, 0);
+    for (uint32_t n = 0; n < m; ++n)
+      for (uint32_t g = 0; g < rGroups; ++g)
+        zwT[size_t(g) * mPad + n] = int32_t(wz.integer(n, g * rGroup));
+    radj.resize(size_t(batch) * rGroups);
+    for (uint32_t b = 0; b < batch; ++b)
+      for (uint32_t g = 0; g < rGroups; ++g) {
+        int64_t zsum = 0, xsumG = 0;
+        for (uint32_t i = g * rGroup; i < (g + 1) * rGroup; ++i) {
+          if (xz.present())
+            zsum += xz.integer(b, i);
+          if (!red.present())
+            xsumG += input(b, i);
+        }
+        int64_t r = red.present() ? red.integer(b, g * rGroup) : xsumG;
+        radj[size_t(b) * rGroups + g] = int32_t(r - zsum);
+      }
+    plan.zwT = zwT.data();
+    plan.radj = radj.data();
+    plan.rGroup = rGroup;
+  }
+  if (plan.mode == QuantMode::UnsignedByUnsigned) {
+    xsum.resize(size_t(batch) * plan.groups);
+    for (uint32_t b = 0; b < batch; ++b)
+      for (uint32_t j = 0; j < plan.groups; ++j) {
+        int32_t s = 0;
+        for (uint32_t i = j * c; i < (j + 1) * c; ++i)
+          s += input(b, i);
+        xsum[size_t(b) * plan.groups + j] = s;
+      }
+    plan.xsum = xsum.data();
+  }
+  if (xs.present()) {
+    sxv.resize(size_t(batch) * plan.groups);
+    for (uint32_t b = 0; b < batch; ++b)
+      for (uint32_t j = 0; j < plan.groups; ++j)
+        sxv[size_t(b) * plan.groups + j] = xs.real(b, j * c);
+    plan.sx = sxv.data();
+  }
+  if (ws.present()) {
+    swT.assign(size_t(plan.groups) * mPad + 16, 0.0f);
+    for (uint32_t n = 0; n < m; ++n)
+      for (uint32_t j = 0; j < plan.groups; ++j)
+        swT[size_t(j) * mPad + n] = ws.real(n, j * c);
+    plan.swT = swT.data();
+  }
+  if (p->bias) {
+    Values bias = Values::weights(p->bias, p->biasOffset, p->biasInterp, 1, 1);
+    if (p->outputType == COOPVEC_TYPE_I32) {
+      biasI.resize(m);
+      for (uint32_t n = 0; n < m; ++n)
+        biasI[n] = int32_t(bias.integer(n, 0));
+      plan.biasI = biasI.data();
+    } else {
+      biasF.resize(m);
+      for (uint32_t n = 0; n < m; ++n)
+        biasF[n] = bias.real(n, 0);
+      plan.biasF = biasF.data();
+    }
+  }
+  plan.out = static_cast<uint8_t *>(p->output);
+  plan.outStride = p->outputStride;
+  plan.outType = p->outputType;
+
+  unsigned panels = unsigned((m + kQuantPanel - 1) / kQuantPanel);
+  unsigned threads = p->numThreads ? p->numThreads : defaultThreadCount();
+  if (uint64_t(batch) * m * k < (uint64_t(1) << 18))
+    threads = 1;
+  // Few panels: split the batch too (each chunk packs its panel again,
+  // k * 64 bytes against chunk * k * 64 multiply-adds).
+  uint32_t chunks = 1;
+  if (panels < 4 * threads)
+    chunks = std::min<uint32_t>((4 * threads + panels - 1) / panels,
+                                (batch + 63) / 64);
+  chunks = std::max<uint32_t>(chunks, 1);
+  uint32_t chunkRows = (batch + chunks - 1) / chunks;
+  chunkRows = (chunkRows + 3) / 4 * 4;
+  chunks = (batch + chunkRows - 1) / chunkRows;
+  auto task = [&](unsigned t) {
+    unsigned panel = t % panels, chunk = t / panels;
+    uint32_t b0 = chunk * chunkRows;
+    avx512::quantPanelTask(plan, panel, b0, std::min(batch, b0 + chunkRows));
+  };
+  parallelFor(panels * chunks, threads, task);
+  return COOPVEC_OK;
+#endif
+}
