@@ -6,8 +6,8 @@
 #
 #   fuzz/run-all.sh SECONDS_EACH [FUZZER...]
 #
-# BUILD_DIR (default build-fuzz) holds the fuzzers (bin/); WORK_DIR (default
-# $BUILD_DIR/fuzz-work) keeps the growing corpora and the artifacts between
+# BUILD_DIR (default build-san, the sanitized build of scripts/build.sh)
+# holds the fuzzers (bin/); WORK_DIR (default $BUILD_DIR/fuzz-work) keeps the growing corpora and the artifacts between
 # runs. Seeds come from fuzz/make-corpus.py, the regression inputs from
 # test/Fuzz/Inputs/<fuzzer>/, dictionaries from fuzz/*.dict.
 set -euo pipefail
@@ -23,7 +23,7 @@ if ((${#FUZZERS[@]} == 0)); then
   FUZZERS=(coopvec-parse-fuzzer coopvec-pass-fuzzer coopvec-npy-fuzzer
            coopvec-dxil-fuzzer coopvec-numerics-fuzzer)
 fi
-BUILD_DIR=${BUILD_DIR:-build-fuzz}
+BUILD_DIR=${BUILD_DIR:-build-san}
 WORK_DIR=${WORK_DIR:-$BUILD_DIR/fuzz-work}
 # Debian's libMLIR.so is not instrumented: LLVM's inlined allocators poison
 # memory that ASan would then report as use-after-poison.

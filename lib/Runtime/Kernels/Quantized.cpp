@@ -75,17 +75,10 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
       p->k % 4 != 0 || p->batch == 0)
     return kNotTaken;
   uint32_t k = p->k, m = p->m, batch = p->batch;
-  Values wz = Values::weights(p->weightZeroPoints, p->weightZeroPointsOffset,
-                              p->weightZeroPointsInterp,
-                              p->weightZeroPointsGroup, k);
-  Values ws = Values::weights(p->weightScales, p->weightScalesOffset,
-                              p->weightScalesInterp, p->weightScalesGroup, k);
-  Values xz = Values::inputs(p->inputZeroPoints, p->inputZeroPointsStride,
-                             p->inputZeroPointsInterp, p->inputZeroPointsGroup);
-  Values xs = Values::inputs(p->inputScales, p->inputScalesStride,
-                             p->inputScalesInterp, p->inputScalesGroup);
-  Values red = Values::inputs(p->reductions, p->reductionsStride,
-                              p->reductionsInterp, p->reductionsGroup);
+  coopvec::quant::Operands operands(*p);
+  const Values &wz = operands.weightZeroPoints, &ws = operands.weightScales,
+               &xz = operands.inputZeroPoints, &xs = operands.inputScales,
+               &red = operands.reductions;
   uint32_t c = coopvec::quant::computeGroup(xs, ws, k);
   auto sizeOf = [&](const Values &v) { return v.group ? v.group : k; };
   uint32_t zxGroup = xz.present() ? std::gcd(sizeOf(xz), c) : c;

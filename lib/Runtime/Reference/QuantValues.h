@@ -11,6 +11,7 @@
 
 #include "LinAlgCoop/Runtime/Kernels.h"
 #include "LinAlgCoop/Runtime/Numerics.h"
+#include "LinAlgCoop/Runtime/Quantized.h"
 
 #include <cstdint>
 #include <cstring>
@@ -122,6 +123,27 @@ inline uint32_t computeGroup(const Values &inputScales,
                     : k;
   return sx < sw ? sx : sw;
 }
+
+/// The zero points, scales and reductions of a quantized product.
+struct Operands {
+  Values weightZeroPoints, weightScales, inputZeroPoints, inputScales,
+      reductions;
+
+  explicit Operands(const CoopVecQuantMatMulParams &p)
+      : weightZeroPoints(Values::weights(
+            p.weightZeroPoints, p.weightZeroPointsOffset,
+            p.weightZeroPointsInterp, p.weightZeroPointsGroup, p.k)),
+        weightScales(Values::weights(p.weightScales, p.weightScalesOffset,
+                                     p.weightScalesInterp,
+                                     p.weightScalesGroup, p.k)),
+        inputZeroPoints(Values::inputs(
+            p.inputZeroPoints, p.inputZeroPointsStride,
+            p.inputZeroPointsInterp, p.inputZeroPointsGroup)),
+        inputScales(Values::inputs(p.inputScales, p.inputScalesStride,
+                                   p.inputScalesInterp, p.inputScalesGroup)),
+        reductions(Values::inputs(p.reductions, p.reductionsStride,
+                                  p.reductionsInterp, p.reductionsGroup)) {}
+};
 
 } // namespace coopvec::quant
 

@@ -128,17 +128,10 @@ coopvecReferenceQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
     return mInfo->format == COOPVEC_FMT_I8 ? int64_t(int8_t(bits))
                                            : int64_t(bits & 0xFF);
   };
-  Values wz = Values::weights(p->weightZeroPoints, p->weightZeroPointsOffset,
-                              p->weightZeroPointsInterp,
-                              p->weightZeroPointsGroup, k);
-  Values ws = Values::weights(p->weightScales, p->weightScalesOffset,
-                              p->weightScalesInterp, p->weightScalesGroup, k);
-  Values xz = Values::inputs(p->inputZeroPoints, p->inputZeroPointsStride,
-                             p->inputZeroPointsInterp, p->inputZeroPointsGroup);
-  Values xs = Values::inputs(p->inputScales, p->inputScalesStride,
-                             p->inputScalesInterp, p->inputScalesGroup);
-  Values red = Values::inputs(p->reductions, p->reductionsStride,
-                              p->reductionsInterp, p->reductionsGroup);
+  coopvec::quant::Operands operands(*p);
+  const Values &wz = operands.weightZeroPoints, &ws = operands.weightScales,
+               &xz = operands.inputZeroPoints, &xs = operands.inputScales,
+               &red = operands.reductions;
   uint32_t compute = coopvec::quant::computeGroup(xs, ws, k);
   bool intOut = p->outputType == COOPVEC_TYPE_I32;
   unsigned outBytes = coopvec::quant::valueBytes(p->outputType);

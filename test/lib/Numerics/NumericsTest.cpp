@@ -371,10 +371,12 @@ uint32_t expectStochastic(unsigned dst, float xf, unsigned flags,
   double xd = std::fabs(double(xf));
   double loD = std::fabs(apDecode(dst, bitsOf(dst, lo)));
   double upD = std::fabs(apDecode(dst, bitsOf(dst, up)));
-  // Neighbours differ by a power of two; past MAX_NORM (no finite `up`) the
-  // ulp is the spacing just below it.
+  // Neighbours differ by a power of two; past MAX_NORM the ulp is the
+  // spacing just below it: there `up` is not finite, or, in a format without
+  // inf and NaN (FP6, FP4), APFloat's next() stays at MAX_NORM (ulp 0, and
+  // the fraction below would be NaN).
   double ulp = upD - loD;
-  if (!std::isfinite(ulp)) {
+  if (!std::isfinite(ulp) || ulp == 0) {
     APFloat below = lo;
     below.next(!neg);
     ulp = loD - std::fabs(apDecode(dst, bitsOf(dst, below)));
