@@ -1,8 +1,8 @@
 //===- coopvec-numerics-fuzzer.cpp - conversions and MX, differentially --===//
 //
 // Decodes one call of the numerics C ABI (Numerics.h) from the input and
-// checks it three ways: the AVX2 path of every bulk entry point against the
-// forced scalar path, bit for bit; the scalar results against LLVM's APFloat
+// checks it three ways: the AVX-512 and AVX2 paths of every bulk entry point
+// against the forced scalar path, bit for bit; the scalar results against LLVM's APFloat
 // through the test oracle (test/lib/Numerics/Oracle.h, which encodes the
 // documented departures from APFloat); and every entry point with arbitrary
 // (out-of-range) format, rounding and flag values for crashes and undefined
@@ -113,23 +113,28 @@ std::vector<float> consumeFloats(FuzzedDataProvider &in, size_t n) {
   return v;
 }
 
-/// Runs `convert(out)` on the SIMD path and on the forced scalar path into
+/// Runs `convert(out)` on every SIMD level (AVX-512, AVX2; a level the CPU
+/// lacks runs the best one below it) and on the forced scalar path into
 /// buffers of `bytes` bytes prefilled alike; checks they agree and returns
 /// the scalar result.
 template <typename F>
 std::vector<uint8_t> bothPaths(const char *what, unsigned dst, size_t bytes,
                                F convert) {
-  std::vector<uint8_t> simd(bytes, 0xA5), scalar(bytes, 0xA5);
-  coopvecNumericsForceScalar(0);
-  convert(simd.data());
-  coopvecNumericsForceScalar(1);
+  std::vector<uint8_t> scalar(bytes, 0xA5);
+  coopvecNumericsCapSimd(COOPVEC_NUMERICS_SCALAR_PATH);
   convert(scalar.data());
-  coopvecNumericsForceScalar(0);
-  for (size_t i = 0; i < bytes; ++i)
-    if (simd[i] != scalar[i])
-      fail("%s to %s: byte %zu is 0x%02x on the SIMD path, 0x%02x on the "
-           "scalar path",
-           what, coopvecFormatName(dst), i, simd[i], scalar[i]);
+  for (int level : {COOPVEC_NUMERICS_AVX512, COOPVEC_NUMERICS_AVX2}) {
+    std::vector<uint8_t> simd(bytes, 0xA5);
+    coopvecNumericsCapSimd(level);
+    convert(simd.data());
+    for (size_t i = 0; i < bytes; ++i)
+      if (simd[i] != scalar[i])
+        fail("%s to %s: byte %zu is 0x%02x on the %s path, 0x%02x on the "
+             "scalar path",
+             what, coopvecFormatName(dst), i, simd[i],
+             coopvecNumericsSimdName(coopvecNumericsUsingSimd()), scalar[i]);
+  }
+  coopvecNumericsCapSimd(-1);
   return scalar;
 }
 

@@ -104,6 +104,17 @@ if shutil.which("spirv-val"):
     config.available_features.add("spirv-tools")
 if config.coopvec_fuzzers_built:
     config.available_features.add("fuzzers")
+# The host CPU's SIMD levels, for tests that must see a level in use.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        cpu_flags = next((line.split(":", 1)[1].split() for line in cpuinfo
+                          if line.startswith("flags")), [])
+except OSError:
+    cpu_flags = []
+if {"avx2", "fma", "f16c"} <= set(cpu_flags):
+    config.available_features.add("x86-avx2")
+if {"avx512f", "avx512bw", "avx512vl"} <= set(cpu_flags):
+    config.available_features.add("x86-avx512")
 if os.environ.get("COOPVEC_EXHAUSTIVE"):
     config.available_features.add("exhaustive")
 

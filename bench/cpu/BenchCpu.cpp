@@ -2,7 +2,8 @@
 //
 // One run prints, per shape and thread count, the median time of coopvec and
 // of its peers and the ratio coopvec / peer (< 1 means coopvec is faster),
-// plus this machine's FMA peak and STREAM-style triad bandwidth measured in
+// plus this machine's arithmetic peaks (the widest FMA, the VNNI and BF16 dot
+// products where present) and STREAM-style triad bandwidth measured in
 // the same run. Run with OMP_WAIT_POLICY=passive so that oneDNN's idle
 // OpenMP threads do not spin against coopvec's pool (README.md).
 //
@@ -119,8 +120,9 @@ void setThreads(int n) {
 // Machine peaks
 //===----------------------------------------------------------------------===//
 
-/// 12 independent FMA chains: the FMA units' throughput, not their latency.
-__attribute__((target("avx2,fma"))) float fmaLoop(long iters) {
+/// 12 independent accumulator chains of one instruction: the units'
+/// throughput, not their latency. Each returns a value so the loop stays.
+__attribute__((target("avx2,fma"))) float fmaLoop256(long iters) {
   __m256 acc[12];
   for (int i = 0; i < 12; ++i)
     acc[i] = _mm256_set1_ps(float(i));
@@ -136,20 +138,89 @@ __attribute__((target("avx2,fma"))) float fmaLoop(long iters) {
   return out[0];
 }
 
-double fmaPeakGflops(int threads) {
+__attribute__((target("avx512f"))) float fmaLoop512(long iters) {
+  __m512 acc[12];
+  for (int i = 0; i < 12; ++i)
+    acc[i] = _mm512_set1_ps(float(i));
+  __m512 b = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-7f);
+  for (long it = 0; it < iters; ++it)
+    for (int i = 0; i < 12; ++i)
+      acc[i] = _mm512_fmadd_ps(acc[i], b, c);
+  __m512 s = acc[0];
+  for (int i = 1; i < 12; ++i)
+    s = _mm512_add_ps(s, acc[i]);
+  return _mm512_reduce_add_ps(s);
+}
+
+/// vpdpbusd: 16 lanes x 4 u8*s8 products, 128 integer ops.
+__attribute__((target("avx512f,avx512vnni"))) float vnniLoop(long iters) {
+  __m512i acc[12];
+  for (int i = 0; i < 12; ++i)
+    acc[i] = _mm512_set1_epi32(i);
+  __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(-5);
+  for (long it = 0; it < iters; ++it)
+    for (int i = 0; i < 12; ++i)
+      acc[i] = _mm512_dpbusd_epi32(acc[i], a, b);
+  __m512i s = acc[0];
+  for (int i = 1; i < 12; ++i)
+    s = _mm512_add_epi32(s, acc[i]);
+  return float(_mm512_reduce_add_epi32(s));
+}
+
+/// vdpbf16ps: 16 lanes x 2 bf16 products, 64 FLOP.
+__attribute__((target("avx512f,avx512bf16"))) float bf16Loop(long iters) {
+  __m512 acc[12];
+  for (int i = 0; i < 12; ++i)
+    acc[i] = _mm512_set1_ps(float(i));
+  __m512bh a = (__m512bh)_mm512_set1_epi16(0x3F80),
+           b = (__m512bh)_mm512_set1_epi16(0x3380); // 1.0, 2^-24
+  for (long it = 0; it < iters; ++it)
+    for (int i = 0; i < 12; ++i)
+      acc[i] = _mm512_dpbf16_ps(acc[i], a, b);
+  __m512 s = acc[0];
+  for (int i = 1; i < 12; ++i)
+    s = _mm512_add_ps(s, acc[i]);
+  return _mm512_reduce_add_ps(s);
+}
+
+/// Giga-operations per second of `loop` (12 chains of `opsPerInstr`) on
+/// `threads` threads.
+double loopPeak(float (*loop)(long), double opsPerInstr, int threads) {
   const long iters = 20000000;
   volatile float sink = 0;
   double ms = medianMs(
       [&] {
         std::vector<std::thread> pool;
         for (int t = 0; t < threads; ++t)
-          pool.emplace_back([&] { sink = sink + fmaLoop(iters); });
+          pool.emplace_back([&] { sink = sink + loop(iters); });
         for (auto &t : pool)
           t.join();
       },
       5);
-  return double(threads) * iters * 12 * 16 / (ms * 1e6);
+  return double(threads) * iters * 12 * opsPerInstr / (ms * 1e6);
 }
+
+/// The machine's arithmetic peaks, each with the widest instruction the CPU
+/// has: f32 FMA (512-bit where AVX-512F exists, else 256-bit), the int8 dot
+/// product (AVX-512 VNNI) and the bf16 dot product (AVX-512 BF16); 0 where
+/// the CPU lacks the instruction.
+struct Peaks {
+  int fmaBits = 256;
+  double fma = 0, vnni = 0, bf16 = 0;
+
+  explicit Peaks(int threads) {
+    if (__builtin_cpu_supports("avx512f")) {
+      fmaBits = 512;
+      fma = loopPeak(fmaLoop512, 32, threads);
+    } else {
+      fma = loopPeak(fmaLoop256, 16, threads);
+    }
+    if (__builtin_cpu_supports("avx512vnni"))
+      vnni = loopPeak(vnniLoop, 128, threads);
+    if (__builtin_cpu_supports("avx512bf16"))
+      bf16 = loopPeak(bf16Loop, 64, threads);
+  }
+};
 
 /// STREAM-style triad a = b + s * c over 128 MiB arrays; counts 3 x 4
 /// bytes per element.
@@ -381,9 +452,11 @@ void benchMatVecF32(Dnnl &d) {
 
 /// coopvec alone, one thread, 64x64 batch 4096: calls back to back (warm
 /// caches) and with 8 MiB written between calls (cold, as in the
-/// interleaved tables), as a fraction of the FMA peak (f32) or of oneDNN's
-/// u8s8s32 rate measured in the same state.
-void benchKernelsAlone(Dnnl &d, double peak1) {
+/// interleaved tables), as a fraction of the FMA peak (f32) or the
+/// vpdpbusd peak (int8, where the CPU has VNNI), next to oneDNN's times in
+/// the same state.
+void benchKernelsAlone(Dnnl &d, const Peaks &peaks) {
+  double peak1 = peaks.fma;
   std::printf("\n## Kernels alone, 64x64, batch 4096, 1 thread (%d reps)\n\n",
               gReps * 20);
   std::printf("| kernel | warm ms | GFLOP/s or GOP/s | cold ms | GFLOP/s or "
@@ -432,9 +505,13 @@ void benchKernelsAlone(Dnnl &d, double peak1) {
               false);
     auto dn = [&] { mm.run(d, x.data(), y.data()); };
     double warm = measure(cv, false), cold = measure(cv, true);
-    std::printf("| int8 | %.3f | %.1f | %.3f | %.1f | %.3f / %.3f |\n", warm,
-                ops / warm, cold, ops / cold, measure(dn, false),
-                measure(dn, true));
+    std::string ofPeak;
+    if (peaks.vnni > 0)
+      ofPeak = " (" + std::to_string(int(100.0 * ops / warm / peaks.vnni + 0.5)) +
+               "% of vpdpbusd peak)";
+    std::printf("| int8 | %.3f | %.1f%s | %.3f | %.1f | %.3f / %.3f |\n",
+                warm, ops / warm, ofPeak.c_str(), cold, ops / cold,
+                measure(dn, false), measure(dn, true));
   }
 }
 
@@ -791,11 +868,20 @@ int main(int argc, char **argv) {
     printLoad("end");
     return 0;
   }
-  double peak1 = fmaPeakGflops(1), peak2 = fmaPeakGflops(2);
+  Peaks peaks1(1), peaks2(2);
+  double peak1 = peaks1.fma, peak2 = peaks2.fma;
   double triad1 = triadGBs(1), triad2 = triadGBs(2);
-  std::printf("\nFMA peak: %.1f GFLOP/s (1 thread), %.1f (2 threads); triad: "
-              "%.1f GB/s (1 thread), %.1f (2 threads)\n",
-              peak1, peak2, triad1, triad2);
+  std::printf("\nFMA peak (%d-bit vfmadd): %.1f GFLOP/s (1 thread), %.1f (2 "
+              "threads); triad: %.1f GB/s (1 thread), %.1f (2 threads)\n",
+              peaks1.fmaBits, peak1, peak2, triad1, triad2);
+  if (peaks1.vnni > 0)
+    std::printf("int8 dot-product peak (vpdpbusd): %.1f GOP/s (1 thread), "
+                "%.1f (2 threads)\n",
+                peaks1.vnni, peaks2.vnni);
+  if (peaks1.bf16 > 0)
+    std::printf("bf16 dot-product peak (vdpbf16ps): %.1f GFLOP/s (1 thread), "
+                "%.1f (2 threads)\n",
+                peaks1.bf16, peaks2.bf16);
   Dnnl d;
   if (largeOnly || batchedOnly) {
     if (largeOnly)
@@ -808,12 +894,12 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (kernelsOnly) {
-    benchKernelsAlone(d, peak1);
+    benchKernelsAlone(d, peaks1);
     printLoad("end");
     return 0;
   }
   if (!mlpOnly) {
-    benchKernelsAlone(d, peak1);
+    benchKernelsAlone(d, peaks1);
     benchMatVecF32(d);
     benchMatVecI8(d);
     benchLarge();

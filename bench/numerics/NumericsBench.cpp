@@ -71,6 +71,14 @@ int main(int argc, char **argv) {
   });
   double copyBw = 2.0 * double(n) * 4 / copySec;
 
+  // Dequantization inputs: the MX encodings of the source.
+  std::vector<uint8_t> e4m3(n), e2m1(n / 2 + 1);
+  std::vector<float> back(n);
+  coopvecMxQuantize(COOPVEC_FMT_E4M3, src.data(), n, e4m3.data(),
+                    scales.data());
+  coopvecMxQuantize(COOPVEC_FMT_E2M1, src.data(), n, e2m1.data(),
+                    scales.data());
+
   const unsigned RN = COOPVEC_RND_RN, SAT = COOPVEC_CVT_SATFINITE;
   std::vector<Row> rows = {
       {"f32->e4m3 rn.satfinite", 5.0,
@@ -93,32 +101,50 @@ int main(int argc, char **argv) {
          coopvecMxQuantize(COOPVEC_FMT_E2M1, src.data(), n, out.data(),
                            scales.data());
        }},
+      {"MXFP8 (E4M3) dequantize", 1.0 + 1.0 / 32 + 4.0,
+       [&] {
+         coopvecMxDequantize(COOPVEC_FMT_E4M3, e4m3.data(), scales.data(), n,
+                             back.data());
+       }},
+      {"MXFP4 (E2M1) dequantize", 0.5 + 1.0 / 32 + 4.0,
+       [&] {
+         coopvecMxDequantize(COOPVEC_FMT_E2M1, e2m1.data(), scales.data(), n,
+                             back.data());
+       }},
   };
 
   std::printf("coopvec numerics benchmark: n = %zu f32 values (%.0f MiB), "
               "median of %u runs (scalar: %u), one thread\n",
               n, double(n) * 4 / (1 << 20), reps, scalarReps);
   std::printf("copy bandwidth (memcpy, read+write): %.2f GB/s\n", copyBw / 1e9);
-  std::printf("SIMD path available: %s\n",
-              coopvecNumericsUsingSimd() ? "avx2" : "no (scalar only)");
-  std::printf("%-26s %14s %10s %9s %14s %10s %9s\n", "", "simd Gconv/s",
-              "GB/s", "of copy", "scalar Gconv/s", "GB/s", "of copy");
-  bool simdAvailable = coopvecNumericsUsingSimd();
-  for (Row &row : rows) {
-    double simdSec = 0;
-    if (simdAvailable)
-      simdSec = medianSeconds(reps, row.run);
-    coopvecNumericsForceScalar(1);
-    double scalarSec = medianSeconds(scalarReps, row.run);
-    coopvecNumericsForceScalar(0);
-    auto rate = [&](double sec) { return sec > 0 ? double(n) / sec : 0.0; };
-    double simdBw = rate(simdSec) * row.bytesPerValue;
-    double scalarBw = rate(scalarSec) * row.bytesPerValue;
-    std::printf("%-26s %14.3f %10.2f %8.0f%% %14.3f %10.2f %8.0f%%\n",
-                row.name, rate(simdSec) / 1e9, simdBw / 1e9,
-                100 * simdBw / copyBw, rate(scalarSec) / 1e9, scalarBw / 1e9,
-                100 * scalarBw / copyBw);
+  // The SIMD levels this CPU has, best first, then the scalar path.
+  std::vector<int> levels;
+  for (int level : {COOPVEC_NUMERICS_AVX512, COOPVEC_NUMERICS_AVX2}) {
+    coopvecNumericsCapSimd(level);
+    if (coopvecNumericsUsingSimd() == level)
+      levels.push_back(level);
   }
+  levels.push_back(COOPVEC_NUMERICS_SCALAR_PATH);
+  coopvecNumericsCapSimd(-1);
+  std::printf("%-26s", "");
+  for (int level : levels)
+    std::printf(" %8s Gconv/s %7s %8s", coopvecNumericsSimdName(level),
+                "GB/s", "of copy");
+  std::printf("\n");
+  for (Row &row : rows) {
+    std::printf("%-26s", row.name);
+    for (int level : levels) {
+      coopvecNumericsCapSimd(level);
+      double sec = medianSeconds(
+          level == COOPVEC_NUMERICS_SCALAR_PATH ? scalarReps : reps, row.run);
+      double rate = sec > 0 ? double(n) / sec : 0.0;
+      double bw = rate * row.bytesPerValue;
+      std::printf(" %16.3f %7.2f %7.0f%%", rate / 1e9, bw / 1e9,
+                  100 * bw / copyBw);
+    }
+    std::printf("\n");
+  }
+  coopvecNumericsCapSimd(-1);
   // Keep the outputs observable.
   unsigned sum = 0;
   for (size_t i = 0; i < n; i += 4096)

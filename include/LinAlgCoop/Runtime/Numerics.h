@@ -3,7 +3,7 @@
 // The single reference semantics of every numeric conversion in coopvec:
 // constant folding, the CPU lowering, the DXIL software driver and the tests
 // all call these functions. Plain C ABI, no allocation; the only global state
-// is the SIMD dispatch switch (coopvecNumericsForceScalar).
+// is the SIMD dispatch cap (coopvecNumericsCapSimd).
 //
 // Formats (bit patterns are returned right-aligned in a uint32_t):
 //   F32, F16, BF16   IEEE-754 binary32 / binary16 / bfloat16.
@@ -225,11 +225,27 @@ void coopvecConvertBuffer(unsigned dst, unsigned src, const void *in,
 /// Decodes n values of any float format to f32 (exact).
 void coopvecDecodeBuffer(unsigned src, const void *in, float *out, size_t n);
 
-/// Forces the portable scalar path (nonzero) or re-enables SIMD dispatch (0).
-/// The environment variable COOPVEC_NUMERICS_SCALAR=1 sets it at start-up.
+/// SIMD levels of the bulk entry points (every level gives bit-identical
+/// results; the levels exist for speed and so that tests can compare them).
+enum CoopVecNumericsSimd {
+  COOPVEC_NUMERICS_SCALAR_PATH = 0, ///< the portable scalar loop
+  COOPVEC_NUMERICS_AVX2 = 1,        ///< AVX2, FMA, F16C: 8 lanes
+  COOPVEC_NUMERICS_AVX512 = 2,      ///< AVX-512 F/BW/VL: 16 lanes
+};
+
+/// Caps the SIMD level the bulk entry points may use at `level` (a
+/// CoopVecNumericsSimd; the best level the CPU has below the cap is taken);
+/// -1 restores the start-up cap, read once from the environment:
+/// COOPVEC_NUMERICS_ISA=scalar|avx2|avx512, or COOPVEC_NUMERICS_SCALAR=1.
+void coopvecNumericsCapSimd(int level);
+/// Forces the portable scalar path (nonzero: coopvecNumericsCapSimd(0)) or
+/// restores the start-up cap (0: coopvecNumericsCapSimd(-1)).
 void coopvecNumericsForceScalar(int force);
-/// 1 when bulk entry points currently use the AVX2/FMA/F16C path.
+/// The level bulk entry points currently use (a CoopVecNumericsSimd; 0 on
+/// the scalar path, so it reads as "SIMD in use" too).
 int coopvecNumericsUsingSimd(void);
+/// "scalar", "avx2" or "avx512": the name of a CoopVecNumericsSimd level.
+const char *coopvecNumericsSimdName(int level);
 
 //===----------------------------------------------------------------------===//
 // OCP MX block quantization

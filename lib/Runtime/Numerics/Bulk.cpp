@@ -1,7 +1,7 @@
 //===- Bulk.cpp - Buffer conversions and SIMD dispatch --------------------===//
 //
-// The bulk entry points choose between the AVX2 kernels and the portable
-// scalar loop at run time. The scalar loop calls the reference conversion
+// The bulk entry points choose between the AVX-512 and AVX2 kernels and the
+// portable scalar loop at run time. The scalar loop calls the reference conversion
 // element by element, so both paths are bit-identical by construction of the
 // tests (test/lib/Numerics compares them on every tested input).
 //
@@ -9,28 +9,43 @@
 
 #include "NumericsInternal.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 using namespace coopvec::numerics;
 
 namespace {
 
-/// -1: not yet initialised from the environment; 0: SIMD allowed; 1: forced
-/// scalar.
-std::atomic<int> forceScalarState{-1};
+constexpr int kCapUnset = -2;
 
-bool forcedScalar() {
-  int state = forceScalarState.load(std::memory_order_relaxed);
-  if (state < 0) {
-    const char *env = std::getenv("COOPVEC_NUMERICS_SCALAR");
-    state = (env && env[0] && !(env[0] == '0' && env[1] == 0)) ? 1 : 0;
-    int expected = -1;
-    forceScalarState.compare_exchange_strong(expected, state);
-    state = forceScalarState.load(std::memory_order_relaxed);
-  }
-  return state == 1;
+/// The cap set by coopvecNumericsCapSimd; kCapUnset: the start-up cap.
+std::atomic<int> simdCap{kCapUnset};
+
+/// The cap from the environment, read once.
+int startupCap() {
+  static const int cap = [] {
+    const char *scalar = std::getenv("COOPVEC_NUMERICS_SCALAR");
+    if (scalar && scalar[0] && std::strcmp(scalar, "0") != 0)
+      return int(COOPVEC_NUMERICS_SCALAR_PATH);
+    if (const char *isa = std::getenv("COOPVEC_NUMERICS_ISA")) {
+      for (int level = COOPVEC_NUMERICS_SCALAR_PATH;
+           level <= COOPVEC_NUMERICS_AVX512; ++level)
+        if (std::strcmp(isa, coopvecNumericsSimdName(level)) == 0)
+          return level;
+    }
+    return int(COOPVEC_NUMERICS_AVX512);
+  }();
+  return cap;
+}
+
+/// The best level the CPU has.
+int cpuSimdLevel() {
+  if (cpuHasAvx512())
+    return COOPVEC_NUMERICS_AVX512;
+  return cpuHasAvx2() ? COOPVEC_NUMERICS_AVX2 : COOPVEC_NUMERICS_SCALAR_PATH;
 }
 
 /// Stores one element code at index i following the bulk storage rules.
@@ -76,7 +91,49 @@ uint32_t loadCode(unsigned format, const void *in, size_t i) {
 namespace coopvec {
 namespace numerics {
 
-bool simdEnabled() { return !forcedScalar() && cpuHasAvx2(); }
+int simdLevel() {
+  int cap = simdCap.load(std::memory_order_relaxed);
+  if (cap == kCapUnset)
+    cap = startupCap();
+  return std::min(cap, cpuSimdLevel());
+}
+
+bool simdEnabled() { return simdLevel() != COOPVEC_NUMERICS_SCALAR_PATH; }
+
+bool simdConvertF32(unsigned dst, const SimdParams &p, unsigned flags,
+                    const float *src, void *out, size_t n) {
+  return simdLevel() == COOPVEC_NUMERICS_AVX512
+             ? avx512ConvertF32(dst, p, flags, src, out, n)
+             : avx2ConvertF32(dst, p, flags, src, out, n);
+}
+
+bool simdWidenF16(const uint16_t *src, float *out, size_t n) {
+  return simdLevel() == COOPVEC_NUMERICS_AVX512 ? avx512WidenF16(src, out, n)
+                                                : avx2WidenF16(src, out, n);
+}
+
+size_t simdMxQuantize(unsigned elem, const SimdParams &p, int emax,
+                      const float *src, size_t n, uint8_t *elems,
+                      uint8_t *scales) {
+  return simdLevel() == COOPVEC_NUMERICS_AVX512
+             ? avx512MxQuantize(elem, p, emax, src, n, elems, scales)
+             : avx2MxQuantize(elem, p, emax, src, n, elems, scales);
+}
+
+size_t simdMxDequantize(unsigned elem, const float *table, const void *elems,
+                        const uint8_t *scales, size_t n, float *dst) {
+  return simdLevel() == COOPVEC_NUMERICS_AVX512
+             ? avx512MxDequantize(elem, table, elems, scales, n, dst)
+             : avx2MxDequantize(elem, table, elems, scales, n, dst);
+}
+
+void convertTailScalar(unsigned dst, unsigned flags, const float *src,
+                       void *out, size_t first, size_t n) {
+  for (size_t i = first; i < n; ++i)
+    storeCode(dst, out, i,
+              convertF32Scalar(dst, floatBits(src[i]), COOPVEC_RND_RN, flags,
+                               0));
+}
 
 bool getSimdParams(unsigned dst, unsigned flags, SimdParams &p) {
   const FloatFormat *fmt = getFloatFormat(dst);
@@ -114,18 +171,39 @@ bool getSimdParams(unsigned dst, unsigned flags, SimdParams &p) {
 
 extern "C" {
 
-void coopvecNumericsForceScalar(int force) {
-  forceScalarState.store(force ? 1 : 0, std::memory_order_relaxed);
+void coopvecNumericsCapSimd(int level) {
+  if (level < 0)
+    level = kCapUnset;
+  else if (level > COOPVEC_NUMERICS_AVX512)
+    level = COOPVEC_NUMERICS_AVX512;
+  simdCap.store(level, std::memory_order_relaxed);
 }
 
-int coopvecNumericsUsingSimd(void) { return simdEnabled() ? 1 : 0; }
+void coopvecNumericsForceScalar(int force) {
+  coopvecNumericsCapSimd(force ? COOPVEC_NUMERICS_SCALAR_PATH : -1);
+}
+
+int coopvecNumericsUsingSimd(void) { return simdLevel(); }
+
+const char *coopvecNumericsSimdName(int level) {
+  switch (level) {
+  case COOPVEC_NUMERICS_SCALAR_PATH:
+    return "scalar";
+  case COOPVEC_NUMERICS_AVX2:
+    return "avx2";
+  case COOPVEC_NUMERICS_AVX512:
+    return "avx512";
+  default:
+    return "unknown";
+  }
+}
 
 void coopvecConvertF32Buffer(unsigned dst, const float *src, void *out,
                              size_t n, unsigned rounding, unsigned flags,
                              const uint32_t *rbits) {
   SimdParams p;
   if (rounding == COOPVEC_RND_RN && simdEnabled() &&
-      getSimdParams(dst, flags, p) && avx2ConvertF32(dst, p, flags, src, out, n))
+      getSimdParams(dst, flags, p) && simdConvertF32(dst, p, flags, src, out, n))
     return;
   for (size_t i = 0; i < n; ++i) {
     uint32_t r = rounding == COOPVEC_RND_RS && rbits ? rbits[i] : 0;
@@ -154,7 +232,7 @@ void coopvecConvertBuffer(unsigned dst, unsigned src, const void *in,
     for (; ok && i < n; i += 512) {
       size_t count = n - i < 512 ? n - i : 512;
       if (src == COOPVEC_FMT_F16) {
-        ok = avx2ConvertF16(COOPVEC_FMT_F32, p, 0, halves + i, chunk, count);
+        ok = simdWidenF16(halves + i, chunk, count);
       } else {
         for (size_t j = 0; j < count; ++j)
           chunk[j] = bitsFloat(uint32_t(halves[i + j]) << 16);
@@ -163,7 +241,7 @@ void coopvecConvertBuffer(unsigned dst, unsigned src, const void *in,
         break;
       // E2M1 output offsets are in bytes of two elements; chunks are even.
       size_t offset = storageBytes(dst) ? i * storageBytes(dst) : i / 2;
-      ok = avx2ConvertF32(dst, p, flags, chunk,
+      ok = simdConvertF32(dst, p, flags, chunk,
                           static_cast<uint8_t *>(out) + offset, count);
     }
     if (ok)
@@ -179,8 +257,7 @@ void coopvecConvertBuffer(unsigned dst, unsigned src, const void *in,
 
 void coopvecDecodeBuffer(unsigned src, const void *in, float *out, size_t n) {
   if (src == COOPVEC_FMT_F16 && simdEnabled() &&
-      avx2ConvertF16(COOPVEC_FMT_F32, SimdParams{}, 0,
-                     static_cast<const uint16_t *>(in), out, n))
+      simdWidenF16(static_cast<const uint16_t *>(in), out, n))
     return;
   for (size_t i = 0; i < n; ++i)
     out[i] = coopvecDecodeToF32(src, loadCode(src, in, i));

@@ -80,6 +80,29 @@ void mxQuantizeBlockScalar(unsigned elem, const float *block, size_t count,
 
 } // namespace
 
+namespace coopvec {
+namespace numerics {
+
+const float *mxDecodeTable(unsigned elem) {
+  // One table per element format, indexed by format code - E4M3 (the MX
+  // element formats are consecutive, see mxElementEmax).
+  struct Tables {
+    float values[5][256];
+    Tables() {
+      for (unsigned f = 0; f < 5; ++f)
+        for (unsigned code = 0; code < 256; ++code) {
+          // Exact: every element value is an f32 value.
+          values[f][code] = float(coopvecDecode(COOPVEC_FMT_E4M3 + f, code));
+        }
+    }
+  };
+  static const Tables tables;
+  return tables.values[elem - COOPVEC_FMT_E4M3];
+}
+
+} // namespace numerics
+} // namespace coopvec
+
 extern "C" {
 
 uint8_t coopvecMxBlockScale(unsigned elem, const float *block, size_t count) {
@@ -124,7 +147,7 @@ void coopvecMxQuantize(unsigned elem, const float *src, size_t n, void *elems,
   size_t i = 0;
   while (i < n) {
     if (simd) {
-      size_t done = avx2MxQuantize(
+      size_t done = simdMxQuantize(
           elem, p, emax, src + i, n - i,
           bytes + (elem == COOPVEC_FMT_E2M1 ? i / 2 : i), scales + i / 32);
       i += done;
@@ -141,7 +164,10 @@ void coopvecMxQuantize(unsigned elem, const float *src, size_t n, void *elems,
 
 void coopvecMxDequantize(unsigned elem, const void *elems,
                          const uint8_t *scales, size_t n, float *dst) {
-  for (size_t i = 0; i < n; ++i) {
+  size_t i = 0;
+  if (mxElementEmax(elem) >= 0 && simdEnabled())
+    i = simdMxDequantize(elem, mxDecodeTable(elem), elems, scales, n, dst);
+  for (; i < n; ++i) {
     uint8_t s = scales[i / COOPVEC_MX_BLOCK];
     if (s == 0xFF) {
       dst[i] = bitsFloat(0x7FC00000u);

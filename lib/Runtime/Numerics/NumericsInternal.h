@@ -114,11 +114,12 @@ uint32_t convertF32Scalar(unsigned dst, uint32_t x, unsigned rounding,
 unsigned storageBytes(unsigned format);
 
 //===----------------------------------------------------------------------===//
-// SIMD kernels (Avx2.cpp). Each returns false when it cannot handle the
-// request, in which case the caller runs the scalar loop.
+// SIMD kernels (x86_64/Avx2.cpp, x86_64/Avx512.cpp; NoSimd.cpp elsewhere).
+// Each returns false (or 0 values handled) when it cannot handle the request,
+// in which case the caller runs the scalar loop.
 //===----------------------------------------------------------------------===//
 
-/// Per-format constants of the AVX2 round-to-nearest kernel.
+/// Per-format constants of the round-to-nearest kernels.
 struct SimdParams {
   int32_t manShift;     ///< 23 - manBits
   int32_t expAdjust;    ///< (127 - bias) << manBits
@@ -133,23 +134,85 @@ struct SimdParams {
   bool nanKeepsSign;
 };
 
+/// The lane constants both SIMD widths broadcast, derived once from the
+/// SimdParams and the flags of one conversion.
+struct SimdLaneConsts {
+  int32_t roundBias;      ///< 2^(manShift-1) - 1: round half to even
+  int32_t normalBelow;    ///< |x| bits above it have a normal result
+  int32_t subnormalMagic; ///< f32 bits of 2^(emin - manBits + 23)
+  int32_t overflowCode;   ///< MAX_NORM with satfinite, else inf/NaN
+  bool relu;
+
+  SimdLaneConsts(const SimdParams &p, unsigned flags)
+      : roundBias((1 << (p.manShift - 1)) - 1),
+        // |x| >= 2^emin (emin = 1 - bias) has a normal result binade.
+        normalBelow(((p.biasDelta + 1) << 23) - 1),
+        // Its ulp is the destination's subnormal quantum.
+        subnormalMagic(((1 - (127 - p.biasDelta)) - p.manBits + 23 + 127)
+                       << 23),
+        overflowCode((flags & COOPVEC_CVT_SATFINITE) ? p.maxEncoding
+                                                     : p.overflowEncoding),
+        relu((flags & COOPVEC_CVT_RELU) != 0) {}
+};
+
 /// Fills `p` for RN conversion to `dst` with `flags`; false if unsupported.
 bool getSimdParams(unsigned dst, unsigned flags, SimdParams &p);
 
 bool cpuHasAvx2();
+bool cpuHasAvx512();
+/// The level the bulk entry points use now (CoopVecNumericsSimd).
+int simdLevel();
 bool simdEnabled();
+
+/// f32 to `dst` (RN) at the current level.
+bool simdConvertF32(unsigned dst, const SimdParams &p, unsigned flags,
+                    const float *src, void *out, size_t n);
+/// f16 widened to f32 at the current level (NaNs become canonical).
+bool simdWidenF16(const uint16_t *src, float *out, size_t n);
+/// MX quantization of whole blocks at the current level; returns the number
+/// of values handled (a multiple of 32; a block holding inf/NaN stops it).
+size_t simdMxQuantize(unsigned elem, const SimdParams &p, int emax,
+                      const float *src, size_t n, uint8_t *elems,
+                      uint8_t *scales);
+
+/// The f32 bits of 2^(s - 127), the multiplier of an MX scale byte s < 0xFF
+/// (s = 0 gives the subnormal 2^-127).
+inline uint32_t mxScaleBits(uint8_t s) {
+  return s ? uint32_t(s) << 23 : 0x00400000u;
+}
+
+/// The f32 values of the 256 codes of an MX element format (E4M3..E2M1).
+const float *mxDecodeTable(unsigned elem);
+/// MX dequantization of whole blocks at the current level through the
+/// element's decode table; returns the number of values handled (a
+/// multiple of 32).
+size_t simdMxDequantize(unsigned elem, const float *table, const void *elems,
+                        const uint8_t *scales, size_t n, float *dst);
 
 bool avx2ConvertF32(unsigned dst, const SimdParams &p, unsigned flags,
                     const float *src, void *out, size_t n);
-/// Widens n f16 values to f32 (dst must be F32; NaNs become canonical).
-bool avx2ConvertF16(unsigned dst, const SimdParams &p, unsigned flags,
-                    const uint16_t *src, void *out, size_t n);
-/// MX quantization of whole blocks; returns the number of values handled
-/// (a multiple of 32; blocks holding inf/NaN are left to the caller by
-/// returning early at that block).
+bool avx2WidenF16(const uint16_t *src, float *out, size_t n);
 size_t avx2MxQuantize(unsigned elem, const SimdParams &p, int emax,
                       const float *src, size_t n, uint8_t *elems,
                       uint8_t *scales);
+size_t avx2MxDequantize(unsigned elem, const float *table,
+                        const void *elems, const uint8_t *scales, size_t n,
+                        float *dst);
+bool avx512ConvertF32(unsigned dst, const SimdParams &p, unsigned flags,
+                      const float *src, void *out, size_t n);
+bool avx512WidenF16(const uint16_t *src, float *out, size_t n);
+size_t avx512MxQuantize(unsigned elem, const SimdParams &p, int emax,
+                        const float *src, size_t n, uint8_t *elems,
+                        uint8_t *scales);
+
+size_t avx512MxDequantize(unsigned elem, const float *table,
+                          const void *elems, const uint8_t *scales, size_t n,
+                          float *dst);
+
+/// Stores the scalar conversions of src[first..n) into a bulk buffer: the
+/// tails the SIMD kernels leave.
+void convertTailScalar(unsigned dst, unsigned flags, const float *src,
+                       void *out, size_t first, size_t n);
 
 } // namespace numerics
 } // namespace coopvec

@@ -385,7 +385,7 @@ size_t bufferBytes(unsigned fmt, size_t n) {
 
 bool testSimd() {
   Report r("simd");
-  bool simd = coopvecNumericsUsingSimd();
+  int simd = coopvecNumericsUsingSimd();
   // Inputs: every f16 and bf16 value (as f32), the boundary-rich sample and
   // random bits.
   std::vector<float> inputs;
@@ -486,7 +486,34 @@ bool testSimd() {
                    elem == COOPVEC_FMT_E2M1 ? 0 : 1);
     compareBuffers(r, "mx scales", elem, 0, sa, sb, 1);
   }
-  return r.finish(simd ? " (avx2 vs scalar)" : " (scalar path only)");
+  // MX dequantization: every element code (NaN and garbage high bits of the
+  // 6-bit formats included) under every scale byte, 0 and 0xFF included.
+  for (unsigned elem : kMxElements) {
+    size_t n = 256 * 32 * 4 + 17, blocks = (n + 31) / 32;
+    std::vector<uint8_t> e(elemBytes(elem, n)), sc(blocks);
+    for (size_t i = 0; i < e.size(); ++i)
+      e[i] = uint8_t(rng.next32());
+    for (size_t b = 0; b < blocks; ++b)
+      sc[b] = uint8_t(b);
+    std::vector<float> a(n), b(n);
+    coopvecMxDequantize(elem, e.data(), sc.data(), n, a.data());
+    coopvecNumericsForceScalar(1);
+    coopvecMxDequantize(elem, e.data(), sc.data(), n, b.data());
+    coopvecNumericsForceScalar(startedScalar());
+    size_t bad = n;
+    for (size_t i = 0; i < n && bad == n; ++i)
+      if (floatBits(a[i]) != floatBits(b[i]))
+        bad = i;
+    r.check(bad == n, [&] {
+      return std::string("mx dequantize ") + coopvecFormatName(elem) +
+             ": first difference at element " + std::to_string(bad) + " (simd " +
+             hex(floatBits(a[bad])) + " scalar " + hex(floatBits(b[bad])) + ")";
+    });
+  }
+  std::string note = simd ? std::string(" (") + coopvecNumericsSimdName(simd) +
+                                " vs scalar)"
+                          : std::string(" (scalar path only)");
+  return r.finish(note.c_str());
 }
 
 //===----------------------------------------------------------------------===//
@@ -582,8 +609,10 @@ bool runExhaustive(unsigned first, unsigned count) {
       });
     for (auto &t : pool)
       t.join();
-    ok &= r.finish(coopvecNumericsUsingSimd() ? " (all 2^32 inputs, avx2)"
-                                              : " (all 2^32 inputs)");
+    std::string note = std::string(" (all 2^32 inputs, ") +
+                       coopvecNumericsSimdName(coopvecNumericsUsingSimd()) +
+                       ")";
+    ok &= r.finish(note.c_str());
   }
   return ok;
 }

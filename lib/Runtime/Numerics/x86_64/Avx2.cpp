@@ -13,8 +13,7 @@
 #include "NumericsInternal.h"
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#include <immintrin.h>
+#include "X86.h"
 #define COOPVEC_HAVE_X86 1
 #else
 #define COOPVEC_HAVE_X86 0
@@ -35,13 +34,9 @@ bool cpuHasAvx2() {
          avx = ecx & (1u << 28), f16c = ecx & (1u << 29);
     if (!(fma && osxsave && avx && f16c))
       return false;
-    unsigned xcrLo, xcrHi;
-    __asm__("xgetbv" : "=a"(xcrLo), "=d"(xcrHi) : "c"(0));
-    if ((xcrLo & 0x6) != 0x6) // the OS saves XMM and YMM state
+    if ((x86::xcr0() & 0x6) != 0x6) // the OS saves XMM and YMM state
       return false;
-    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
-      return false;
-    return (ebx & (1u << 5)) != 0; // AVX2
+    return (x86::leaf7Ebx() & (1u << 5)) != 0; // AVX2
   }();
   return has;
 }
@@ -60,37 +55,32 @@ struct Avx2Consts {
 };
 
 COOPVEC_AVX2 Avx2Consts makeConsts(const SimdParams &p, unsigned flags) {
+  SimdLaneConsts lane(p, flags);
   Avx2Consts c;
   c.absMask = _mm256_set1_epi32(0x7FFFFFFF);
   c.one = _mm256_set1_epi32(1);
   c.zero = _mm256_setzero_si256();
   c.manShift = _mm256_set1_epi32(p.manShift);
   c.expAdjust = _mm256_set1_epi32(p.expAdjust);
-  c.roundBias = _mm256_set1_epi32((1 << (p.manShift - 1)) - 1);
-  // |x| >= 2^emin (emin = 1 - bias) has a normal result binade.
-  c.normalBelow = _mm256_set1_epi32(((p.biasDelta + 1) << 23) - 1);
-  // 2^(emin - manBits + 23): its ulp is the destination's subnormal quantum.
-  int emin = 1 - (127 - p.biasDelta);
-  c.subnormalMagic = _mm256_castsi256_ps(
-      _mm256_set1_epi32((emin - p.manBits + 23 + 127) << 23));
+  c.roundBias = _mm256_set1_epi32(lane.roundBias);
+  c.normalBelow = _mm256_set1_epi32(lane.normalBelow);
+  c.subnormalMagic = _mm256_castsi256_ps(_mm256_set1_epi32(lane.subnormalMagic));
   c.maxEnc = _mm256_set1_epi32(p.maxEncoding);
   c.overflowAbove = _mm256_set1_epi32(p.overflowAbove);
   c.nanAbove = _mm256_set1_epi32(0x7F800000);
   c.nanEnc = _mm256_set1_epi32(p.nanEncoding);
-  c.ovfEnc = _mm256_set1_epi32((flags & COOPVEC_CVT_SATFINITE)
-                                   ? p.maxEncoding
-                                   : p.overflowEncoding);
+  c.ovfEnc = _mm256_set1_epi32(lane.overflowCode);
   c.signShift = p.signShift;
   c.isSigned = p.isSigned;
   c.nanKeepsSign = p.nanKeepsSign;
-  c.relu = (flags & COOPVEC_CVT_RELU) != 0;
+  c.relu = lane.relu;
   return c;
 }
 
 /// Converts 8 f32 lanes to right-aligned codes of the destination format.
 /// `Specials` = false drops the NaN and relu handling, for callers (MX) that
 /// guarantee finite inputs and no relu. Requires the default MXCSR (see
-/// DefaultMxcsr).
+/// x86::DefaultMxcsr).
 template <bool Specials = true>
 __attribute__((always_inline)) COOPVEC_AVX2 inline __m256i
 convert8(const Avx2Consts &c, __m256i x) {
@@ -132,26 +122,6 @@ convert8(const Avx2Consts &c, __m256i x) {
   return _mm256_blendv_epi8(r, nanCode, nan);
 }
 
-/// Runs a kernel under the default MXCSR (round to nearest even, no
-/// flush-to-zero or denormals-are-zero, exceptions masked): the subnormal
-/// rounding and the MX scaling use the FPU, and the caller's mode must not
-/// change the result.
-class DefaultMxcsr {
-public:
-  DefaultMxcsr() : saved(_mm_getcsr()) {
-    if (saved != kDefault)
-      _mm_setcsr(kDefault);
-  }
-  ~DefaultMxcsr() {
-    if (saved != kDefault)
-      _mm_setcsr(saved);
-  }
-
-private:
-  static constexpr unsigned kDefault = 0x1F80;
-  unsigned saved;
-};
-
 /// Packs four vectors of codes (each < 256) into 32 bytes in element order.
 __attribute__((always_inline)) COOPVEC_AVX2 inline __m256i
 packBytes(__m256i v0, __m256i v1, __m256i v2, __m256i v3) {
@@ -176,7 +146,7 @@ packNibbles(__m256i bytes) {
 COOPVEC_AVX2 size_t convertF32Kernel(unsigned dst, const SimdParams &p,
                                      unsigned flags, const float *src,
                                      void *out, size_t n) {
-  DefaultMxcsr mxcsr;
+  x86::DefaultMxcsr mxcsr;
   Avx2Consts c = makeConsts(p, flags);
   unsigned bytes = storageBytes(dst);
   uint8_t *o = static_cast<uint8_t *>(out);
@@ -219,7 +189,7 @@ __attribute__((always_inline)) COOPVEC_AVX2 inline __m256i scaleBy(__m256i x,
 COOPVEC_AVX2 size_t mxKernel(unsigned elem, const SimdParams &p, int emax,
                              const float *src, size_t n, uint8_t *elems,
                              uint8_t *scales) {
-  DefaultMxcsr mxcsr;
+  x86::DefaultMxcsr mxcsr;
   Avx2Consts c = makeConsts(p, COOPVEC_CVT_SATFINITE);
   const __m256i finiteMax = _mm256_set1_epi32(0x7F7FFFFF);
   // s = clamp(biasedExp(amax) - 127 - emax, -127): a zero or subnormal amax
@@ -266,6 +236,38 @@ COOPVEC_AVX2 size_t mxKernel(unsigned elem, const SimdParams &p, int emax,
   return i;
 }
 
+COOPVEC_AVX2 size_t mxDequantizeKernel(unsigned elem, const float *table,
+                                       const uint8_t *bytes,
+                                       const uint8_t *scales, size_t n,
+                                       float *dst) {
+  // As Avx512.cpp's: exact element value times the exact scale, one rounding.
+  x86::DefaultMxcsr mxcsr;
+  const __m256 nan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
+  bool nibbles = elem == COOPVEC_FMT_E2M1;
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    uint8_t s = scales[i / 32];
+    if (s == 0xFF) {
+      for (unsigned j = 0; j < 32; j += 8)
+        _mm256_storeu_ps(dst + i + j, nan);
+      continue;
+    }
+    __m128i codes[2];
+    x86::mxBlockCodes(bytes, i, nibbles, codes[0], codes[1]);
+    __m256 mul =
+        _mm256_castsi256_ps(_mm256_set1_epi32(int32_t(mxScaleBits(s))));
+    for (unsigned h = 0; h < 2; ++h) {
+      __m256 v0 =
+          _mm256_i32gather_ps(table, _mm256_cvtepu8_epi32(codes[h]), 4);
+      __m256 v1 = _mm256_i32gather_ps(
+          table, _mm256_cvtepu8_epi32(_mm_srli_si128(codes[h], 8)), 4);
+      _mm256_storeu_ps(dst + i + 16 * h, _mm256_mul_ps(v0, mul));
+      _mm256_storeu_ps(dst + i + 16 * h + 8, _mm256_mul_ps(v1, mul));
+    }
+  }
+  return i;
+}
+
 COOPVEC_AVX2 void widenF16(const uint16_t *src, float *out, size_t n) {
   size_t i = 0;
   const __m256 canonicalNaN = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
@@ -286,39 +288,14 @@ COOPVEC_AVX2 void widenF16(const uint16_t *src, float *out, size_t n) {
 
 bool avx2ConvertF32(unsigned dst, const SimdParams &p, unsigned flags,
                     const float *src, void *out, size_t n) {
-  size_t done = convertF32Kernel(dst, p, flags, src, out, n);
   // The tail (fewer than 32 values) goes through the reference.
-  uint8_t *o = static_cast<uint8_t *>(out);
-  unsigned bytes = storageBytes(dst);
-  for (size_t i = done; i < n; ++i) {
-    uint32_t code =
-        convertF32Scalar(dst, floatBits(src[i]), COOPVEC_RND_RN, flags, 0);
-    switch (bytes) {
-    case 4:
-      reinterpret_cast<uint32_t *>(o)[i] = code;
-      break;
-    case 2:
-      reinterpret_cast<uint16_t *>(o)[i] = uint16_t(code);
-      break;
-    case 1:
-      o[i] = uint8_t(code);
-      break;
-    default:
-      if (i & 1)
-        o[i / 2] = uint8_t((o[i / 2] & 0x0F) | (code << 4));
-      else
-        o[i / 2] = uint8_t(code);
-      break;
-    }
-  }
+  convertTailScalar(dst, flags, src, out,
+                    convertF32Kernel(dst, p, flags, src, out, n), n);
   return true;
 }
 
-bool avx2ConvertF16(unsigned dst, const SimdParams &, unsigned,
-                    const uint16_t *src, void *out, size_t n) {
-  if (dst != COOPVEC_FMT_F32)
-    return false;
-  widenF16(src, static_cast<float *>(out), n);
+bool avx2WidenF16(const uint16_t *src, float *out, size_t n) {
+  widenF16(src, out, n);
   return true;
 }
 
@@ -326,6 +303,12 @@ size_t avx2MxQuantize(unsigned elem, const SimdParams &p, int emax,
                       const float *src, size_t n, uint8_t *elems,
                       uint8_t *scales) {
   return mxKernel(elem, p, emax, src, n, elems, scales);
+}
+
+size_t avx2MxDequantize(unsigned elem, const float *table, const void *elems,
+                        const uint8_t *scales, size_t n, float *dst) {
+  return mxDequantizeKernel(elem, table, static_cast<const uint8_t *>(elems),
+                            scales, n, dst);
 }
 
 #endif
