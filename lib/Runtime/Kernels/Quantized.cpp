@@ -2,10 +2,11 @@
 //
 // coopvecKernelsQuantizedMatMul: checks that the fast path takes the
 // parameters (row-major I8/U8 weights, not transposed, K and every group a
-// multiple of 4, an AVX-512 VNNI CPU, every int32 intermediate provably
-// exact), prepares the plan (QuantPlan.h: transposed weight zero points and
-// scales, reductions minus the input zero points' sums, or row sums of x
-// when no reductions are given) and runs one task per 64 outputs.
+// multiple of 4, an AVX-512 VNNI or AVX2 kernel level, every int32
+// intermediate provably exact), prepares the plan (QuantPlan.h: transposed
+// weight zero points and scales, reductions minus the input zero points'
+// sums, or row sums of x when no reductions are given) and runs one task per
+// 64 outputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,18 +31,19 @@ using coopvec::quant::Values;
 namespace {
 constexpr uint64_t kInt32Limit = uint64_t(1) << 31;
 
-bool hasVnni() {
+/// The panel task of the active kernel level (Kernels.cpp: the CPU's best,
+/// capped by COOPVEC_KERNELS_ISA or forced by coopvecKernelsForceIsa):
+/// AVX-512 (which includes VNNI) or AVX2; null at the portable level, where
+/// the reference computes the product.
+QuantPanelTask panelTask() {
 #if defined(__x86_64__)
-  constexpr uint64_t need = kX86Avx512F | kX86Avx512Bw | kX86Avx512Vl |
-                            kX86Avx512Dq | kX86Avx512Vnni;
-  if ((cpuFeatures() & need) != need)
-    return false;
-  // COOPVEC_KERNELS_ISA caps the level as it does for the other kernels.
-  const char *isa = std::getenv("COOPVEC_KERNELS_ISA");
-  return !isa || std::strcmp(isa, "avx512") == 0;
-#else
-  return false;
+  const char *isa = coopvecKernelsIsa();
+  if (std::strcmp(isa, "avx512") == 0)
+    return avx512::quantPanelTask;
+  if (std::strcmp(isa, "avx2") == 0)
+    return avx2::quantPanelTask;
 #endif
+  return nullptr;
 }
 
 /// The largest |value| of a set of integer values over `rows` rows.
@@ -67,7 +69,8 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
   (void)p;
   return kNotTaken;
 #else
-  if (!hasVnni() || coopvecQuantizedMatMulCheck(p) != COOPVEC_OK)
+  QuantPanelTask panelKernel = panelTask();
+  if (!panelKernel || coopvecQuantizedMatMulCheck(p) != COOPVEC_OK)
     return kNotTaken;
   if (p->layout != COOPVEC_LAYOUT_ROW_MAJOR || p->transpose ||
       (p->matrixInterp != COOPVEC_TYPE_I8 &&
@@ -231,7 +234,7 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
   auto task = [&](unsigned t) {
     unsigned panel = t % panels, chunk = t / panels;
     uint32_t b0 = chunk * chunkRows;
-    avx512::quantPanelTask(plan, panel, b0, std::min(batch, b0 + chunkRows));
+    panelKernel(plan, panel, b0, std::min(batch, b0 + chunkRows));
   };
   parallelFor(panels * chunks, threads, task);
   return COOPVEC_OK;
