@@ -66,6 +66,9 @@ struct QuantPlan {
 
 /// Panel width (outputs per task) of the kernels.
 constexpr uint32_t kQuantPanel = 64;
+/// Batch rows per tile: 6 x 4 vectors of accumulators (AVX-512: 24 of 32
+/// registers; AVX2: 6 x 2 of 16, a 16-output block at a time).
+constexpr uint32_t kQuantRows = 6;
 
 /// Computes outputs [panel * 64, panel * 64 + 64) of batch rows
 /// [bBegin, bEnd): AVX-512 VNNI (vpdpbusd) and AVX2 (i16 vpmaddwd).

@@ -156,12 +156,12 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
       }
       for (uint32_t g = 0; g < nRadj; ++g) {
         int64_t zsum = 0, xsumG = 0;
-        for (uint32_t i = g * rGroup; i < (g + 1) * rGroup; ++i) {
-          if (xz.present())
+        if (xz.present())
+          for (uint32_t i = g * rGroup; i < (g + 1) * rGroup; ++i)
             zsum += xz.integer(b, i);
-          if (!red.present())
+        if (!red.present())
+          for (uint32_t i = g * rGroup; i < (g + 1) * rGroup; ++i)
             xsumG += input(b, i);
-        }
         int64_t r = xsumG;
         if (red.present()) {
           r = red.integer(b, g * rGroup);
@@ -257,7 +257,7 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
                                 (batch + 63) / 64);
   chunks = std::max<uint32_t>(chunks, 1);
   uint32_t chunkRows = (batch + chunks - 1) / chunks;
-  chunkRows = (chunkRows + 3) / 4 * 4;
+  chunkRows = (chunkRows + kQuantRows - 1) / kQuantRows * kQuantRows;
   chunks = (batch + chunkRows - 1) / chunkRows;
   auto task = [&](unsigned t) {
     unsigned panel = t % panels, chunk = t / panels;

@@ -7,8 +7,8 @@
 // 65280, exact in its int32 lane. The int32 sums of a compute group are
 // therefore those vpdpbusd gives, and the plan's bound keeps them exact.
 // One task packs its 64-output panel as [k/2][64 outputs][2 x i16] (256
-// bytes per K pair), then runs 4 batch rows x 16 outputs at a time;
-// QuantBody.inc applies the corrections and f32 steps, as for AVX-512.
+// bytes per K pair), then runs kQuantRows batch rows x 16 outputs at a
+// time; QuantBody.inc applies the corrections and f32 steps, as for AVX-512.
 // Compiled with -ffp-contract=off, as the reference's f32 steps need.
 //
 //===----------------------------------------------------------------------===//
@@ -104,7 +104,7 @@ void dotGroup(__m256i acc[][kQuantPanel / 8], const uint8_t *wp,
     for (; i < group; i += 2)
       row[i / 2] = widenPair(xr[r][i], xr[r][i + 1], xSigned);
   }
-  // 16 outputs (two vectors) at a time: 4 x 2 accumulators in registers.
+  // 16 outputs (two vectors) at a time: R x 2 accumulators in registers.
   for (uint32_t blk = 0; blk < kQuantPanel / 16; ++blk) {
     __m256i a[R][2];
     for (uint32_t r = 0; r < R; ++r)

@@ -2,11 +2,11 @@
 //
 // One task computes 64 outputs (a panel of weight rows) for every batch row:
 // it packs the panel into VNNI order ([k/4][64][4] bytes, 256 bytes per
-// quad step), then runs 4 batch rows x 4 vectors of 16 outputs with
-// vpdpbusd per compute group; QuantBody.inc applies the plan's corrections
-// and the reference's f32 steps at the end of each group. Compiled with
-// -ffp-contract=off: multiplications and additions stay separate, as in the
-// reference.
+// quad step), then runs kQuantRows (6) batch rows x 4 vectors of 16 outputs
+// with vpdpbusd per compute group; QuantBody.inc applies the plan's
+// corrections and the reference's f32 steps at the end of each group.
+// Compiled with -ffp-contract=off: multiplications and additions stay
+// separate, as in the reference.
 //
 //===----------------------------------------------------------------------===//
 
