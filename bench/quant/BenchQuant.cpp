@@ -5,8 +5,11 @@
 // oneDNN f32 matmul, OpenBLAS sgemm and oneDNN 2.x int8 matmul (u8s8, f32
 // output with per-channel output scales) without and with a per-tensor
 // weight zero point, on the shapes of the precomputed-reductions RFC, a few
-// LLM projections and 64x64 batches. Contenders of one shape run
-// interleaved; figures are medians. See README.md.
+// LLM projections and 64x64 batches, plus the AVX2 kernels forced on the
+// same product. Contenders of one shape run interleaved; figures are medians
+// (and the with-R / oneDNN int8 ratio of minima, steadier on a loaded
+// machine). Prints the CPU, its ISA extensions and the load average. See
+// README.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,9 +43,14 @@ using Tag = dnnl::memory::format_tag;
 
 int gReps = 5;
 int gThreads = 2;
+bool gFloatPeers = true; // COOPVEC_BENCH_NO_F32=1 leaves them out
+bool gAvx2 = false;      // the CPU has the AVX2 kernel level
 
+/// Medians (and, in `mins`, minima) of `reps` interleaved runs of each
+/// function after one warm-up run; NaN for a null function.
 std::vector<double>
-interleavedMedianMs(const std::vector<std::function<void()>> &fns, int reps) {
+interleavedMedianMs(const std::vector<std::function<void()>> &fns, int reps,
+                    std::vector<double> &mins) {
   for (const auto &fn : fns)
     if (fn)
       fn();
@@ -58,9 +66,11 @@ interleavedMedianMs(const std::vector<std::function<void()>> &fns, int reps) {
           std::chrono::duration<double, std::milli>(t1 - t0).count());
     }
   std::vector<double> med;
+  mins.clear();
   for (auto &v : t) {
     std::sort(v.begin(), v.end());
     med.push_back(v.empty() ? NAN : v[v.size() / 2]);
+    mins.push_back(v.empty() ? NAN : v[0]);
   }
   return med;
 }
@@ -151,6 +161,52 @@ template <class T> using Buffer = std::vector<T, Aligned64<T>>;
 
 uint16_t toHalf(float f) {
   return uint16_t(coopvecConvertF32(COOPVEC_FMT_F16, f, COOPVEC_RND_RN, 0, 0));
+}
+
+/// The 1-, 5- and 15-minute load averages: a loaded machine skews even
+/// interleaved ratios.
+void printLoad(const char *when) {
+  double l[3] = {NAN, NAN, NAN};
+  if (FILE *f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf %lf %lf", &l[0], &l[1], &l[2]) != 3)
+      l[0] = NAN;
+    std::fclose(f);
+  }
+  std::printf("load average %s: %.2f %.2f %.2f\n", when, l[0], l[1], l[2]);
+}
+
+/// The CPU (lscpu's model name), the ISA extensions the kernels and oneDNN
+/// care about, and the level the coopvec kernels run at.
+void printMachine() {
+  std::string model = "unknown", flags;
+  if (FILE *f = std::fopen("/proc/cpuinfo", "r")) {
+    char line[8192];
+    while (std::fgets(line, sizeof(line), f)) {
+      std::string l(line);
+      auto value = [&] {
+        std::string v = l.substr(l.find(':') + 1);
+        while (!v.empty() && (v.back() == '\n' || v.back() == ' '))
+          v.pop_back();
+        return v.empty() || v[0] != ' ' ? v : v.substr(1);
+      };
+      if (l.rfind("model name", 0) == 0 && model == "unknown")
+        model = value();
+      if (l.rfind("flags", 0) == 0 && flags.empty())
+        flags = " " + value() + " ";
+    }
+    std::fclose(f);
+  }
+  std::string isa;
+  for (const char *x : {"avx2", "fma", "avx512f", "avx512bw", "avx512vl",
+                        "avx512_vnni", "avx_vnni", "avx512_bf16",
+                        "avx512_fp16", "amx_int8"})
+    if (flags.find(std::string(" ") + x + " ") != std::string::npos)
+      isa += std::string(" ") + x;
+  std::printf("cpu: %s (%u online)\nisa:%s\ncoopvec kernel level: %s "
+              "(AVX2 column: forced avx2%s)\n",
+              model.c_str(), coopvecKernelsDefaultThreads(), isa.c_str(),
+              coopvecKernelsIsa(), gAvx2 ? "" : ", not available");
+  printLoad("before");
 }
 
 struct Shape {
@@ -247,6 +303,21 @@ void benchShape(Dnnl &d, const Shape &s) {
     std::fprintf(stderr, "%s: with and without reductions differ\n", s.name);
     std::exit(1);
   }
+  // The AVX2 kernels (COOPVEC_KERNELS_ISA=avx2) give the same bits.
+  Buffer<uint16_t> yAvx2(size_t(B) * N);
+  CoopVecQuantMatMulParams pAvx2 = p;
+  pAvx2.output = yAvx2.data();
+  auto runAvx2 = [&] {
+    coopvecKernelsForceIsa("avx2");
+    int32_t st = coopvecKernelsQuantizedMatMul(&pAvx2);
+    coopvecKernelsForceIsa(nullptr);
+    return st;
+  };
+  if (gAvx2 && (runAvx2() != COOPVEC_OK ||
+                std::memcmp(yAvx2.data(), yR.data(), yR.size() * 2) != 0)) {
+    std::fprintf(stderr, "%s: the AVX2 kernels differ\n", s.name);
+    std::exit(1);
+  }
   // The first rows against the reference semantics, bit for bit.
   {
     uint32_t rows = std::min<uint32_t>(B, 2);
@@ -285,13 +356,15 @@ void benchShape(Dnnl &d, const Shape &s) {
   Buffer<float> yf(size_t(B) * N);
   int reps = uint64_t(B) * K * N > (uint64_t(1) << 36) ? std::max(gReps / 2, 2)
                                                        : gReps;
-  std::vector<std::function<void()>> fns = {
-      [&] { f32.run(d, xf.data(), yf.data()); },
-      [&] {
+  using Fn = std::function<void()>;
+  std::vector<Fn> fns = {
+      gFloatPeers ? Fn([&] { f32.run(d, xf.data(), yf.data()); }) : nullptr,
+      gFloatPeers ? Fn([&] {
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, int(B), int(N),
                     int(K), 1.0f, xf.data(), int(K), wf.data(), int(K), 0.0f,
                     yf.data(), int(N));
-      },
+      })
+                  : nullptr,
       [&] { coopvecKernelsQuantizedMatMul(&pNoR); },
       [&] { coopvecKernelsQuantizedMatMul(&p); },
       i8.ok ? std::function<void()>([&] { i8.run(d, xu8.data(), yf.data()); })
@@ -300,13 +373,17 @@ void benchShape(Dnnl &d, const Shape &s) {
           ? std::function<void()>([&] { i8zp.run(d, xu8.data(), yf.data()); })
           : nullptr,
       [&] { coopvecQuantizeRows(&qp); },
+      gAvx2 ? Fn([&] { runAvx2(); }) : nullptr,
   };
-  std::vector<double> t = interleavedMedianMs(fns, reps);
+  std::vector<double> tMin;
+  std::vector<double> t = interleavedMedianMs(fns, reps, tMin);
   double gop = 2.0 * B * K * N / 1e9;
   std::printf("%-22s %5ux%-5u x %5ux%-5u g%-4u | %9.3f %9.3f | %9.3f %9.3f "
-              "| %9.3f %9.3f | %7.3f | %5.2f %5.2f %5.2f | %6.0f\n",
+              "| %9.3f %9.3f | %7.3f | %9.3f | %5.2f %5.2f %5.2f %5.2f | "
+              "%6.0f | %5.2f\n",
               s.name, B, K, K, N, G, t[0], t[1], t[2], t[3], t[4], t[5], t[6],
-              t[3] / t[4], t[2] / t[4], t[3] / t[0], gop / (t[3] / 1e3));
+              t[7], t[3] / t[4], t[2] / t[4], t[7] / t[4], t[3] / t[0],
+              gop / (t[3] / 1e3), tMin[3] / tMin[4]);
   if (!i8zp.ok)
     std::printf("    oneDNN u8s8 + per-tensor weight zero point: %s\n",
                 i8zp.why.c_str());
@@ -323,6 +400,10 @@ int main(int argc, char **argv) {
   omp_set_num_threads(gThreads);
   openblas_set_num_threads(gThreads);
   uint32_t rfcRows = 2172;
+  if (const char *f = std::getenv("COOPVEC_BENCH_NO_F32"))
+    gFloatPeers = !(f[0] && std::strcmp(f, "0") != 0);
+  gAvx2 = coopvecKernelsForceIsa("avx2") == COOPVEC_OK;
+  coopvecKernelsForceIsa(nullptr);
   if (const char *r = std::getenv("COOPVEC_BENCH_RFC_ROWS"))
     rfcRows = uint32_t(std::max(1, std::atoi(r)));
   std::vector<Shape> shapes = {
@@ -340,13 +421,14 @@ int main(int argc, char **argv) {
     if (argv[i][0] != '-')
       any = true;
   Dnnl d;
+  printMachine();
   std::printf("threads %d, reps %d (median; RFC (1) and other >64 Gop shapes "
-              "half)\n", gThreads, gReps);
-  std::printf("%-22s %-23s | %9s %9s | %9s %9s | %9s %9s | %7s | %5s %5s %5s "
-              "| %6s\n",
+              "half), times in ms\n", gThreads, gReps);
+  std::printf("%-22s %-23s | %9s %9s | %9s %9s | %9s %9s | %7s | %9s | %5s "
+              "%5s %5s %5s | %6s | %s\n",
               "shape", "B x K x K x N, group", "dnnl f32", "sgemm", "q no R",
-              "q with R", "dnnl s8", "dnnl zp", "quant", "R/s8", "noR/s8",
-              "R/f32", "GOPS");
+              "q with R", "dnnl s8", "dnnl zp", "quant", "R avx2", "R/s8",
+              "noR/s8", "avx2/s8", "R/f32", "GOPS", "R/s8 of minima");
   for (const Shape &s : shapes) {
     if (any) {
       bool match = false;
@@ -358,5 +440,6 @@ int main(int argc, char **argv) {
     }
     benchShape(d, s);
   }
+  printLoad("after");
   return 0;
 }

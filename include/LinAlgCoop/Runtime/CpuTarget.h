@@ -98,9 +98,10 @@ int32_t coopvecCpuConvertMatrix(const CoopVecConvertMatrixParams *params);
 /// coopvecMlpForward (Kernels.h) on the fields of `params`.
 int32_t coopvecCpuMlpForward(const CoopVecMlpParams *params);
 
-/// The quantized matrix product (Quantized.h): the AVX-512 VNNI kernels where
-/// they take the parameters (coopvecKernelsQuantizedMatMul: row-major I8/U8
-/// matrices, not transposed, K and groups multiples of 4), the reference
+/// The quantized matrix product (Quantized.h): the AVX-512 VNNI or AVX2
+/// kernels where they take the parameters (coopvecKernelsQuantizedMatMul:
+/// row-major I8/U8 matrices, not transposed, K and groups multiples of 4),
+/// the reference
 /// semantics otherwise; bit-identical either way.
 int32_t coopvecCpuQuantizedMatMul(const CoopVecQuantMatMulParams *params);
 

@@ -50,7 +50,7 @@ int32_t coopvecReferenceQuantizedMatMul(const CoopVecQuantMatMulParams *p);
 /// parameters describe a product it computes.
 int32_t coopvecQuantizedMatMulCheck(const CoopVecQuantMatMulParams *p);
 
-/// The kernels (x86-64 AVX-512 VNNI): COOPVEC_OK, or
+/// The kernels (x86-64 AVX-512 VNNI or AVX2): COOPVEC_OK, or
 /// COOPVEC_ERROR_UNSUPPORTED_TYPE where they do not take the parameters
 /// (nothing written). Results are bit-identical to the reference's.
 int32_t coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p);

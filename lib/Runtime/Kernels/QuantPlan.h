@@ -2,8 +2,9 @@
 //
 // coopvecKernelsQuantizedMatMul (Quantized.cpp) turns the parameters into
 // this plan: the integer product split into the raw sum P = sum x * w that
-// VNNI computes and correction terms (zero points, reductions, the offsets
-// of the unsigned-by-signed trick), everything per compute group and in
+// vpdpbusd (or the AVX2 kernel's vpmaddwd) computes and correction terms
+// (zero points, reductions, the offsets of the unsigned-by-signed trick),
+// everything per compute group and in
 // int32, which is exact because the plan is only made when every value
 // provably fits (Quantized.cpp checks the bound). The float steps are those
 // of the reference, in its order, so results are bit-identical.
@@ -63,15 +64,24 @@ struct QuantPlan {
   uint32_t outType;
 };
 
-/// Panel width (outputs per task) of the AVX-512 kernel.
+/// Panel width (outputs per task) of the kernels.
 constexpr uint32_t kQuantPanel = 64;
+/// Batch rows per tile: 6 x 4 vectors of accumulators (AVX-512: 24 of 32
+/// registers; AVX2: 6 x 2 of 16, a 16-output block at a time).
+constexpr uint32_t kQuantRows = 6;
 
-namespace avx512 {
 /// Computes outputs [panel * 64, panel * 64 + 64) of batch rows
-/// [bBegin, bEnd).
+/// [bBegin, bEnd): AVX-512 VNNI (vpdpbusd) and AVX2 (i16 vpmaddwd).
+using QuantPanelTask = void (*)(const QuantPlan &plan, unsigned panel,
+                                uint32_t bBegin, uint32_t bEnd);
+namespace avx512 {
 void quantPanelTask(const QuantPlan &plan, unsigned panel, uint32_t bBegin,
                     uint32_t bEnd);
 } // namespace avx512
+namespace avx2 {
+void quantPanelTask(const QuantPlan &plan, unsigned panel, uint32_t bBegin,
+                    uint32_t bEnd);
+} // namespace avx2
 
 } // namespace kernels
 } // namespace coopvec

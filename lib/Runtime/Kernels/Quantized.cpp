@@ -2,10 +2,11 @@
 //
 // coopvecKernelsQuantizedMatMul: checks that the fast path takes the
 // parameters (row-major I8/U8 weights, not transposed, K and every group a
-// multiple of 4, an AVX-512 VNNI CPU, every int32 intermediate provably
-// exact), prepares the plan (QuantPlan.h: transposed weight zero points and
-// scales, reductions minus the input zero points' sums, or row sums of x
-// when no reductions are given) and runs one task per 64 outputs.
+// multiple of 4, an AVX-512 VNNI or AVX2 kernel level, every int32
+// intermediate provably exact), prepares the plan (QuantPlan.h: transposed
+// weight zero points and scales, reductions minus the input zero points'
+// sums, or row sums of x when no reductions are given) and runs one task per
+// 64 outputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,18 +31,19 @@ using coopvec::quant::Values;
 namespace {
 constexpr uint64_t kInt32Limit = uint64_t(1) << 31;
 
-bool hasVnni() {
+/// The panel task of the active kernel level (Kernels.cpp: the CPU's best,
+/// capped by COOPVEC_KERNELS_ISA or forced by coopvecKernelsForceIsa):
+/// AVX-512 (which includes VNNI) or AVX2; null at the portable level, where
+/// the reference computes the product.
+QuantPanelTask panelTask() {
 #if defined(__x86_64__)
-  constexpr uint64_t need = kX86Avx512F | kX86Avx512Bw | kX86Avx512Vl |
-                            kX86Avx512Dq | kX86Avx512Vnni;
-  if ((cpuFeatures() & need) != need)
-    return false;
-  // COOPVEC_KERNELS_ISA caps the level as it does for the other kernels.
-  const char *isa = std::getenv("COOPVEC_KERNELS_ISA");
-  return !isa || std::strcmp(isa, "avx512") == 0;
-#else
-  return false;
+  const char *isa = coopvecKernelsIsa();
+  if (std::strcmp(isa, "avx512") == 0)
+    return avx512::quantPanelTask;
+  if (std::strcmp(isa, "avx2") == 0)
+    return avx2::quantPanelTask;
 #endif
+  return nullptr;
 }
 
 /// The largest |value| of a set of integer values over `rows` rows.
@@ -67,7 +69,8 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
   (void)p;
   return kNotTaken;
 #else
-  if (!hasVnni() || coopvecQuantizedMatMulCheck(p) != COOPVEC_OK)
+  QuantPanelTask panelKernel = panelTask();
+  if (!panelKernel || coopvecQuantizedMatMulCheck(p) != COOPVEC_OK)
     return kNotTaken;
   if (p->layout != COOPVEC_LAYOUT_ROW_MAJOR || p->transpose ||
       (p->matrixInterp != COOPVEC_TYPE_I8 &&
@@ -90,17 +93,6 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
 
   bool xSigned = p->inputInterp == COOPVEC_TYPE_I8;
   bool wSigned = p->matrixInterp == COOPVEC_TYPE_I8;
-  // Exactness in int32: the true value and, with reductions, every value
-  // the given R can produce.
-  int64_t xMax = 255 + maxAbs(xz, batch, k);
-  int64_t wMax = 255 + maxAbs(wz, m, k);
-  if (uint64_t(c) * uint64_t(xMax) * uint64_t(wMax) >= kInt32Limit / 2)
-    return kNotTaken;
-  if (red.present()) {
-    int64_t rMax = maxAbs(red, batch, k);
-    if (rMax > int64_t(rGroup) * 255)
-      return kNotTaken;
-  }
 
   QuantPlan plan{};
   plan.batch = batch;
@@ -120,80 +112,122 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
       xz.present() || plan.mode == QuantMode::SignedBySigned;
 
   const uint8_t *x = static_cast<const uint8_t *>(p->input);
-  std::vector<uint8_t> flipped;
-  plan.x = x;
-  plan.xStride = p->inputStride;
-  if (plan.mode == QuantMode::SignedBySigned) {
-    flipped.resize(size_t(batch) * k);
-    for (uint32_t b = 0; b < batch; ++b)
-      for (uint32_t i = 0; i < k; ++i)
-        flipped[size_t(b) * k + i] = x[uint64_t(b) * p->inputStride + i] ^ 0x80;
-    plan.x = flipped.data();
-    plan.xStride = k;
-  }
   auto input = [&](uint32_t b, uint32_t i) -> int32_t {
     uint8_t v = x[uint64_t(b) * p->inputStride + i];
     return xSigned ? int32_t(int8_t(v)) : int32_t(v);
   };
+  unsigned threads = p->numThreads ? p->numThreads : defaultThreadCount();
+  if (uint64_t(batch) * m * k < (uint64_t(1) << 18))
+    threads = 1;
 
-  std::vector<int32_t> zxv, zwT, radj, xsum;
-  std::vector<float> sxv, swT, biasF;
-  std::vector<int32_t> biasI;
-  uint64_t mPad = (uint64_t(m) + kQuantPanel - 1) / kQuantPanel * kQuantPanel;
-  if (xz.present()) {
-    uint32_t subs = k / zxGroup;
-    zxv.resize(size_t(batch) * subs);
-    for (uint32_t b = 0; b < batch; ++b)
-      for (uint32_t s = 0; s < subs; ++s)
-        zxv[size_t(b) * subs + s] = int32_t(xz.integer(b, s * zxGroup));
-    plan.zx = zxv.data();
-  }
-  if (wz.present()) {
-    uint32_t rGroups = k / rGroup;
-    zwT.assign(size_t(rGroups) * mPad + 16, 0);
-    for (uint32_t n = 0; n < m; ++n)
-      for (uint32_t g = 0; g < rGroups; ++g)
-        zwT[size_t(g) * mPad + n] = int32_t(wz.integer(n, g * rGroup));
-    radj.resize(size_t(batch) * rGroups);
-    for (uint32_t b = 0; b < batch; ++b)
-      for (uint32_t g = 0; g < rGroups; ++g) {
+  // The per-row values, O(batch * k), in parallel over blocks of rows: the
+  // flipped inputs (SignedBySigned), input zero points per sub-group, the
+  // reductions minus the input zero points' sums (or the rows' own sums),
+  // row sums (UnsignedByUnsigned), input scales; and the largest |zx| and
+  // |R| for the exactness bound below.
+  std::vector<uint8_t> flipped;
+  std::vector<int32_t> zxv, radj, xsum;
+  std::vector<float> sxv;
+  uint32_t subs = k / zxGroup, rGroups = rGroup ? k / rGroup : 0;
+  // How many of each per row (0: absent).
+  uint32_t nZx = xz.present() ? subs : 0, nRadj = wz.present() ? rGroups : 0,
+           nXsum = plan.mode == QuantMode::UnsignedByUnsigned ? plan.groups : 0,
+           nSx = xs.present() ? plan.groups : 0;
+  if (plan.mode == QuantMode::SignedBySigned)
+    flipped.resize(size_t(batch) * k);
+  zxv.resize(size_t(batch) * nZx);
+  radj.resize(size_t(batch) * nRadj);
+  xsum.resize(size_t(batch) * nXsum);
+  sxv.resize(size_t(batch) * nSx);
+  constexpr uint32_t kPrepRows = 256;
+  unsigned prepTasks = unsigned((batch + kPrepRows - 1) / kPrepRows);
+  std::vector<int64_t> zxMax(prepTasks, 0), rMax(prepTasks, 0);
+  auto prepare = [&](unsigned t) {
+    uint32_t b0 = t * kPrepRows, b1 = std::min(batch, b0 + kPrepRows);
+    for (uint32_t b = b0; b < b1; ++b) {
+      const uint8_t *row = x + uint64_t(b) * p->inputStride;
+      if (!flipped.empty())
+        for (uint32_t i = 0; i < k; ++i)
+          flipped[size_t(b) * k + i] = row[i] ^ 0x80;
+      for (uint32_t s = 0; s < nZx; ++s) {
+        int64_t z = xz.integer(b, s * zxGroup);
+        zxv[size_t(b) * subs + s] = int32_t(z);
+        zxMax[t] = std::max(zxMax[t], z < 0 ? -z : z);
+      }
+      for (uint32_t g = 0; g < nRadj; ++g) {
         int64_t zsum = 0, xsumG = 0;
-        for (uint32_t i = g * rGroup; i < (g + 1) * rGroup; ++i) {
-          if (xz.present())
+        if (xz.present())
+          for (uint32_t i = g * rGroup; i < (g + 1) * rGroup; ++i)
             zsum += xz.integer(b, i);
-          if (!red.present())
+        if (!red.present())
+          for (uint32_t i = g * rGroup; i < (g + 1) * rGroup; ++i)
             xsumG += input(b, i);
+        int64_t r = xsumG;
+        if (red.present()) {
+          r = red.integer(b, g * rGroup);
+          rMax[t] = std::max(rMax[t], r < 0 ? -r : r);
         }
-        int64_t r = red.present() ? red.integer(b, g * rGroup) : xsumG;
         radj[size_t(b) * rGroups + g] = int32_t(r - zsum);
       }
+      for (uint32_t j = 0; j < nXsum; ++j) {
+        int32_t sum = 0;
+        for (uint32_t i = j * c; i < (j + 1) * c; ++i)
+          sum += input(b, i);
+        xsum[size_t(b) * plan.groups + j] = sum;
+      }
+      for (uint32_t j = 0; j < nSx; ++j)
+        sxv[size_t(b) * plan.groups + j] = xs.real(b, j * c);
+    }
+  };
+  parallelFor(prepTasks, std::min(threads, prepTasks), prepare);
+  // Exactness in int32: the true value and, with reductions, every value
+  // the given R can produce.
+  int64_t xzMax = 0;
+  for (unsigned t = 0; t < prepTasks; ++t)
+    xzMax = std::max(xzMax, zxMax[t]);
+  int64_t xMax = 255 + xzMax;
+  int64_t wMax = 255 + maxAbs(wz, m, k);
+  if (uint64_t(c) * uint64_t(xMax) * uint64_t(wMax) >= kInt32Limit / 2)
+    return kNotTaken;
+  if (red.present() &&
+      *std::max_element(rMax.begin(), rMax.end()) > int64_t(rGroup) * 255)
+    return kNotTaken;
+
+  plan.x = flipped.empty() ? x : flipped.data();
+  plan.xStride = flipped.empty() ? p->inputStride : k;
+  plan.zx = xz.present() ? zxv.data() : nullptr;
+  plan.xsum = xsum.empty() ? nullptr : xsum.data();
+  plan.sx = xs.present() ? sxv.data() : nullptr;
+
+  std::vector<int32_t> zwT, biasI;
+  std::vector<float> swT, biasF;
+  uint64_t mPad = (uint64_t(m) + kQuantPanel - 1) / kQuantPanel * kQuantPanel;
+  if (wz.present()) {
+    // Read once per zero-point group, repeated for each reduction group
+    // in it (per-channel zero points: once per row).
+    zwT.assign(size_t(rGroups) * mPad + 16, 0);
+    for (uint32_t n = 0; n < m; ++n) {
+      int32_t z = 0;
+      for (uint32_t g = 0; g < rGroups; ++g) {
+        if (g * rGroup % sizeOf(wz) == 0)
+          z = int32_t(wz.integer(n, g * rGroup));
+        zwT[size_t(g) * mPad + n] = z;
+      }
+    }
     plan.zwT = zwT.data();
     plan.radj = radj.data();
     plan.rGroup = rGroup;
   }
-  if (plan.mode == QuantMode::UnsignedByUnsigned) {
-    xsum.resize(size_t(batch) * plan.groups);
-    for (uint32_t b = 0; b < batch; ++b)
-      for (uint32_t j = 0; j < plan.groups; ++j) {
-        int32_t s = 0;
-        for (uint32_t i = j * c; i < (j + 1) * c; ++i)
-          s += input(b, i);
-        xsum[size_t(b) * plan.groups + j] = s;
-      }
-    plan.xsum = xsum.data();
-  }
-  if (xs.present()) {
-    sxv.resize(size_t(batch) * plan.groups);
-    for (uint32_t b = 0; b < batch; ++b)
-      for (uint32_t j = 0; j < plan.groups; ++j)
-        sxv[size_t(b) * plan.groups + j] = xs.real(b, j * c);
-    plan.sx = sxv.data();
-  }
   if (ws.present()) {
     swT.assign(size_t(plan.groups) * mPad + 16, 0.0f);
-    for (uint32_t n = 0; n < m; ++n)
-      for (uint32_t j = 0; j < plan.groups; ++j)
-        swT[size_t(j) * mPad + n] = ws.real(n, j * c);
+    for (uint32_t n = 0; n < m; ++n) {
+      float scale = 0.0f;
+      for (uint32_t j = 0; j < plan.groups; ++j) {
+        if (j * c % sizeOf(ws) == 0)
+          scale = ws.real(n, j * c);
+        swT[size_t(j) * mPad + n] = scale;
+      }
+    }
     plan.swT = swT.data();
   }
   if (p->bias) {
@@ -215,9 +249,6 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
   plan.outType = p->outputType;
 
   unsigned panels = unsigned((m + kQuantPanel - 1) / kQuantPanel);
-  unsigned threads = p->numThreads ? p->numThreads : defaultThreadCount();
-  if (uint64_t(batch) * m * k < (uint64_t(1) << 18))
-    threads = 1;
   // Few panels: split the batch too (each chunk packs its panel again,
   // k * 64 bytes against chunk * k * 64 multiply-adds).
   uint32_t chunks = 1;
@@ -226,12 +257,12 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
                                 (batch + 63) / 64);
   chunks = std::max<uint32_t>(chunks, 1);
   uint32_t chunkRows = (batch + chunks - 1) / chunks;
-  chunkRows = (chunkRows + 3) / 4 * 4;
+  chunkRows = (chunkRows + kQuantRows - 1) / kQuantRows * kQuantRows;
   chunks = (batch + chunkRows - 1) / chunkRows;
   auto task = [&](unsigned t) {
     unsigned panel = t % panels, chunk = t / panels;
     uint32_t b0 = chunk * chunkRows;
-    avx512::quantPanelTask(plan, panel, b0, std::min(batch, b0 + chunkRows));
+    panelKernel(plan, panel, b0, std::min(batch, b0 + chunkRows));
   };
   parallelFor(panels * chunks, threads, task);
   return COOPVEC_OK;

@@ -2,11 +2,11 @@
 //
 // One task computes 64 outputs (a panel of weight rows) for every batch row:
 // it packs the panel into VNNI order ([k/4][64][4] bytes, 256 bytes per
-// quad step), then runs 4 batch rows x 4 vectors of 16 outputs with
-// vpdpbusd per compute group and applies the plan's corrections and the
-// reference's f32 steps at the end of each group. Compiled with
-// -ffp-contract=off: multiplications and additions stay separate, as in the
-// reference.
+// quad step), then runs kQuantRows (6) batch rows x 4 vectors of 16 outputs
+// with vpdpbusd per compute group; QuantBody.inc applies the plan's
+// corrections and the reference's f32 steps at the end of each group.
+// Compiled with -ffp-contract=off: multiplications and additions stay
+// separate, as in the reference.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,162 +36,53 @@ namespace kernels {
 namespace avx512 {
 namespace {
 
-constexpr uint32_t kRows = 4; // batch rows per tile
-constexpr uint32_t kVecs = kQuantPanel / 16;
-
-struct Panel {
-  const QuantPlan &p;
-  uint32_t n0, valid;
-  const uint8_t *packed;
-  const int32_t *cols; // [k / zxGroup][64] column sums, or null
+/// 16 int32 or f32 lanes.
+struct V {
+  static constexpr uint32_t kLanes = 16;
+  using I = __m512i;
+  using F = __m512;
+  static I zero() { return _mm512_setzero_si512(); }
+  static I set1(int32_t x) { return _mm512_set1_epi32(x); }
+  static I load(const int32_t *p) { return _mm512_load_si512(p); }
+  static I loadu(const int32_t *p) { return _mm512_loadu_si512(p); }
+  static void store(int32_t *p, I a) { _mm512_store_si512(p, a); }
+  static I add(I a, I b) { return _mm512_add_epi32(a, b); }
+  static I sub(I a, I b) { return _mm512_sub_epi32(a, b); }
+  static I mullo(I a, I b) { return _mm512_mullo_epi32(a, b); }
+  static I shl7(I a) { return _mm512_slli_epi32(a, 7); }
+  static F toFloat(I a) { return _mm512_cvtepi32_ps(a); }
+  static F set1f(float x) { return _mm512_set1_ps(x); }
+  static F loadf(const float *p) { return _mm512_loadu_ps(p); }
+  static void storef(float *p, F a) { _mm512_storeu_ps(p, a); }
+  static F mulf(F a, F b) { return _mm512_mul_ps(a, b); }
+  static F addf(F a, F b) { return _mm512_add_ps(a, b); }
 };
 
-/// Stores one output row's panel: bias, saturation or conversion.
-void storeRow(const Panel &pn, uint32_t b, const float *yf,
-              const int64_t *yi) {
-  const QuantPlan &p = pn.p;
-  uint8_t *out = p.out + uint64_t(b) * p.outStride;
-  if (p.outType == COOPVEC_TYPE_I32) {
-    for (uint32_t i = 0; i < pn.valid; ++i) {
-      uint32_t n = pn.n0 + i;
-      int64_t v = yi[i] + (p.biasI ? p.biasI[n] : 0);
-      int32_t s = int32_t(std::clamp<int64_t>(v, INT32_MIN, INT32_MAX));
-      std::memcpy(out + uint64_t(n) * 4, &s, 4);
-    }
-    return;
-  }
-  alignas(64) float y[kQuantPanel];
-  for (uint32_t i = 0; i < pn.valid; ++i)
-    y[i] = p.biasF ? yf[i] + p.biasF[pn.n0 + i] : yf[i];
-  if (p.outType == COOPVEC_TYPE_F32) {
-    std::memcpy(out + uint64_t(pn.n0) * 4, y, size_t(pn.valid) * 4);
-    return;
-  }
-  // The numerics library's bulk conversion: bit-identical to the scalar
-  // coopvecConvertF32 the reference uses.
-  coopvecConvertF32Buffer(p.outType == COOPVEC_TYPE_F16 ? COOPVEC_FMT_F16
-                                                        : COOPVEC_FMT_BF16,
-                          y, out + uint64_t(pn.n0) * 2, pn.valid,
-                          COOPVEC_RND_RN, 0, nullptr);
-}
+/// vpdpbusd takes 4 consecutive K bytes per int32 lane.
+constexpr uint32_t kStepK = 4;
 
 template <uint32_t R, bool Swap>
-void tile(const Panel &pn, uint32_t b0) {
-  const QuantPlan &p = pn.p;
-  alignas(64) float yf[R][kQuantPanel];
-  int64_t yi[R][kQuantPanel];
+void dotGroup(__m512i acc[][kQuantPanel / 16], const uint8_t *wp,
+              const uint8_t *const *xr, uint32_t group) {
+  constexpr uint32_t vecs = kQuantPanel / 16;
   for (uint32_t r = 0; r < R; ++r)
-    for (uint32_t i = 0; i < kQuantPanel; ++i)
-      yf[r][i] = 0.0f, yi[r][i] = 0;
-  const uint32_t quads = p.group / 4;
-  const uint32_t subPerGroup = p.zxGroup ? p.group / p.zxGroup : 0;
-  const uint32_t redPerGroup = p.rGroup ? p.group / p.rGroup : 0;
-  for (uint32_t j = 0; j < p.groups; ++j) {
-    __m512i acc[R][kVecs];
-    for (uint32_t r = 0; r < R; ++r)
-      for (uint32_t v = 0; v < kVecs; ++v)
-        acc[r][v] = _mm512_setzero_si512();
-    const uint8_t *wp = pn.packed + uint64_t(j) * quads * 256;
-    const uint8_t *xr[R];
-    for (uint32_t r = 0; r < R; ++r)
-      xr[r] = p.x + uint64_t(b0 + r) * p.xStride + uint64_t(j) * p.group;
-    for (uint32_t q = 0; q < quads; ++q) {
-      const uint8_t *wq = wp + uint64_t(q) * 256;
-      __m512i w[kVecs];
-      for (uint32_t v = 0; v < kVecs; ++v)
-        w[v] = _mm512_load_si512(wq + v * 64);
-      for (uint32_t r = 0; r < R; ++r) {
-        int32_t quad;
-        std::memcpy(&quad, xr[r] + q * 4, 4);
-        __m512i xb = _mm512_set1_epi32(quad);
-        for (uint32_t v = 0; v < kVecs; ++v)
-          acc[r][v] = Swap ? _mm512_dpbusd_epi32(acc[r][v], w[v], xb)
-                           : _mm512_dpbusd_epi32(acc[r][v], xb, w[v]);
-      }
-    }
-    // Corrections and the f32 steps of compute group j.
+    for (uint32_t v = 0; v < vecs; ++v)
+      acc[r][v] = _mm512_setzero_si512();
+  for (uint32_t q = 0; q < group / 4; ++q) {
+    const uint8_t *wq = wp + uint64_t(q) * 256;
+    __m512i w[vecs];
+    for (uint32_t v = 0; v < vecs; ++v)
+      w[v] = _mm512_load_si512(wq + v * 64);
     for (uint32_t r = 0; r < R; ++r) {
-      uint32_t b = b0 + r;
-      for (uint32_t v = 0; v < kVecs; ++v) {
-        __m512i a = acc[r][v];
-        uint32_t nl = v * 16, n = pn.n0 + nl;
-        if (p.mode == QuantMode::SignedBySigned) {
-          __m512i cs = _mm512_setzero_si512();
-          for (uint32_t s = 0; s < subPerGroup; ++s)
-            cs = _mm512_add_epi32(
-                cs, _mm512_load_si512(pn.cols + uint64_t(j * subPerGroup + s) *
-                                                    kQuantPanel +
-                                      nl));
-          a = _mm512_sub_epi32(a, _mm512_slli_epi32(cs, 7));
-        } else if (p.mode == QuantMode::UnsignedByUnsigned) {
-          a = _mm512_add_epi32(
-              a, _mm512_set1_epi32(p.xsum[uint64_t(b) * p.groups + j] * 128));
-        }
-        if (p.zx) {
-          for (uint32_t s = 0; s < subPerGroup; ++s) {
-            uint32_t sub = j * subPerGroup + s;
-            __m512i z = _mm512_set1_epi32(
-                p.zx[uint64_t(b) * (p.k / p.zxGroup) + sub]);
-            __m512i cs = _mm512_load_si512(pn.cols +
-                                           uint64_t(sub) * kQuantPanel + nl);
-            a = _mm512_sub_epi32(a, _mm512_mullo_epi32(z, cs));
-          }
-        }
-        if (p.zwT) {
-          uint32_t rGroups = p.k / p.rGroup;
-          uint64_t mPad = (uint64_t(p.m) + kQuantPanel - 1) / kQuantPanel *
-                          kQuantPanel;
-          for (uint32_t g = 0; g < redPerGroup; ++g) {
-            uint32_t rg = j * redPerGroup + g;
-            __m512i z = _mm512_loadu_si512(p.zwT + rg * mPad + n);
-            __m512i ra = _mm512_set1_epi32(p.radj[uint64_t(b) * rGroups + rg]);
-            a = _mm512_sub_epi32(a, _mm512_mullo_epi32(z, ra));
-          }
-        }
-        if (p.outType == COOPVEC_TYPE_I32) {
-          alignas(64) int32_t lanes[16];
-          _mm512_store_si512(lanes, a);
-          for (uint32_t i = 0; i < 16; ++i)
-            yi[r][nl + i] += lanes[i];
-          continue;
-        }
-        __m512 f = _mm512_cvtepi32_ps(a);
-        if (p.sx)
-          f = _mm512_mul_ps(f, _mm512_set1_ps(p.sx[uint64_t(b) * p.groups + j]));
-        if (p.swT) {
-          uint64_t mPad = (uint64_t(p.m) + kQuantPanel - 1) / kQuantPanel *
-                          kQuantPanel;
-          f = _mm512_mul_ps(f, _mm512_loadu_ps(p.swT + j * mPad + n));
-        }
-        _mm512_store_ps(&yf[r][nl],
-                        _mm512_add_ps(_mm512_load_ps(&yf[r][nl]), f));
-      }
+      int32_t quad;
+      std::memcpy(&quad, xr[r] + q * 4, 4);
+      __m512i xb = _mm512_set1_epi32(quad);
+      for (uint32_t v = 0; v < vecs; ++v)
+        acc[r][v] = Swap ? _mm512_dpbusd_epi32(acc[r][v], w[v], xb)
+                         : _mm512_dpbusd_epi32(acc[r][v], xb, w[v]);
     }
   }
-  for (uint32_t r = 0; r < R; ++r)
-    storeRow(pn, b0 + r, yf[r], yi[r]);
 }
-
-template <bool Swap> void rows(const Panel &pn, uint32_t b, uint32_t end) {
-  for (; b + kRows <= end; b += kRows)
-    tile<kRows, Swap>(pn, b);
-  switch (end - b) {
-  case 3:
-    tile<3, Swap>(pn, b);
-    break;
-  case 2:
-    tile<2, Swap>(pn, b);
-    break;
-  case 1:
-    tile<1, Swap>(pn, b);
-    break;
-  default:
-    break;
-  }
-}
-
-
-} // namespace
 
 /// 16 rows x 16 dwords -> 16 dwords x 16 rows.
 void transpose16(__m512i r[16]) {
@@ -222,20 +113,11 @@ void transpose16(__m512i r[16]) {
   }
 }
 
-void quantPanelTask(const QuantPlan &p, unsigned panel, uint32_t bBegin,
-                    uint32_t bEnd) {
-  uint32_t n0 = panel * kQuantPanel;
-  uint32_t valid = std::min(kQuantPanel, p.m - n0);
+/// The panel in VNNI order: [k/4][64 outputs][4 bytes], XORed with the
+/// plan's flip; rows past `valid` are zero.
+void packPanel(const QuantPlan &p, uint32_t n0, uint32_t valid,
+               uint8_t *packed) {
   uint32_t quads = p.k / 4;
-  // The packed panel: [k/4][64 outputs][4 bytes], rows past m are zero.
-  thread_local uint8_t *packed = nullptr;
-  thread_local size_t packedBytes = 0;
-  size_t need = size_t(quads) * 256;
-  if (packedBytes < need) {
-    std::free(packed);
-    packed = static_cast<uint8_t *>(std::aligned_alloc(64, (need + 63) / 64 * 64));
-    packedBytes = need;
-  }
   uint32_t flip = p.wFlip * 0x01010101u;
   // Whole 16-row x 16-quad blocks through a dword transpose, the rest by
   // quads.
@@ -271,40 +153,11 @@ void quantPanelTask(const QuantPlan &p, unsigned panel, uint32_t bBegin,
       std::memcpy(packed + uint64_t(q) * 256 + i * 4, &v, 4);
     }
   }
-  // Column sums of the stored weights over the zero-point sub-groups.
-  thread_local std::vector<int32_t> colBuf;
-  const int32_t *cols = nullptr;
-  if (p.needColSums) {
-    uint32_t subs = p.k / p.zxGroup;
-    colBuf.assign(size_t(subs) * kQuantPanel + 16, 0);
-    // 64-byte alignment of the rows for the aligned loads.
-    int32_t *base = colBuf.data();
-    while (reinterpret_cast<uintptr_t>(base) % 64)
-      ++base;
-    bool wSigned = p.mode == QuantMode::UnsignedBySigned ||
-                   p.mode == QuantMode::SignedBySigned;
-    for (uint32_t i = 0; i < valid; ++i) {
-      const uint8_t *row = p.w + uint64_t(n0 + i) * p.wStride;
-      for (uint32_t s = 0; s < subs; ++s) {
-        int32_t sum = 0;
-        const uint8_t *e = row + uint64_t(s) * p.zxGroup;
-        if (wSigned)
-          for (uint32_t t = 0; t < p.zxGroup; ++t)
-            sum += int8_t(e[t]);
-        else
-          for (uint32_t t = 0; t < p.zxGroup; ++t)
-            sum += e[t];
-        base[uint64_t(s) * kQuantPanel + i] = sum;
-      }
-    }
-    cols = base;
-  }
-  Panel pn{p, n0, valid, packed, cols};
-  if (p.mode == QuantMode::SignedByUnsigned)
-    rows<true>(pn, bBegin, bEnd);
-  else
-    rows<false>(pn, bBegin, bEnd);
 }
+
+} // namespace
+
+#include "QuantBody.inc"
 
 } // namespace avx512
 } // namespace kernels

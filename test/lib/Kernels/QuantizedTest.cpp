@@ -1,0 +1,322 @@
+//===- QuantizedTest.cpp - The quantized product's kernels vs the reference ==//
+//
+// Forces each x86-64 kernel level the CPU has (avx512: vpdpbusd, avx2: i16
+// vpmaddwd) and checks coopvecKernelsQuantizedMatMul against
+// coopvecReferenceQuantizedMatMul byte for byte on random products: every
+// signedness pair, K and panel tails, batch tails, per-tensor, per-row and
+// grouped zero points and scales, input zero points, reductions (exact and
+// perturbed: the kernels must use the R they are given), bias, every output
+// type, 1 and 2 threads, and extreme operand values (255 x -128 and the
+// like, the worst case of the pair sums). A level must take every case here
+// (the parameters are all within the kernels' conditions): a kernel that
+// fell back to the reference silently would not be tested. At the portable
+// level the kernels must decline.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include "LinAlgCoop/Runtime/Layout.h"
+#include "LinAlgCoop/Runtime/Quantized.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+
+using cvtest::Checker;
+
+namespace {
+
+std::mt19937 rng(20261124);
+
+uint32_t pick(std::initializer_list<uint32_t> v) {
+  return v.begin()[rng() % v.size()];
+}
+
+uint32_t bytesOf(uint32_t interp) {
+  switch (interp) {
+  case COOPVEC_TYPE_I8:
+  case COOPVEC_TYPE_U8:
+    return 1;
+  case COOPVEC_TYPE_F16:
+  case COOPVEC_TYPE_BF16:
+    return 2;
+  default:
+    return 4;
+  }
+}
+
+/// A positive scale near 1 in `interp` (F32, F16 or BF16), as stored bits.
+uint32_t scaleBits(uint32_t interp) {
+  float f = 0.25f + float(rng() % 1000) / 256.0f;
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (interp == COOPVEC_TYPE_BF16)
+    return bits >> 16;
+  if (interp == COOPVEC_TYPE_F16)
+    return (uint32_t(13 + rng() % 5) << 10) | (rng() & 0x3ff);
+  return bits;
+}
+
+/// A buffer of `count` values of `interp`: integers in [lo, hi] or scales.
+std::vector<uint8_t> values(uint32_t interp, size_t count, int32_t lo,
+                            int32_t hi, bool scale) {
+  uint32_t es = bytesOf(interp);
+  std::vector<uint8_t> v(count * es);
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t bits = scale ? scaleBits(interp)
+                          : uint32_t(lo + int32_t(rng() % uint32_t(hi - lo + 1)));
+    std::memcpy(&v[i * es], &bits, es);
+  }
+  return v;
+}
+
+/// A group size for K: 0 (per tensor), k (per row) or a multiple of 4
+/// dividing k.
+uint32_t group(uint32_t k, bool allowTensor) {
+  std::vector<uint32_t> g;
+  if (allowTensor)
+    g.push_back(0);
+  g.push_back(k);
+  for (uint32_t d = 4; d < k; d += 4)
+    if (k % d == 0)
+      g.push_back(d);
+  return g[rng() % g.size()];
+}
+
+struct Case {
+  uint32_t batch, m, k, xI, wI, outT;
+  bool wz, xz, ws, xs, red, perturb, bias;
+  int extreme; // 0: random bytes, 1: x and w at opposite extremes, 2: equal
+};
+
+void runCase(Checker &ck, const Case &c, const char *isa) {
+  uint32_t k = c.k, m = c.m, batch = c.batch;
+  uint64_t xStride = k + 3, wStride = k + 5;
+  std::vector<uint8_t> x(batch * xStride), w(m * wStride);
+  for (auto &b : x)
+    b = uint8_t(rng());
+  for (auto &b : w)
+    b = uint8_t(rng());
+  if (c.extreme) {
+    // U8 255 / I8 -128 against U8 255 / I8 -128 (or 127): the largest
+    // products and pair sums either kernel sees.
+    uint8_t xv = c.xI == COOPVEC_TYPE_U8 ? 255 : 0x80;
+    uint8_t wv = c.wI == COOPVEC_TYPE_U8 ? 255
+                 : c.extreme == 1        ? 0x80
+                                         : 0x7f;
+    std::fill(x.begin(), x.end(), xv);
+    std::fill(w.begin(), w.end(), wv);
+  }
+  CoopVecQuantMatMulParams p{};
+  p.inputInterp = c.xI;
+  p.matrixInterp = c.wI;
+  p.input = x.data();
+  p.inputStride = xStride;
+  p.batch = batch;
+  p.matrix = w.data();
+  p.m = m;
+  p.k = k;
+  p.layout = COOPVEC_LAYOUT_ROW_MAJOR;
+  p.matrixStride = uint32_t(wStride);
+  p.outputType = c.outT;
+  // Scales: the weights' and the inputs' groups nest (one divides the
+  // other), the compute group is the finer.
+  bool scaled = c.outT != COOPVEC_TYPE_I32 && (c.ws || c.xs);
+  uint32_t sw = scaled && c.ws ? group(k, true) : 0;
+  uint32_t sx = 0;
+  if (scaled && c.xs) {
+    uint32_t swSize = sw ? sw : k;
+    do
+      sx = group(k, true);
+    while ((sx ? sx : k) % swSize != 0 && swSize % (sx ? sx : k) != 0);
+  }
+  uint32_t compute = std::min(sw ? sw : k, sx ? sx : k);
+  std::vector<uint8_t> wsB, xsB, wzB, xzB, rB, biasB;
+  if (scaled && c.ws) {
+    p.weightScalesInterp = pick({COOPVEC_TYPE_F32, COOPVEC_TYPE_F16,
+                                 COOPVEC_TYPE_BF16});
+    p.weightScalesGroup = sw;
+    wsB = values(p.weightScalesInterp, sw ? size_t(m) * (k / sw) : 1, 0, 0,
+                 true);
+    p.weightScales = wsB.data();
+  }
+  if (scaled && c.xs) {
+    p.inputScalesInterp = pick({COOPVEC_TYPE_F32, COOPVEC_TYPE_F16,
+                                COOPVEC_TYPE_BF16});
+    p.inputScalesGroup = sx;
+    size_t per = sx ? k / sx : 1;
+    xsB = values(p.inputScalesInterp, batch * per, 0, 0, true);
+    p.inputScales = xsB.data();
+    p.inputScalesStride = sx ? per * bytesOf(p.inputScalesInterp) : 0;
+  }
+  uint32_t zwGroup = 0;
+  if (c.wz || c.red) {
+    // The reductions' group divides the zero points' and the compute group.
+    zwGroup = group(k, true);
+    p.weightZeroPointsInterp =
+        pick({COOPVEC_TYPE_I8, COOPVEC_TYPE_U8, COOPVEC_TYPE_I32});
+    p.weightZeroPointsGroup = zwGroup;
+    int32_t lo = p.weightZeroPointsInterp == COOPVEC_TYPE_U8 ? 0 : -128;
+    int32_t hi = p.weightZeroPointsInterp == COOPVEC_TYPE_I8 ? 127 : 255;
+    wzB = values(p.weightZeroPointsInterp,
+                 zwGroup ? size_t(m) * (k / zwGroup) : 1, lo, hi, false);
+    p.weightZeroPoints = wzB.data();
+  }
+  if (c.xz) {
+    uint32_t g = group(k, true);
+    // The kernels need the input zero points' sub-groups (gcd with the
+    // compute group) to be multiples of 4: groups are, so any choice is.
+    p.inputZeroPointsInterp =
+        pick({COOPVEC_TYPE_I8, COOPVEC_TYPE_U8, COOPVEC_TYPE_I32});
+    p.inputZeroPointsGroup = g;
+    size_t per = g ? k / g : 1;
+    int32_t lo = p.inputZeroPointsInterp == COOPVEC_TYPE_U8 ? 0 : -128;
+    int32_t hi = p.inputZeroPointsInterp == COOPVEC_TYPE_I8 ? 127 : 255;
+    xzB = values(p.inputZeroPointsInterp, batch * per, lo, hi, false);
+    p.inputZeroPoints = xzB.data();
+    p.inputZeroPointsStride = g ? per * bytesOf(p.inputZeroPointsInterp) : 0;
+  }
+  if (c.red) {
+    uint32_t zwSize = zwGroup ? zwGroup : k;
+    std::vector<uint32_t> rs;
+    for (uint32_t d = 4; d <= compute; d += 4)
+      if (compute % d == 0 && zwSize % d == 0)
+        rs.push_back(d);
+    uint32_t r = rs[rng() % rs.size()];
+    uint32_t per = k / r;
+    p.reductionsInterp = COOPVEC_TYPE_I32;
+    p.reductionsGroup = r;
+    p.reductionsStride = per * 4;
+    rB.resize(size_t(batch) * per * 4);
+    for (uint32_t b = 0; b < batch; ++b)
+      for (uint32_t g = 0; g < per; ++g) {
+        int32_t s = 0;
+        for (uint32_t i = g * r; i < (g + 1) * r; ++i) {
+          uint8_t v = x[b * xStride + i];
+          s += c.xI == COOPVEC_TYPE_I8 ? int32_t(int8_t(v)) : int32_t(v);
+        }
+        if (c.perturb)
+          s += int32_t(rng() % 7) - 3;
+        std::memcpy(&rB[(size_t(b) * per + g) * 4], &s, 4);
+      }
+    p.reductions = rB.data();
+  }
+  if (c.bias) {
+    p.biasInterp = c.outT == COOPVEC_TYPE_I32
+                       ? COOPVEC_TYPE_I32
+                       : pick({COOPVEC_TYPE_F32, COOPVEC_TYPE_F16,
+                               COOPVEC_TYPE_BF16});
+    biasB = p.biasInterp == COOPVEC_TYPE_I32
+                ? values(p.biasInterp, m, -100000, 100000, false)
+                : values(p.biasInterp, m, 0, 0, true);
+    p.bias = biasB.data();
+  }
+  uint32_t oes = bytesOf(c.outT);
+  p.outputStride = uint64_t(m) * oes + 8;
+  std::vector<uint8_t> want(batch * p.outputStride, 0xAB);
+  p.output = want.data();
+  int32_t refSt = coopvecReferenceQuantizedMatMul(&p);
+  for (uint32_t threads : {1u, 2u}) {
+    std::vector<uint8_t> got(want.size(), 0xAB);
+    p.output = got.data();
+    p.numThreads = threads;
+    int32_t st = coopvecKernelsQuantizedMatMul(&p);
+    bool same = true;
+    for (uint32_t b = 0; b < batch && same; ++b)
+      same = std::memcmp(&got[b * p.outputStride], &want[b * p.outputStride],
+                         size_t(m) * oes) == 0;
+    ck.check(refSt == COOPVEC_OK && st == COOPVEC_OK && same,
+             "%s batch=%u m=%u k=%u x=%u w=%u out=%u wz=%d/%u xz=%d/%u "
+             "ws=%u xs=%u red=%d/%u perturb=%d bias=%d extreme=%d "
+             "threads=%u: ref %d kernel %d, %s",
+             isa, batch, m, k, c.xI, c.wI, c.outT, int(c.wz || c.red),
+             p.weightZeroPointsGroup, int(c.xz), p.inputZeroPointsGroup,
+             p.weightScalesGroup, p.inputScalesGroup, int(c.red),
+             p.reductionsGroup, int(c.perturb), int(c.bias), c.extreme,
+             threads, refSt, st, same ? "equal" : "different");
+  }
+}
+
+Case randomCase() {
+  Case c{};
+  c.batch = pick({1, 2, 3, 4, 5, 7, 9, 17, 70});
+  c.m = pick({1, 7, 16, 63, 64, 65, 130, 200});
+  c.k = pick({4, 8, 12, 16, 20, 36, 60, 64, 68, 128, 132, 192, 256, 516});
+  c.xI = pick({COOPVEC_TYPE_I8, COOPVEC_TYPE_U8});
+  c.wI = pick({COOPVEC_TYPE_I8, COOPVEC_TYPE_U8});
+  c.outT = pick({COOPVEC_TYPE_F32, COOPVEC_TYPE_F16, COOPVEC_TYPE_BF16,
+                 COOPVEC_TYPE_I32});
+  c.wz = rng() % 2;
+  c.xz = rng() % 3 == 0;
+  c.ws = rng() % 2;
+  c.xs = rng() % 2;
+  c.red = rng() % 2;
+  c.perturb = c.red && rng() % 2;
+  c.bias = rng() % 2;
+  return c;
+}
+
+} // namespace
+
+int main() {
+  Checker ck;
+  std::vector<const char *> levels;
+  for (const char *isa : {"avx2", "avx512"})
+    if (coopvecKernelsForceIsa(isa) == COOPVEC_OK)
+      levels.push_back(isa);
+  std::string line;
+  for (const char *isa : levels)
+    line += std::string(" ") + isa;
+  std::printf("quant isas:%s\n", line.c_str());
+
+  // The same cases on every level: draw them once.
+  std::vector<Case> cases;
+  for (uint32_t xI : {COOPVEC_TYPE_I8, COOPVEC_TYPE_U8})
+    for (uint32_t wI : {COOPVEC_TYPE_I8, COOPVEC_TYPE_U8})
+      for (int extreme : {1, 2})
+        for (bool zps : {false, true}) {
+          Case c{};
+          c.batch = 5;
+          c.m = 70;
+          c.k = 1024;
+          c.xI = xI;
+          c.wI = wI;
+          c.outT = COOPVEC_TYPE_I32;
+          c.wz = c.xz = zps;
+          c.extreme = extreme;
+          cases.push_back(c);
+        }
+  for (int i = 0; i < 400; ++i)
+    cases.push_back(randomCase());
+  for (const char *isa : levels) {
+    coopvecKernelsForceIsa(isa);
+    for (const Case &c : cases)
+      runCase(ck, c, isa);
+  }
+
+  // The portable level leaves the product to the reference.
+  coopvecKernelsForceIsa("portable");
+  std::vector<uint8_t> x(64, 1), w(64 * 64, 1), out(64 * 4);
+  CoopVecQuantMatMulParams p{};
+  p.inputInterp = COOPVEC_TYPE_U8;
+  p.matrixInterp = COOPVEC_TYPE_I8;
+  p.input = x.data();
+  p.inputStride = 64;
+  p.batch = 1;
+  p.matrix = w.data();
+  p.m = 64;
+  p.k = 64;
+  p.matrixStride = 64;
+  p.outputType = COOPVEC_TYPE_I32;
+  p.output = out.data();
+  p.outputStride = 256;
+  int32_t st = coopvecKernelsQuantizedMatMul(&p);
+  ck.check(st == COOPVEC_ERROR_UNSUPPORTED_TYPE,
+           "portable: the kernels took the product (%d)", st);
+  coopvecKernelsForceIsa(nullptr);
+  return ck.finish("quantized");
+}
