@@ -387,7 +387,8 @@ LogicalResult mlir::coopvec::tileBatchMatVec(RewriterBase &rewriter,
     bool rhsUnsigned = form.input == InterpKind::U8 ||
                        form.input == InterpKind::PackedU8x32;
     auto mma = TileMmaOp::create(rewriter, loc, accType, a, lhsUnsigned,
-                                 bTile, rhsUnsigned, acc);
+                                 bTile, rhsUnsigned, acc,
+                                 /*fidelity=*/nullptr);
     scf::YieldOp::create(rewriter, loc, mma.getResult());
   }
 
