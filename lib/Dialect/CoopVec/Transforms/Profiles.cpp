@@ -190,6 +190,25 @@ constexpr AccumRow kVulkanVectorAccumulate[] = {{I::I32, I::I32},
 constexpr StringRef kVulkanFeatures[] = {
     "int_dot_product", "float16", "storage8", "storage16", "convert", "pack"};
 
+//===----------------------------------------------------------------------===//
+// Tenstorrent Wormhole B0: the matrix unit multiplies in0 8x16 (8 activation
+// rows) by in1 16x16 per cycle and fidelity phase, i.e. (m, n, k) = (16
+// output columns, 8 vectors, 16); BF16 operands, or F32 truncated to TF32;
+// Dst f32 or bf16 and the packer's formats per #coopvec.math_fidelity, the
+// results f32. The CPU runs the same ops through the Wormhole model.
+//===----------------------------------------------------------------------===//
+
+constexpr std::pair<I, I> kWhBF16In[] = {{I::F32, I::BF16},
+                                         {I::F16, I::BF16}};
+constexpr std::pair<I, I> kWhTF32In[] = {{I::F32, I::F32}, {I::F16, I::F32}};
+constexpr Tile kWhTiles[] = {{16, 8, 16}};
+constexpr MatVecGroup kWormholeMatVec[] = {
+    {kWhBF16In, kBF16, kF32, true, kWhTiles},
+    {kWhTF32In, kF32, kF32, true, kWhTiles},
+};
+constexpr StringRef kWormholeFeatures[] = {"math_fidelity", "batch_matvec",
+                                           "bf16", "tf32"};
+
 constexpr ProfileTable kTables[] = {
     {"d3d12-tier1.0", "d3d12", "", SupportTier::Tier1_0, {}, kD3D12MatVec,
      {}, {}, true, true},
@@ -214,12 +233,15 @@ constexpr ProfileTable kTables[] = {
     {"vulkan1.3", "vulkan", "vulkan1.3", SupportTier::Tier1_1,
      kVulkanFeatures, kVulkanMatVec, {}, kVulkanVectorAccumulate, false,
      false},
+    {"wormhole-b0", "tenstorrent", "wormhole_b0", SupportTier::Tier1_1,
+     kWormholeFeatures, kWormholeMatVec, {}, {}, false, false},
 };
 
 constexpr StringRef kProfileNames[] = {
     "d3d12-tier1.0", "d3d12-tier1.1", "cpu-host", "sm_80",
     "sm_89", "sm_90", "sm_100a", "sm_120a",
-    "rv64-nuclei-xxlvqmacc", "rv64-sifive-xsfvqmacc", "vulkan1.3"};
+    "rv64-nuclei-xxlvqmacc", "rv64-sifive-xsfvqmacc", "vulkan1.3",
+    "wormhole-b0"};
 
 InterpretationAttr interp(MLIRContext *ctx, I kind) {
   return InterpretationAttr::get(ctx, kind);
@@ -273,7 +295,8 @@ ProfileAttr buildCpuHost(MLIRContext *ctx) {
   Builder b(ctx);
   SmallVector<StringRef> features = {
       "batch_matvec", "mlp", "convert", "pack", "mx",   "block_scale",
-      "bf16",         "tf32", "fp8",    "fp6",  "fp4", "e8m0", "tile_mma"};
+      "bf16",         "tf32", "fp8",    "fp6",  "fp4", "e8m0", "tile_mma",
+      "math_fidelity"};
   // The feature bits the runtime's kernel levels test (Kernels/*/Isa.cpp).
   static constexpr StringRef kIsaFeatures[] = {
       "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vnni", "v"};
