@@ -24,14 +24,16 @@ struct Tile {
   int64_t m, n, k;
 };
 
-/// A family of matrix rows: every (input pair) x matrix x result
-/// combination, the result type also the bias (the C of an MMA).
+/// A family of matrix rows: every (input pair) x matrix x result (x bias)
+/// combination; without `biases` the result type is also the bias (the C
+/// of an MMA).
 struct MatVecGroup {
   ArrayRef<std::pair<I, I>> inputs; // (physical input, input interpretation)
   ArrayRef<I> matrices;
   ArrayRef<I> results;
   bool transpose;
   ArrayRef<Tile> tiles;
+  ArrayRef<I> biases = {};
 };
 
 struct AccumRow {
@@ -195,16 +197,18 @@ constexpr StringRef kVulkanFeatures[] = {
 // rows) by in1 16x16 per cycle and fidelity phase, i.e. (m, n, k) = (16
 // output columns, 8 vectors, 16); BF16 operands, or F32 truncated to TF32;
 // Dst f32 or bf16 and the packer's formats per #coopvec.math_fidelity, the
-// results f32. The CPU runs the same ops through the Wormhole model.
+// results f32, the bias (the L1 start) f32 or bf16. The CPU runs the same ops through the Wormhole model.
 //===----------------------------------------------------------------------===//
 
 constexpr std::pair<I, I> kWhBF16In[] = {{I::F32, I::BF16},
                                          {I::F16, I::BF16}};
 constexpr std::pair<I, I> kWhTF32In[] = {{I::F32, I::F32}, {I::F16, I::F32}};
 constexpr Tile kWhTiles[] = {{16, 8, 16}};
+// The bias is the L1 accumulator's start, in the packer format.
+constexpr I kWhBiases[] = {I::F32, I::BF16};
 constexpr MatVecGroup kWormholeMatVec[] = {
-    {kWhBF16In, kBF16, kF32, true, kWhTiles},
-    {kWhTF32In, kF32, kF32, true, kWhTiles},
+    {kWhBF16In, kBF16, kF32, true, kWhTiles, kWhBiases},
+    {kWhTF32In, kF32, kF32, true, kWhTiles, kWhBiases},
 };
 constexpr StringRef kWormholeFeatures[] = {"math_fidelity", "batch_matvec",
                                            "bf16", "tf32"};
@@ -274,10 +278,12 @@ ProfileAttr buildTable(MLIRContext *ctx, const ProfileTable &table) {
     for (auto [input, inputInterp] : group.inputs)
       for (I matrix : group.matrices)
         for (I result : group.results)
-          matvec.push_back(MatVecSupportAttr::get(
-              ctx, interp(ctx, input), interp(ctx, inputInterp),
-              interp(ctx, matrix), interp(ctx, result), interp(ctx, result),
-              group.transpose, tiles));
+          for (I bias : group.biases.empty() ? ArrayRef<I>(result)
+                                             : group.biases)
+            matvec.push_back(MatVecSupportAttr::get(
+                ctx, interp(ctx, input), interp(ctx, inputInterp),
+                interp(ctx, matrix), interp(ctx, bias), interp(ctx, result),
+                group.transpose, tiles));
   }
   auto str = [&](StringRef s) { return s.empty() ? StringAttr() : b.getStringAttr(s); };
   return ProfileAttr::get(

@@ -59,8 +59,8 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
     * `wormhole-b0` (kind `tenstorrent`): the Tenstorrent Wormhole B0
       matrix unit, one 8x16 x 16x16 product per cycle and fidelity phase
       (tile (m, n, k) = 16x8x16): `BF16` or `F32` (TF32) inputs read from
-      `f32`/`f16` vectors, the same matrix type, `f32` results, any layout
-      and transpose; features `math_fidelity batch_matvec bf16 tf32`. The
+      `f32`/`f16` vectors, the same matrix type, `f32` results, an `F32` or
+      `BF16` bias (the L1 accumulator's start), any layout and transpose; features `math_fidelity batch_matvec bf16 tf32`. The
       `cpu-host` profile lists `math_fidelity` too: the CPU runs the
       Wormhole model.
     * `vulkan1.3`: core Vulkan 1.3: f32, f16 (`float16`), int8 dot products
