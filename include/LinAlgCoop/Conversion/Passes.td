@@ -28,7 +28,11 @@ def ConvertCoopVecToCPU : Pass<"convert-coopvec-to-cpu", "ModuleOp"> {
       back from another. Interpretations are their DXIL ComponentType
       values, the physical types come from the vector element types
       (`i32` with `unsigned`/`unsigned_result` is U32), M, K, layout and
-      transpose are `i32` constants.
+      transpose are `i32` constants. With a `fidelity` clause
+      (`#coopvec.math_fidelity`, also on `coopvec.batch_matvec`) the
+      struct's fidelity fields are set and the runtime computes the product
+      with the Wormhole model (`coopvecWormholeMatmul`, `Numerics.h`); a
+      `coopvec.tile_mma` with a fidelity is rejected (no tile-level model).
     * `coopvec.outer_product_accumulate` -> `coopvecCpuOuterProductAccumulate`,
       `coopvec.vector_accumulate` -> `coopvecCpuVectorAccumulate` (atomic: any
       number of threads may accumulate into one buffer).

@@ -71,7 +71,8 @@ int32_t coopvecCpuCheckRange(uint64_t bufferBytes, uint64_t offset,
 /// COOPVEC_ERROR_UNSUPPORTED_TYPE (FP8, 16- and 32-bit integer matrices,
 /// 16-bit inputs, unsigned results, ...), each vector of the batch goes
 /// through the reference semantics (coopvecReferenceMatVecMulAdd, Dxil.h)
-/// instead.
+/// instead. With `fidelity` set, the Wormhole model (coopvecWormholeMatmul,
+/// Numerics.h) computes the product instead; any layout and transpose.
 int32_t coopvecCpuMatVecMulAdd(const CoopVecMatVecParams *params);
 
 /// coopvecOuterProductAccumulate and coopvecVectorAccumulate (Kernels.h),

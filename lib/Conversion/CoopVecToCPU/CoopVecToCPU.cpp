@@ -64,6 +64,12 @@ COOPVEC_SAME_VALUE(RoundingMode::RM, COOPVEC_RND_RM);
 COOPVEC_SAME_VALUE(RoundingMode::RP, COOPVEC_RND_RP);
 COOPVEC_SAME_VALUE(RoundingMode::RNA, COOPVEC_RND_RNA);
 COOPVEC_SAME_VALUE(RoundingMode::RS, COOPVEC_RND_RS);
+COOPVEC_SAME_VALUE(MathFidelity::LoFi, COOPVEC_FIDELITY_LOFI);
+COOPVEC_SAME_VALUE(MathFidelity::HiFi2, COOPVEC_FIDELITY_HIFI2);
+COOPVEC_SAME_VALUE(MathFidelity::HiFi3, COOPVEC_FIDELITY_HIFI3);
+COOPVEC_SAME_VALUE(MathFidelity::HiFi4, COOPVEC_FIDELITY_HIFI4);
+static_assert(getMaxEnumValForMathFidelity() == COOPVEC_FIDELITY_HIFI4,
+              "MathFidelity and CoopVecFidelity differ");
 static_assert(getMaxEnumValForRoundingMode() == COOPVEC_RND_RS,
               "a RoundingMode the runtime does not know");
 COOPVEC_SAME_VALUE(Activation::None, COOPVEC_ACTIVATION_NONE);
@@ -109,6 +115,33 @@ void checkMatVecBounds(RuntimeCallBuilder &b, OpTy op,
 
 using MatVecParams = Params<CoopVecMatVecParams>;
 
+/// The Wormhole model's format code of an f32 or bf16 type.
+unsigned wormholeFormat(Type type) {
+  return type.isBF16() ? COOPVEC_FMT_BF16 : COOPVEC_FMT_F32;
+}
+
+/// Sets the math-fidelity fields of coopvecCpuMatVecMulAdd's parameters:
+/// all zero without the attribute.
+void setFidelityFields(RuntimeCallBuilder &b, MathFidelityAttr fidelity,
+                       MatVecParams &p) {
+  using F = MatVecParams::Field;
+  if (!fidelity) {
+    p.set(F::fidelity, b.constI32(0))
+        .set(F::dstFormat, b.constI32(0))
+        .set(F::packFormat, b.constI32(0))
+        .set(F::l1Acc, b.constI32(0))
+        .set(F::kBlock, b.constI32(0));
+    return;
+  }
+  Type pack = fidelity.getPack() ? fidelity.getPack() : fidelity.getDst();
+  p.set(F::fidelity,
+        b.constI32(static_cast<int64_t>(fidelity.getFidelity()) + 1))
+      .set(F::dstFormat, b.constI32(wormholeFormat(fidelity.getDst())))
+      .set(F::packFormat, b.constI32(wormholeFormat(pack)))
+      .set(F::l1Acc, b.constI32(fidelity.getL1Acc() ? 1 : 0))
+      .set(F::kBlock, b.constI32(fidelity.getKBlock()));
+}
+
 /// Sets the matrix, bias and thread fields of coopvecCpuMatVecMulAdd's
 /// parameters for coopvec.matvec/batch_matvec.
 template <typename OpTy>
@@ -146,6 +179,7 @@ void setMatrixFields(RuntimeCallBuilder &b, OpTy op,
         .set(F::scalesOffset, b.constI64(0))
         .set(F::scaleType, b.constI32(0))
         .set(F::scaleBlock, b.constI32(0));
+  setFidelityFields(b, op.getFidelityAttr(), p);
 }
 
 /// coopvec.matvec -> coopvecCpuMatVecMulAdd(batch = 1).
@@ -974,6 +1008,13 @@ struct ConvertCoopVecToCPUPass
                PackOp, MXQuantizeOp, MXDequantizeOp, TilePackOp, TileMmaOp>(
               op)) {
         op->emitOpError("is not supported by the CPU target yet");
+        return WalkResult::interrupt();
+      }
+      if (auto mma = dyn_cast<TileMmaOp>(op); mma && mma.getFidelityAttr()) {
+        op->emitOpError("with math fidelity has no CPU lowering (one FMA per "
+                        "k is not the Wormhole Dst loop); lower the untiled "
+                        "coopvec.matvec or coopvec.batch_matvec, which runs "
+                        "the Wormhole model");
         return WalkResult::interrupt();
       }
       for (Value operand : op->getOperands()) {

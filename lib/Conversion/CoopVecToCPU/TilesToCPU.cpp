@@ -176,6 +176,10 @@ public:
   LogicalResult
   matchAndRewrite(TileMmaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // One FMA per k is not the Wormhole Dst loop (the pass names the op;
+    // here the pattern only declines).
+    if (op.getFidelityAttr())
+      return rewriter.notifyMatchFailure(op, "math fidelity");
     Location loc = op.getLoc();
     VectorType accType = op.getAcc().getType();
     Type accElt = accType.getElementType();

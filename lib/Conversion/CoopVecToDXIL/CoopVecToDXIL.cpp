@@ -162,6 +162,10 @@ static std::string getInterpRejection(InterpretationAttr interp,
 }
 
 static std::string getRejection(MatVecOp op) {
+  if (op.getFidelityAttr())
+    return "DXIL SM 6.9 has no math fidelity (a Tenstorrent Wormhole "
+           "compute configuration); lower the op with "
+           "--convert-coopvec-to-cpu, which runs the Wormhole model";
   if (op.getMatrixDesc().isBlockScaled())
     return "DXIL SM 6.9 has no block-scaled matrices (the matrix has "
            "block scales)";

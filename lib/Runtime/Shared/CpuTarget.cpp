@@ -9,6 +9,7 @@
 #include "LinAlgCoop/Runtime/CpuTarget.h"
 #include "LinAlgCoop/Runtime/Dxil.h"
 #include "LinAlgCoop/Runtime/Kernels.h"
+#include "LinAlgCoop/Runtime/Layout.h"
 #include "LinAlgCoop/Runtime/Numerics.h"
 #include "LinAlgCoop/Runtime/Quantized.h"
 
@@ -166,9 +167,109 @@ static uint64_t physicalBytes(uint32_t type) {
   }
 }
 
+/// An f32 or f16 element at `src` read as the BF16 or F32 interpretation
+/// `interp`: rounded to nearest even, as the reference reads inputs.
+static float readAsInterp(const uint8_t *src, uint32_t type, uint32_t interp) {
+  unsigned from = type == COOPVEC_TYPE_F16 ? COOPVEC_FMT_F16 : COOPVEC_FMT_F32;
+  unsigned to = interp == COOPVEC_TYPE_BF16 ? COOPVEC_FMT_BF16 : COOPVEC_FMT_F32;
+  uint32_t bits = 0;
+  std::memcpy(&bits, src, type == COOPVEC_TYPE_F16 ? 2 : 4);
+  return coopvecDecodeToF32(
+      to, coopvecConvert(to, from, bits, COOPVEC_RND_RN, 0, 0));
+}
+
+/// A stored BF16 or F32 value (little-endian) as f32.
+static float loadBf16OrF32(const uint8_t *src, bool bf16) {
+  uint32_t bits = 0;
+  if (bf16) {
+    uint16_t half;
+    std::memcpy(&half, src, 2);
+    bits = uint32_t(half) << 16;
+  } else {
+    std::memcpy(&bits, src, 4);
+  }
+  float value;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
+/// The math-fidelity form of coopvecCpuMatVecMulAdd: gathers the input rows
+/// (in0, batch x k) and the transposed matrix (in1, k x m) as f32 values of
+/// their L1 formats and hands them to the Wormhole model, which owns every
+/// numeric decision.
+static int32_t wormholeMatVec(const CoopVecMatVecParams *p) {
+  bool bf16 = p->matrixInterp == COOPVEC_TYPE_BF16;
+  if ((!bf16 && p->matrixInterp != COOPVEC_TYPE_F32) ||
+      p->inputInterp != p->matrixInterp ||
+      (p->inputType != COOPVEC_TYPE_F32 && p->inputType != COOPVEC_TYPE_F16) ||
+      p->outputType != COOPVEC_TYPE_F32 || p->scales)
+    return COOPVEC_ERROR_UNSUPPORTED_TYPE;
+  if (!p->input || !p->output || !p->matrix)
+    return COOPVEC_ERROR_NULL_POINTER;
+  CoopVecWormholeConfig cfg = {p->fidelity - 1,
+                               bf16 ? unsigned(COOPVEC_FMT_BF16)
+                                    : unsigned(COOPVEC_FMT_TF32),
+                               p->dstFormat, p->packFormat, p->l1Acc};
+  if (coopvecWormholeCheckConfig(&cfg) != COOPVEC_WH_OK)
+    return COOPVEC_ERROR_INVALID_ARGUMENT;
+  const uint32_t m = p->m, k = p->k, batch = p->batch;
+  const uint32_t elemBytes = bf16 ? 2 : 4;
+  const uint32_t storedRows = p->transpose ? k : m,
+                 storedCols = p->transpose ? m : k;
+  const uint32_t stride = isOptimal(p->layout) ? 0 : p->matrixStride;
+  if (int32_t status = coopvecLayoutValidate(p->layout, storedRows, storedCols,
+                                             elemBytes, stride))
+    return status;
+  const auto *matrix = static_cast<const uint8_t *>(p->matrix) + p->matrixOffset;
+  std::vector<float> weights(size_t(k) * m); // in1: k x m
+  for (uint32_t i = 0; i < m; ++i)
+    for (uint32_t kk = 0; kk < k; ++kk) {
+      int64_t offset = coopvecLayoutElementOffset(
+          p->layout, storedRows, storedCols, elemBytes, stride,
+          p->transpose ? kk : i, p->transpose ? i : kk);
+      if (offset < 0)
+        return COOPVEC_ERROR_INVALID_ARGUMENT;
+      weights[size_t(kk) * m + i] = loadBf16OrF32(matrix + offset, bf16);
+    }
+  const uint64_t inputBytes = p->inputType == COOPVEC_TYPE_F16 ? 2 : 4;
+  const uint64_t inputStride = p->inputStride ? p->inputStride : k * inputBytes;
+  std::vector<float> inputs(size_t(batch) * k); // in0: batch x k
+  for (uint32_t b = 0; b < batch; ++b)
+    for (uint32_t kk = 0; kk < k; ++kk)
+      inputs[size_t(b) * k + kk] = readAsInterp(
+          static_cast<const uint8_t *>(p->input) + b * inputStride +
+              kk * inputBytes,
+          p->inputType, p->inputInterp);
+  // The L1 output buffer starts from the bias (the verifier allows one only
+  // with L1 accumulation), else from zero.
+  std::vector<float> out(size_t(batch) * m, 0.0f);
+  if (p->bias) {
+    bool biasBf16 = p->biasInterp == COOPVEC_TYPE_BF16;
+    if ((!biasBf16 && p->biasInterp != COOPVEC_TYPE_F32) ||
+        biasBf16 != (p->packFormat == COOPVEC_FMT_BF16) || !p->l1Acc)
+      return COOPVEC_ERROR_UNSUPPORTED_TYPE;
+    const auto *bias = static_cast<const uint8_t *>(p->bias) + p->biasOffset;
+    for (uint32_t b = 0; b < batch; ++b)
+      for (uint32_t i = 0; i < m; ++i)
+        out[size_t(b) * m + i] =
+            loadBf16OrF32(bias + uint64_t(i) * (biasBf16 ? 2 : 4), biasBf16);
+  }
+  int status = coopvecWormholeMatmul(&cfg, inputs.data(), weights.data(),
+                                     out.data(), batch, m, k, p->kBlock);
+  if (status != COOPVEC_WH_OK)
+    return COOPVEC_ERROR_INVALID_ARGUMENT;
+  const uint64_t outputStride = p->outputStride ? p->outputStride : m * 4ull;
+  for (uint32_t b = 0; b < batch; ++b)
+    std::memcpy(static_cast<uint8_t *>(p->output) + b * outputStride,
+                out.data() + size_t(b) * m, size_t(m) * 4);
+  return COOPVEC_OK;
+}
+
 extern "C" int32_t coopvecCpuMatVecMulAdd(const CoopVecMatVecParams *p) {
   if (!p)
     return COOPVEC_ERROR_NULL_POINTER;
+  if (p->fidelity)
+    return wormholeMatVec(p);
   // The kernels take no block scales: a block-scaled matrix goes through the
   // reference.
   if (p->scaleType && !p->scales)

@@ -10,11 +10,11 @@
 // CHECK-DAG: func.func private @coopvecCpuCheckRange(i64, i64, i64) -> i32
 // CHECK-DAG: func.func private @coopvecCpuCheckMatrix(i64, i64, i32, i32, i32, i32, i32) -> i32
 // CHECK-DAG: func.func private @coopvecCpuReportError(i32, !llvm.ptr)
-// CHECK-DAG: llvm.mlir.global internal constant @[[$SITE:__coopvec_site_0]]("coopvec.matvec at {{.*}}convert-coopvec-to-cpu.mlir:[[@LINE+102]]:8\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[$SITE:__coopvec_site_0]]("coopvec.matvec at {{.*}}convert-coopvec-to-cpu.mlir:[[@LINE+114]]:8\00")
 // CHECK-LABEL: func.func @matvec_bias(
 // CHECK-SAME:      %[[X:.*]]: vector<16xf16>, %[[W:.*]]: memref<?xi8>, %[[B:.*]]: memref<?xi8>, %[[OFF:.*]]: index, %[[S:.*]]: index)
 // CHECK:         %[[ONESTRUCT:.*]] = llvm.mlir.constant(1 : i64) : i64
-// CHECK:         %[[P:.*]] = llvm.alloca %[[ONESTRUCT]] x !llvm.struct<(ptr, i32, i64, ptr, i32, i32, i64, i32, ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32, ptr, i64, i32, i32)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
+// CHECK:         %[[P:.*]] = llvm.alloca %[[ONESTRUCT]] x !llvm.struct<(ptr, i32, i64, ptr, i32, i32, i64, i32, ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32, ptr, i64, i32, i32, i32, i32, i32, i32, i32)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
 // CHECK:         %[[RES:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32xf16>
 // CHECK:         %[[IN:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf16>
 // CHECK:         %[[BOFF:.*]] = arith.constant 64 : index
@@ -102,6 +102,18 @@
 // CHECK-NEXT:    llvm.store %{{.*}}, %[[G22]] : i32, !llvm.ptr
 // CHECK:         %[[G23:.*]] = llvm.getelementptr %[[P]][0, 23]
 // CHECK-NEXT:    llvm.store %{{.*}}, %[[G23]] : i32, !llvm.ptr
+// No math fidelity: fields 24-28 (fidelity, dstFormat, packFormat, l1Acc,
+// kBlock) are zero.
+// CHECK:         %[[G24:.*]] = llvm.getelementptr %[[P]][0, 24]
+// CHECK-NEXT:    llvm.store %[[ROWMAJOR]], %[[G24]] : i32, !llvm.ptr
+// CHECK:         %[[G25:.*]] = llvm.getelementptr %[[P]][0, 25]
+// CHECK-NEXT:    llvm.store %[[ROWMAJOR]], %[[G25]] : i32, !llvm.ptr
+// CHECK:         %[[G26:.*]] = llvm.getelementptr %[[P]][0, 26]
+// CHECK-NEXT:    llvm.store %[[ROWMAJOR]], %[[G26]] : i32, !llvm.ptr
+// CHECK:         %[[G27:.*]] = llvm.getelementptr %[[P]][0, 27]
+// CHECK-NEXT:    llvm.store %[[ROWMAJOR]], %[[G27]] : i32, !llvm.ptr
+// CHECK:         %[[G28:.*]] = llvm.getelementptr %[[P]][0, 28]
+// CHECK-NEXT:    llvm.store %[[ROWMAJOR]], %[[G28]] : i32, !llvm.ptr
 // CHECK:         %[[ST:.*]] = call @coopvecCpuMatVecMulAdd(%[[P]]) : (!llvm.ptr) -> i32
 // CHECK:         %[[BAD:.*]] = arith.cmpi ne, %[[ST]], %[[ROWMAJOR]] : i32
 // CHECK:         scf.if %[[BAD]] {
@@ -125,7 +137,7 @@ func.func @matvec_bias(%x: vector<16xf16>, %w: memref<?xi8>, %b: memref<?xi8>,
 
 // CHECK-LABEL: func.func @matvec_packed_transpose(
 // CHECK-SAME:      %[[PV:.*]]: vector<8xi32>, %[[W:.*]]: memref<?xi8>)
-// CHECK:         %[[P:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i32, i64, ptr, i32, i32, i64, i32, ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32, ptr, i64, i32, i32)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
+// CHECK:         %[[P:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i32, i64, ptr, i32, i32, i64, i32, ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32, ptr, i64, i32, i32, i32, i32, i32, i32, i32)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
 // CHECK:         %[[RES:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32xi32>
 // CHECK:         %[[IN:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8xi32>
 // CHECK:         %[[INFOPT:.*]] = arith.constant 2 : i32

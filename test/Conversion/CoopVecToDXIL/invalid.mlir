@@ -253,3 +253,15 @@ func.func @block_scaled(%x: vector<64xf16>, %w: memref<?xi8>) -> vector<8xf16> {
          scales %w[%c0] : memref<?xi8> : vector<64xf16>, memref<?xi8> -> vector<8xf16>
   return %y : vector<8xf16>
 }
+
+// -----
+
+// A matvec DXIL could express but for its math fidelity.
+func.func @matvec_fidelity(%x: vector<16xf32>, %w: memref<?xi8>) -> vector<16xf32> {
+  %c0 = arith.constant 0 : index
+  // expected-warning@+2 {{'coopvec.matvec' is not supported by profile 'd3d12-tier1.1': it does not list the feature 'math_fidelity' (it will be emulated)}}
+  // expected-error@+1 {{'coopvec.matvec' cannot be lowered to DXIL: DXIL SM 6.9 has no math fidelity (a Tenstorrent Wormhole compute configuration); lower the op with --convert-coopvec-to-cpu, which runs the Wormhole model}}
+  %y = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 16x16, InferencingOptimal>
+         fidelity<hifi4, dst = f32> : vector<16xf32>, memref<?xi8> -> vector<16xf32>
+  return %y : vector<16xf32>
+}

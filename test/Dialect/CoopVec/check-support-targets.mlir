@@ -1,20 +1,22 @@
 // Every builtin profile accepts what it lists and rejects the rest, with the
 // first unmet requirement; each round-trips as data.
 // RUN: coopvec-opt %s -split-input-file -verify-diagnostics -coopvec-check-support
-// RUN: for p in d3d12-tier1.0 d3d12-tier1.1 cpu-host sm_80 sm_89 sm_90 sm_100a sm_120a rv64-nuclei-xxlvqmacc rv64-sifive-xsfvqmacc vulkan1.3; do \
+// RUN: for p in d3d12-tier1.0 d3d12-tier1.1 cpu-host sm_80 sm_89 sm_90 sm_100a sm_120a rv64-nuclei-xxlvqmacc rv64-sifive-xsfvqmacc vulkan1.3 wormhole-b0; do \
 // RUN:   echo 'module {}' | coopvec-opt --coopvec-attach-profile=profile=$p > %t.$p.mlir && \
 // RUN:   coopvec-opt %t.$p.mlir | diff %t.$p.mlir - || exit 1; done
 // RUN: echo 'module {}' | coopvec-opt --coopvec-attach-profile=profile=sm_120a | FileCheck %s --check-prefix=SM120A
 // RUN: echo 'module {}' | coopvec-opt --coopvec-attach-profile=profile=rv64-nuclei-xxlvqmacc | FileCheck %s --check-prefix=NUCLEI
 // RUN: echo 'module {}' | coopvec-opt --coopvec-attach-profile=profile=cpu-host | FileCheck %s --check-prefix=CPU
+// RUN: echo 'module {}' | coopvec-opt --coopvec-attach-profile=profile=wormhole-b0 | FileCheck %s --check-prefix=WORMHOLE
 // RUN: coopvec-opt --help | FileCheck %s --check-prefix=HELP
 
 // SM120A: #coopvec.profile<name = "sm_120a", kind = "nvptx", arch = "sm_120a", features = ["mma.sync", "mma.f8f6f4", "block_scale", "mma.block_scale",
 // SM120A-SAME: #coopvec.matvec_support<input = F32, input_interp = F4_E2M1, matrix = F6_E3M2, bias = F16, output = F16, tiles = [array<i64: 16, 8, 32>]>
 // NUCLEI: #coopvec.profile<name = "rv64-nuclei-xxlvqmacc", kind = "riscv", arch = "rv64gcv_xxlvqmacc", features = ["rvv", "xxlvqmacc", "batch_matvec", "mlp"], matvec = [#coopvec.matvec_support<input = PackedS8x32, input_interp = I8, matrix = I8, bias = I32, output = I32, tiles = [array<i64: 4, 4, 4>]>,
-// CPU: #coopvec.profile<name = "cpu-host", kind = "cpu", arch = "{{.+}}", features = ["batch_matvec", "mlp", "convert", "pack", "mx", "block_scale", "bf16", "tf32", "fp8", "fp6", "fp4", "e8m0"{{.*}}], matvec = [#coopvec.matvec_support<transpose = true>], outer_product = [#coopvec.accum_support<>], vector_accumulate = [#coopvec.accum_support<>]>
+// CPU: #coopvec.profile<name = "cpu-host", kind = "cpu", arch = "{{.+}}", features = ["batch_matvec", "mlp", "convert", "pack", "mx", "block_scale", "bf16", "tf32", "fp8", "fp6", "fp4", "e8m0", "tile_mma", "math_fidelity"{{.*}}], matvec = [#coopvec.matvec_support<transpose = true>], outer_product = [#coopvec.accum_support<>], vector_accumulate = [#coopvec.accum_support<>]>
+// WORMHOLE: #coopvec.profile<name = "wormhole-b0", kind = "tenstorrent", arch = "wormhole_b0", features = ["math_fidelity", "batch_matvec", "bf16", "tf32"], matvec = [#coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BF16, bias = F32, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>]>, #coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BF16, bias = BF16, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>]>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BF16, bias = F32, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>]>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BF16, bias = BF16, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>]>, #coopvec.matvec_support<input = F32, input_interp = F32, matrix = F32, bias = F32, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>]>, #coopvec.matvec_support<input = F32, input_interp = F32, matrix = F32, bias = BF16, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>]>, #coopvec.matvec_support<input = F16, input_interp = F32, matrix = F32, bias = F32, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>]>, #coopvec.matvec_support<input = F16, input_interp = F32, matrix = F32, bias = BF16, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>]>], outer_product = [], vector_accumulate = []>
 // HELP: --coopvec-check-support
-// HELP: d3d12-tier1.0, d3d12-tier1.1, cpu-host, sm_80, sm_89, sm_90, sm_100a, sm_120a, rv64-nuclei-xxlvqmacc, rv64-sifive-xsfvqmacc, vulkan1.3
+// HELP: d3d12-tier1.0, d3d12-tier1.1, cpu-host, sm_80, sm_89, sm_90, sm_100a, sm_120a, rv64-nuclei-xxlvqmacc, rv64-sifive-xsfvqmacc, vulkan1.3, wormhole-b0
 
 // cpu-host runs everything the verifiers accept.
 module attributes {coopvec.profile = "cpu-host"} {
@@ -138,4 +140,32 @@ module attributes {coopvec.profile = "d3d12-tier1.1"} {
 
 // expected-error@+1 {{unknown support profile 'sm_75'; expected one of d3d12-tier1.0}}
 module attributes {coopvec.profile = "sm_75"} {
+}
+
+// -----
+
+// Wormhole B0 runs BF16 and TF32 products, with or without a fidelity, in any
+// layout; nothing else.
+module attributes {coopvec.profile = "wormhole-b0"} {
+  func.func @wormhole(%x: vector<64xf32>, %h: vector<64xf16>, %xb: memref<?x64xf32>, %yb: memref<?x32xf32>, %w: memref<?xi8>, %o: index) {
+    %0 = coopvec.matvec %x as BF16, %w[%o] matrix<BF16, 32x64, RowMajor> stride %o fidelity<hifi2, dst = f32, pack = bf16> : vector<64xf32>, memref<?xi8> -> vector<32xf32>
+    %1 = coopvec.matvec %h as F32, %w[%o] matrix<F32, 32x64, InferencingOptimal, transpose> fidelity<hifi4, dst = f32> : vector<64xf16>, memref<?xi8> -> vector<32xf32>
+    coopvec.batch_matvec %xb as BF16, %w[%o] matrix<BF16, 32x64, ColumnMajor> stride %o fidelity<lofi, dst = bf16> into %yb : memref<?x64xf32>, memref<?xi8> -> memref<?x32xf32>
+    %2 = coopvec.matvec %x as BF16, %w[%o] matrix<BF16, 32x64, RowMajor> stride %o : vector<64xf32>, memref<?xi8> -> vector<32xf32>
+    %4 = coopvec.matvec %x as BF16, %w[%o] matrix<BF16, 32x64, RowMajor> stride %o bias %w[%o] as BF16 fidelity<hifi2, dst = f32, pack = bf16, l1_acc> : vector<64xf32>, memref<?xi8>, memref<?xi8> -> vector<32xf32>
+    // expected-error@+1 {{'coopvec.matvec' is not supported by profile 'wormhole-b0': it does not list the matrix-vector combination input = F16, input_interp = F16, matrix = F16, output = F32}}
+    %3 = coopvec.matvec %h as F16, %w[%o] matrix<F16, 32x64, RowMajor> stride %o : vector<64xf16>, memref<?xi8> -> vector<32xf32>
+    return
+  }
+}
+
+// -----
+
+// Math fidelity is a feature: D3D12 does not list it.
+module attributes {coopvec.profile = "d3d12-tier1.1"} {
+  func.func @no_fidelity(%x: vector<16xf32>, %w: memref<?xi8>, %o: index) {
+    // expected-error@+1 {{'coopvec.matvec' is not supported by profile 'd3d12-tier1.1': it does not list the feature 'math_fidelity'}}
+    %0 = coopvec.matvec %x as F32, %w[%o] matrix<F32, 16x16, InferencingOptimal> fidelity<hifi4, dst = f32> : vector<16xf32>, memref<?xi8> -> vector<16xf32>
+    return
+  }
 }

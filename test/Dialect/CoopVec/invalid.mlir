@@ -674,7 +674,7 @@ module attributes {coopvec.profile = ""} {
 
 // -----
 
-// expected-error@+1 {{unknown profile kind 'cuda'; expected one of d3d12, cpu, nvptx, riscv, vulkan}}
+// expected-error@+1 {{unknown profile kind 'cuda'; expected one of d3d12, cpu, nvptx, riscv, vulkan, tenstorrent}}
 module attributes {coopvec.profile = #coopvec.profile<name = "p", kind = "cuda", matvec = [], outer_product = [], vector_accumulate = []>} {
 }
 

@@ -415,6 +415,105 @@ void MatrixDescAttr::print(AsmPrinter &printer) const {
 }
 
 //===----------------------------------------------------------------------===//
+// MathFidelityAttr
+//===----------------------------------------------------------------------===//
+
+static bool isF32OrBF16(Type type) { return type.isF32() || type.isBF16(); }
+
+LogicalResult
+MathFidelityAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         MathFidelity fidelity, Type dst, Type pack,
+                         bool l1Acc, int64_t kBlock) {
+  if (!isF32OrBF16(dst))
+    return emitError() << "math fidelity Dst format must be f32 or bf16, got "
+                       << dst;
+  if (pack && !isF32OrBF16(pack))
+    return emitError() << "math fidelity packer format must be f32 or bf16, "
+                          "got "
+                       << pack;
+  if (kBlock < 0 || kBlock % 32)
+    return emitError() << "math fidelity k_block must be a positive multiple "
+                          "of 32, got "
+                       << kBlock;
+  if (kBlock && !l1Acc)
+    return emitError() << "math fidelity k_block needs l1_acc: blocks of K "
+                          "are summed by packer L1 accumulation";
+  return success();
+}
+
+Attribute MathFidelityAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef name;
+  if (parser.parseLess())
+    return {};
+  SMLoc nameLoc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&name))
+    return {};
+  std::optional<MathFidelity> fidelity = symbolizeMathFidelity(name);
+  if (!fidelity) {
+    parser.emitError(nameLoc) << "unknown math fidelity '" << name
+                              << "'; expected lofi, hifi2, hifi3 or hifi4";
+    return {};
+  }
+  Type dst, pack;
+  if (parser.parseComma() || parser.parseKeyword("dst") ||
+      parser.parseEqual() || parser.parseType(dst))
+    return {};
+  // Optional clauses in this order: pack = T, l1_acc, k_block = B.
+  bool l1Acc = false;
+  int64_t kBlock = 0;
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc clauseLoc = parser.getCurrentLocation();
+    if (!pack && !l1Acc && !kBlock &&
+        succeeded(parser.parseOptionalKeyword("pack"))) {
+      if (parser.parseEqual() || parser.parseType(pack))
+        return {};
+      continue;
+    }
+    if (!l1Acc && !kBlock &&
+        succeeded(parser.parseOptionalKeyword("l1_acc"))) {
+      l1Acc = true;
+      continue;
+    }
+    if (!kBlock && succeeded(parser.parseOptionalKeyword("k_block"))) {
+      SMLoc valueLoc;
+      if (parser.parseEqual() ||
+          (valueLoc = parser.getCurrentLocation(),
+           parser.parseInteger(kBlock)))
+        return {};
+      // 0 stands for "no blocks" and is not spelled.
+      if (kBlock == 0) {
+        parser.emitError(valueLoc, "math fidelity k_block must be a positive "
+                                   "multiple of 32, got 0");
+        return {};
+      }
+      continue;
+    }
+    parser.emitError(clauseLoc)
+        << "expected 'pack = <type>', 'l1_acc' or 'k_block = <n>', in this "
+           "order";
+    return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<MathFidelityAttr>(loc, parser.getContext(),
+                                             *fidelity, dst, pack, l1Acc,
+                                             kBlock);
+}
+
+void MathFidelityAttr::print(AsmPrinter &printer) const {
+  printer << '<' << stringifyMathFidelity(getFidelity()) << ", dst = "
+          << getDst();
+  if (getPack())
+    printer << ", pack = " << getPack();
+  if (getL1Acc())
+    printer << ", l1_acc";
+  if (getKBlock())
+    printer << ", k_block = " << getKBlock();
+  printer << '>';
+}
+
+//===----------------------------------------------------------------------===//
 // ProfileAttr
 //===----------------------------------------------------------------------===//
 
@@ -451,8 +550,8 @@ ProfileAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                     bool fp8OptimalOnly, bool outerProductTrainingOptimalOnly) {
   if (!name || name.getValue().empty())
     return emitError() << "profile name must not be empty";
-  static constexpr StringRef kKinds[] = {"d3d12", "cpu", "nvptx", "riscv",
-                                         "vulkan"};
+  static constexpr StringRef kKinds[] = {"d3d12", "cpu",    "nvptx",
+                                         "riscv", "vulkan", "tenstorrent"};
   if (kind && !llvm::is_contained(kKinds, kind.getValue()))
     return emitError() << "unknown profile kind '" << kind.getValue()
                        << "'; expected one of " << llvm::join(ArrayRef<StringRef>(kKinds), ", ");

@@ -262,8 +262,57 @@ static LogicalResult verifyMatVecLike(OpTy op, VectorType inputType,
   return verifyOffset(raw, op.getBiasOffset(), 64, "bias");
 }
 
+/// The rules of the math-fidelity form of a matrix-vector product (the
+/// Wormhole model): one Src format for both operands, f32 results that hold
+/// either L1 format exactly, and a bias only as the L1 accumulator's start.
+template <typename OpTy>
+static LogicalResult verifyFidelity(OpTy op, VectorType inputType,
+                                    VectorType resultType) {
+  MathFidelityAttr fidelity = op.getFidelityAttr();
+  InterpretationAttr inputInterp = op.getInputInterp();
+  InterpKind kind = inputInterp.getKind();
+  if (kind != InterpKind::BF16 && kind != InterpKind::F32)
+    return op.emitOpError() << "math fidelity needs a BF16 or F32 input "
+                               "interpretation (the unpacker's BF16 or TF32 "
+                               "Src format), not "
+                            << inputInterp.getName();
+  InterpretationAttr matrixInterp = op.getMatrixDesc().getInterpretation();
+  if (matrixInterp != inputInterp)
+    return op.emitOpError() << "math fidelity needs the matrix interpretation "
+                               "to equal the input's ("
+                            << inputInterp.getName()
+                            << ": one Src format), not "
+                            << matrixInterp.getName();
+  if (!isa<FloatType>(inputType.getElementType()))
+    return op.emitOpError() << "math fidelity needs float input elements "
+                               "(f16 or f32), not "
+                            << inputType.getElementType();
+  if (!resultType.getElementType().isF32())
+    return op.emitOpError() << "math fidelity needs f32 result elements (they "
+                               "hold the packer's f32 or bf16 values exactly), "
+                               "not "
+                            << resultType.getElementType();
+  if (!op.getBias())
+    return success();
+  if (!fidelity.getL1Acc())
+    return op.emitOpError("math fidelity takes a bias only with l1_acc: the "
+                          "bias is the L1 accumulator's initial value");
+  Type pack = fidelity.getPack() ? fidelity.getPack() : fidelity.getDst();
+  if (op.getBiasInterpAttr().getElementType() != pack)
+    return op.emitOpError() << "math fidelity needs the bias interpretation "
+                               "to be the packer format "
+                            << pack << ", not "
+                            << op.getBiasInterpAttr().getName();
+  return success();
+}
+
 LogicalResult MatVecOp::verify() {
-  return verifyMatVecLike(*this, getInput().getType(), getResult().getType());
+  if (failed(verifyMatVecLike(*this, getInput().getType(),
+                              getResult().getType())))
+    return failure();
+  if (getFidelityAttr())
+    return verifyFidelity(*this, getInput().getType(), getResult().getType());
+  return success();
 }
 
 void MatVecOp::getEffects(
@@ -639,10 +688,18 @@ LogicalResult BatchMatVecOp::verify() {
   MemRefType inputs = getInputs().getType(), outputs = getOutputs().getType();
   if (failed(verifyBatchShapes(*this, inputs, outputs)))
     return failure();
-  if (isQuantized())
+  if (isQuantized()) {
+    if (getFidelityAttr())
+      return emitOpError("math fidelity does not apply to the quantized form "
+                         "(integer products have no fidelity phases)");
     return verifyQuantizedBatch(*this);
+  }
   // The rules of coopvec.matvec, applied to one row.
-  return verifyMatVecLike(*this, getRowType(inputs), getRowType(outputs));
+  if (failed(verifyMatVecLike(*this, getRowType(inputs), getRowType(outputs))))
+    return failure();
+  if (getFidelityAttr())
+    return verifyFidelity(*this, getRowType(inputs), getRowType(outputs));
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -89,9 +89,30 @@ LogicalResult TileMmaOp::verify() {
       return emitOpError() << "float tiles accumulate in f32, not " << c;
     if (getLhsUnsigned() || getRhsUnsigned())
       return emitOpError() << "'unsigned' applies to integer tiles only";
-    return success();
+    return verifyFidelity();
   }
   return emitOpError() << "operands must both be integers of at most 16 bits "
                           "or both floats of at most 32 bits, not "
                        << a << " and " << b;
+}
+
+LogicalResult TileMmaOp::verifyFidelity() {
+  MathFidelityAttr fidelity = getFidelityAttr();
+  if (!fidelity)
+    return success();
+  Type a = getLhs().getType().getElementType(),
+       b = getRhs().getType().getElementType();
+  if (a != b || !(a.isBF16() || a.isF32()))
+    return emitOpError() << "math fidelity needs both tiles bf16 or both f32 "
+                            "(one Src format), not "
+                         << a << " and " << b;
+  int64_t k = getLhs().getType().getDimSize(1);
+  if (k % 32)
+    return emitOpError() << "math fidelity needs K to be a multiple of 32 (the "
+                            "matrix unit's tile), not "
+                         << k;
+  if (fidelity.hasPackerSettings())
+    return emitOpError("math fidelity of a tile takes no packer settings "
+                       "(pack, l1_acc, k_block): the tile ends in Dst");
+  return success();
 }

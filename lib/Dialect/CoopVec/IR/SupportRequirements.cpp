@@ -84,6 +84,8 @@ static void addBlockScaleRequirements(SmallVectorImpl<Req> &reqs,
 }
 
 void MatVecOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
+  if (getFidelityAttr())
+    reqs.push_back(Req::getFeature("math_fidelity"));
   addBlockScaleRequirements(reqs, getMatrixDesc());
   reqs.push_back(matVecRequirement(
       getInputInterp(), getInput().getType().getElementType(),
@@ -93,6 +95,8 @@ void MatVecOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
 
 void BatchMatVecOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
   reqs.push_back(Req::getFeature("batch_matvec"));
+  if (getFidelityAttr())
+    reqs.push_back(Req::getFeature("math_fidelity"));
   addBlockScaleRequirements(reqs, getMatrixDesc());
   reqs.push_back(matVecRequirement(
       getInputInterp(), getInputs().getType().getElementType(),
@@ -180,5 +184,7 @@ void TilePackOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
 
 void TileMmaOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
   reqs.push_back(Req::getFeature("tile_mma"));
+  if (getFidelityAttr())
+    reqs.push_back(Req::getFeature("math_fidelity"));
   addElementFeatures(reqs, {getLhs().getType(), getRhs().getType()});
 }

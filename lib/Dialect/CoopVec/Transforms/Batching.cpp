@@ -133,7 +133,8 @@ bool isFusable(const Chain &chain) {
     return false;
   return llvm::all_of(chain.layers, [&](const Layer &layer) {
     MatVecOp op = layer.matvec;
-    return op.getInput().getType().getElementType().isF32() &&
+    // The fused kernel has no Wormhole model: a fidelity layer stays alone.
+    return !op.getFidelityAttr() && op.getInput().getType().getElementType().isF32() &&
            op.getResult().getType().getElementType().isF32() &&
            op.getInputInterp().getKind() == InterpKind::F32 &&
            op.getMatrixDesc().getInterpretation().getKind() == weights &&
@@ -181,7 +182,7 @@ LogicalResult rewriteChain(RewriterBase &rewriter, Operation *loop, Value lb,
         /*weight_scales=*/Value(), Value(), nullptr, nullptr,
         /*input_zero_points=*/Value(), nullptr, nullptr,
         /*input_scales=*/Value(), nullptr, nullptr,
-        /*reductions=*/Value(), nullptr, nullptr);
+        /*reductions=*/Value(), nullptr, nullptr, op.getFidelityAttr());
     rewriter.eraseOp(loop);
     return success();
   }

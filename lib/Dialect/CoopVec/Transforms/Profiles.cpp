@@ -24,14 +24,16 @@ struct Tile {
   int64_t m, n, k;
 };
 
-/// A family of matrix rows: every (input pair) x matrix x result
-/// combination, the result type also the bias (the C of an MMA).
+/// A family of matrix rows: every (input pair) x matrix x result (x bias)
+/// combination; without `biases` the result type is also the bias (the C
+/// of an MMA).
 struct MatVecGroup {
   ArrayRef<std::pair<I, I>> inputs; // (physical input, input interpretation)
   ArrayRef<I> matrices;
   ArrayRef<I> results;
   bool transpose;
   ArrayRef<Tile> tiles;
+  ArrayRef<I> biases = {};
 };
 
 struct AccumRow {
@@ -190,6 +192,27 @@ constexpr AccumRow kVulkanVectorAccumulate[] = {{I::I32, I::I32},
 constexpr StringRef kVulkanFeatures[] = {
     "int_dot_product", "float16", "storage8", "storage16", "convert", "pack"};
 
+//===----------------------------------------------------------------------===//
+// Tenstorrent Wormhole B0: the matrix unit multiplies in0 8x16 (8 activation
+// rows) by in1 16x16 per cycle and fidelity phase, i.e. (m, n, k) = (16
+// output columns, 8 vectors, 16); BF16 operands, or F32 truncated to TF32;
+// Dst f32 or bf16 and the packer's formats per #coopvec.math_fidelity, the
+// results f32, the bias (the L1 start) f32 or bf16. The CPU runs the same ops through the Wormhole model.
+//===----------------------------------------------------------------------===//
+
+constexpr std::pair<I, I> kWhBF16In[] = {{I::F32, I::BF16},
+                                         {I::F16, I::BF16}};
+constexpr std::pair<I, I> kWhTF32In[] = {{I::F32, I::F32}, {I::F16, I::F32}};
+constexpr Tile kWhTiles[] = {{16, 8, 16}};
+// The bias is the L1 accumulator's start, in the packer format.
+constexpr I kWhBiases[] = {I::F32, I::BF16};
+constexpr MatVecGroup kWormholeMatVec[] = {
+    {kWhBF16In, kBF16, kF32, true, kWhTiles, kWhBiases},
+    {kWhTF32In, kF32, kF32, true, kWhTiles, kWhBiases},
+};
+constexpr StringRef kWormholeFeatures[] = {"math_fidelity", "batch_matvec",
+                                           "bf16", "tf32"};
+
 constexpr ProfileTable kTables[] = {
     {"d3d12-tier1.0", "d3d12", "", SupportTier::Tier1_0, {}, kD3D12MatVec,
      {}, {}, true, true},
@@ -214,12 +237,15 @@ constexpr ProfileTable kTables[] = {
     {"vulkan1.3", "vulkan", "vulkan1.3", SupportTier::Tier1_1,
      kVulkanFeatures, kVulkanMatVec, {}, kVulkanVectorAccumulate, false,
      false},
+    {"wormhole-b0", "tenstorrent", "wormhole_b0", SupportTier::Tier1_1,
+     kWormholeFeatures, kWormholeMatVec, {}, {}, false, false},
 };
 
 constexpr StringRef kProfileNames[] = {
     "d3d12-tier1.0", "d3d12-tier1.1", "cpu-host", "sm_80",
     "sm_89", "sm_90", "sm_100a", "sm_120a",
-    "rv64-nuclei-xxlvqmacc", "rv64-sifive-xsfvqmacc", "vulkan1.3"};
+    "rv64-nuclei-xxlvqmacc", "rv64-sifive-xsfvqmacc", "vulkan1.3",
+    "wormhole-b0"};
 
 InterpretationAttr interp(MLIRContext *ctx, I kind) {
   return InterpretationAttr::get(ctx, kind);
@@ -252,10 +278,12 @@ ProfileAttr buildTable(MLIRContext *ctx, const ProfileTable &table) {
     for (auto [input, inputInterp] : group.inputs)
       for (I matrix : group.matrices)
         for (I result : group.results)
-          matvec.push_back(MatVecSupportAttr::get(
-              ctx, interp(ctx, input), interp(ctx, inputInterp),
-              interp(ctx, matrix), interp(ctx, result), interp(ctx, result),
-              group.transpose, tiles));
+          for (I bias : group.biases.empty() ? ArrayRef<I>(result)
+                                             : group.biases)
+            matvec.push_back(MatVecSupportAttr::get(
+                ctx, interp(ctx, input), interp(ctx, inputInterp),
+                interp(ctx, matrix), interp(ctx, bias), interp(ctx, result),
+                group.transpose, tiles));
   }
   auto str = [&](StringRef s) { return s.empty() ? StringAttr() : b.getStringAttr(s); };
   return ProfileAttr::get(
@@ -273,7 +301,8 @@ ProfileAttr buildCpuHost(MLIRContext *ctx) {
   Builder b(ctx);
   SmallVector<StringRef> features = {
       "batch_matvec", "mlp", "convert", "pack", "mx",   "block_scale",
-      "bf16",         "tf32", "fp8",    "fp6",  "fp4", "e8m0", "tile_mma"};
+      "bf16",         "tf32", "fp8",    "fp6",  "fp4", "e8m0", "tile_mma",
+      "math_fidelity"};
   // The feature bits the runtime's kernel levels test (Kernels/*/Isa.cpp).
   static constexpr StringRef kIsaFeatures[] = {
       "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vnni", "v"};

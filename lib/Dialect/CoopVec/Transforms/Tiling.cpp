@@ -60,6 +60,14 @@ FailureOr<TiledForm> classify(BatchMatVecOp op, TileShape shape,
           "no tiled form";
     return failure();
   }
+  if (op.getFidelityAttr()) {
+    // The tiles would need the Dst loop of the Wormhole model (phases per
+    // 32-wide K tile, the packer after the last one), which no tile
+    // lowering implements: keep the op whole rather than drop the attribute.
+    os << "math fidelity has no tiled form (no target lowers a tile_mma with "
+          "fidelity)";
+    return failure();
+  }
   MLIRContext *ctx = op.getContext();
   MatrixDescAttr desc = op.getMatrixDesc();
   InterpKind matrix = desc.getInterpretation().getKind();
@@ -387,7 +395,8 @@ LogicalResult mlir::coopvec::tileBatchMatVec(RewriterBase &rewriter,
     bool rhsUnsigned = form.input == InterpKind::U8 ||
                        form.input == InterpKind::PackedU8x32;
     auto mma = TileMmaOp::create(rewriter, loc, accType, a, lhsUnsigned,
-                                 bTile, rhsUnsigned, acc);
+                                 bTile, rhsUnsigned, acc,
+                                 /*fidelity=*/nullptr);
     scf::YieldOp::create(rewriter, loc, mma.getResult());
   }
 

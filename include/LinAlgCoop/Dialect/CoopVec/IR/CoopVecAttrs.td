@@ -196,6 +196,68 @@ def CoopVec_MatrixDescAttr : CoopVec_Attr<"MatrixDesc", "matrix"> {
 }
 
 //===----------------------------------------------------------------------===//
+// MathFidelityAttr
+//===----------------------------------------------------------------------===//
+
+def CoopVec_MathFidelityAttr : CoopVec_Attr<"MathFidelity", "math_fidelity"> {
+  let summary = "Tenstorrent Wormhole compute configuration of a matrix op";
+  let description = [{
+    Says that a matrix op computes as the Wormhole B0 matrix unit (FPU) and
+    packer do, bit for bit (the runtime model of `docs/WormholeFidelity.md`):
+
+    * the fidelity, `lofi`, `hifi2`, `hifi3` or `hifi4`: the multipliers
+      take 5 significand bits of SrcA and 7 of SrcB per phase, and the
+      fidelity runs 1, 2, 3 or 4 phases (tt-metal's `MathFidelity`);
+    * `dst`: the Dst register format, `f32` (`fp32_dest_acc_en`) or `bf16`
+      (Float16_b); Dst is rounded to it after every 16-wide product chunk
+      of every phase;
+    * `pack` (optional): the packer's L1 output format, `f32` or `bf16`;
+      left out, it is the Dst format (the packer converts nothing);
+    * `l1_acc` (optional): packer L1 accumulation (`packer_l1_acc`): each
+      packed datum is added to the value in L1, rounded to the L1 format.
+      The L1 buffer starts from the op's bias (or zero);
+    * `k_block = B` (optional, with `l1_acc` only): `K` is accumulated in
+      Dst in blocks of `B` (a multiple of 32) elements, each packed and
+      accumulated in L1 in turn, as ttnn's matmul does with
+      `packer_l1_acc`; without it all of `K` is one Dst block.
+
+    ```mlir
+    #coopvec.math_fidelity<hifi4, dst = f32>
+    #coopvec.math_fidelity<hifi2, dst = f32, pack = bf16, l1_acc, k_block = 64>
+    ```
+
+    Operand roles follow the hardware: in a matrix-vector product the input
+    vector (the activation, tt-metal's in0) is unpacked to SrcB and the
+    matrix (in1) to SrcA. `BF16` operands are unpacked as BF16, `F32`
+    operands are truncated to TF32.
+
+    Rules (verifier): `dst` and `pack` are `f32` or `bf16`; `k_block` is a
+    positive multiple of 32 and needs `l1_acc`. The ops that carry the
+    attribute state their own operand rules.
+  }];
+  let parameters = (ins
+    EnumParameter<CoopVec_MathFidelity>:$fidelity,
+    "::mlir::Type":$dst,
+    OptionalParameter<"::mlir::Type">:$pack,
+    DefaultValuedParameter<"bool", "false">:$l1_acc,
+    DefaultValuedParameter<"int64_t", "0">:$k_block
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Phases per product: 1 (LoFi) to 4 (HiFi4).
+    unsigned getPhases() const {
+      return static_cast<unsigned>(getFidelity()) + 1;
+    }
+    /// Whether the attribute sets anything of the packer (pack, l1_acc,
+    /// k_block).
+    bool hasPackerSettings() const {
+      return static_cast<bool>(getPack()) || getL1Acc() || getKBlock();
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Support profiles
 //===----------------------------------------------------------------------===//
 
@@ -290,7 +352,7 @@ def CoopVec_ProfileAttr : CoopVec_Attr<"Profile", "profile"> {
 
     * `name`: what diagnostics call it.
     * `kind` (optional): the target kind, one of `d3d12`, `cpu`, `nvptx`,
-      `riscv`, `vulkan`.
+      `riscv`, `vulkan`, `tenstorrent`.
     * `arch` (optional): the architecture; for `nvptx` an SM name
       `sm_<N>`, `sm_<N>a` or `sm_<N>f`.
     * `tier`: D3D12's `CheckFeatureSupport` tier (default `tier1_1`, which

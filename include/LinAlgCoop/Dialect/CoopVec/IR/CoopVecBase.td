@@ -109,4 +109,21 @@ def CoopVec_RoundingMode : I32EnumAttr<"RoundingMode",
   let cppNamespace = "::mlir::coopvec";
 }
 
+//===----------------------------------------------------------------------===//
+// Math fidelity (Tenstorrent Wormhole)
+//===----------------------------------------------------------------------===//
+
+// Values match the runtime's CoopVecFidelity (include/LinAlgCoop/Runtime/
+// Numerics.h): the number of fidelity phases minus one.
+def CoopVec_MathFidelity : I32EnumAttr<"MathFidelity",
+    "Wormhole math fidelity: how many multiplier phases a product takes", [
+      I32EnumAttrCase<"LoFi", 0, "lofi">,
+      I32EnumAttrCase<"HiFi2", 1, "hifi2">,
+      I32EnumAttrCase<"HiFi3", 2, "hifi3">,
+      I32EnumAttrCase<"HiFi4", 3, "hifi4">
+    ]> {
+  let cppNamespace = "::mlir::coopvec";
+  let genSpecializedAttr = 0;
+}
+
 #endif // LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECBASE_TD

@@ -35,6 +35,16 @@ def CoopVec_BatchMatVecOp : CoopVec_Op<"batch_matvec", [DeclareOpInterfaceMethod
     Rules: those of `coopvec.matvec` applied to the row types; the two
     memrefs have the same number of rows where both are static.
 
+    **Math fidelity.** A `fidelity` clause makes every row the Wormhole
+    product of `coopvec.matvec`'s fidelity form (the batch is in0's rows),
+    with the same rules; it excludes the quantized form.
+
+    ```mlir
+    coopvec.batch_matvec %x as BF16, %w[%c0] matrix<BF16, 64x64, RowMajor> stride %c128
+        fidelity<lofi, dst = bf16> into %y
+        : memref<?x64xf32>, memref<?xi8> -> memref<?x64xf32>
+    ```
+
     **Quantized form (oneDNN int8 matmul with zero points, grouped scales and
     precomputed reductions).** Any of the clauses `weight_zero_points`,
     `weight_scales`, `input_zero_points`, `input_scales` or `reductions`
@@ -128,7 +138,8 @@ def CoopVec_BatchMatVecOp : CoopVec_Op<"batch_matvec", [DeclareOpInterfaceMethod
     OptionalAttr<I64Attr>:$input_scales_group,
     Optional<CoopVec_VectorBatch>:$reductions,
     OptionalAttr<CoopVec_InterpretationAttr>:$reductions_interp,
-    OptionalAttr<I64Attr>:$reductions_group
+    OptionalAttr<I64Attr>:$reductions_group,
+    OptionalAttr<CoopVec_MathFidelityAttr>:$fidelity
   );
   let assemblyFormat = [{
     $inputs (`unsigned` $input_unsigned^)? `as` custom<Interp>($input_interp) `,`
@@ -151,8 +162,8 @@ def CoopVec_BatchMatVecOp : CoopVec_Op<"batch_matvec", [DeclareOpInterfaceMethod
      `as` custom<OptionalInterp>($reductions_interp)
      custom<Grouping>($reductions_group) `:` type($reductions))?
     (`bias` $bias^ `[` $bias_offset `]` `as` custom<OptionalInterp>($bias_interp))?
-    (`unsigned_result` $output_unsigned^)? `into` $outputs
-    attr-dict `:` type($inputs) `,` type($matrix) (`,` type($bias)^)?
+    (`unsigned_result` $output_unsigned^)? (`fidelity` `` $fidelity^)?
+    `into` $outputs attr-dict `:` type($inputs) `,` type($matrix) (`,` type($bias)^)?
     `->` type($outputs)
   }];
   let hasVerifier = 1;

@@ -77,6 +77,31 @@ def CoopVec_MatVecOp : CoopVec_Op<"matvec", [DeclareOpInterfaceMethods<CoopVec_S
            stride %s scales %sc[%soff] : memref<?xi8>
            : vector<64xf32>, memref<?xi8> -> vector<16xf32>
     ```
+
+    **Math fidelity** (Tenstorrent Wormhole). With a `fidelity` clause
+    (`#coopvec.math_fidelity`) the product is the one the Wormhole matrix
+    unit and packer compute for the input as in0 (SrcB) and the transposed
+    matrix as in1 (SrcA): each phase's partial products summed 16 at a time
+    into Dst and rounded to the Dst format, then packed (and accumulated in
+    L1) to the result type. A bias is the L1 accumulator's initial value.
+
+    ```mlir
+    %y = coopvec.matvec %x as BF16, %w[%off] matrix<BF16, 32x64, RowMajor> stride %s
+           fidelity<hifi2, dst = f32, pack = bf16>
+           : vector<64xf32>, memref<?xi8> -> vector<32xf32>
+    ```
+
+    The input's float elements are first read as the interpretation says
+    (rounded to nearest even to `BF16`), as without the clause.
+
+    Rules of the fidelity form (each its own diagnostic): the input
+    interpretation is `BF16` or `F32` (read as TF32) and the matrix has the
+    same one (so it is not block-scaled); the input elements are floats; the
+    result elements are `f32`, which hold the packer's `f32` or `bf16`
+    values exactly; a bias needs `l1_acc` and has the packer format's
+    interpretation. Every layout and
+    transpose is accepted: the runtime reads the matrix through the
+    project's layout math before the model multiplies.
   }];
   let arguments = (ins
     CoopVec_Vector:$input,
@@ -91,7 +116,8 @@ def CoopVec_MatVecOp : CoopVec_Op<"matvec", [DeclareOpInterfaceMethods<CoopVec_S
     OptionalAttr<CoopVec_InterpretationAttr>:$bias_interp,
     UnitAttr:$output_unsigned,
     Optional<CoopVec_ByteBuffer>:$scales,
-    Optional<Index>:$scales_offset
+    Optional<Index>:$scales_offset,
+    OptionalAttr<CoopVec_MathFidelityAttr>:$fidelity
   );
   let results = (outs CoopVec_Vector:$result);
   let assemblyFormat = [{
@@ -101,6 +127,7 @@ def CoopVec_MatVecOp : CoopVec_Op<"matvec", [DeclareOpInterfaceMethods<CoopVec_S
     (`scales` $scales^ `[` $scales_offset `]` `:` type($scales))?
     (`bias` $bias^ `[` $bias_offset `]` `as` custom<OptionalInterp>($bias_interp))?
     (`unsigned_result` $output_unsigned^)?
+    (`fidelity` `` $fidelity^)?
     attr-dict `:` type($input) `,` type($matrix) (`,` type($bias)^)?
     `->` type($result)
   }];

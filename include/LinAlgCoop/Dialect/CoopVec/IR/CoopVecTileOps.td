@@ -107,20 +107,40 @@ def CoopVec_TileMmaOp : CoopVec_Op<"tile_mma", [Pure,
       accumulator, or both floats of at most 32 bits with an `f32`
       accumulator;
     * `unsigned` marks integer operands only.
+
+    **Math fidelity.** With a `fidelity` clause the tile is one Wormhole
+    matrix-unit step: `%rhs` (`K`x`N`, the activations) is in0 in SrcB,
+    `%lhs` the weights in SrcA, and `%acc` (`f32`) is the Dst register,
+    holding values of the Dst format; for each 32-wide K tile and each phase
+    the 16-wide chunks are added to Dst and rounded to its format. Rules:
+    both operands are `bf16` or both `f32`; `K` is a multiple of 32 (the hardware's tile); no packer
+    settings (`pack`, `l1_acc`, `k_block`): the packer belongs to the op
+    that stores the tile. No target lowers this form yet: the CPU lowering
+    rejects it.
+
+    ```mlir
+    %r = coopvec.tile_mma %a, %b, %acc fidelity<hifi4, dst = f32>
+        : vector<32x32xbf16>, vector<32x8xbf16> -> vector<32x8xf32>
+    ```
   }];
   let arguments = (ins
     CoopVec_Tile:$lhs,
     UnitAttr:$lhs_unsigned,
     CoopVec_Tile:$rhs,
     UnitAttr:$rhs_unsigned,
-    CoopVec_Tile:$acc
+    CoopVec_Tile:$acc,
+    OptionalAttr<CoopVec_MathFidelityAttr>:$fidelity
   );
   let results = (outs CoopVec_Tile:$result);
   let assemblyFormat = [{
     $lhs (`unsigned` $lhs_unsigned^)? `,` $rhs (`unsigned` $rhs_unsigned^)?
-    `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+    `,` $acc (`fidelity` `` $fidelity^)? attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The rules of the math-fidelity form.
+    ::mlir::LogicalResult verifyFidelity();
+  }];
 }
 
 #endif // LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECTILEOPS_TD

@@ -33,7 +33,8 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
     * `cpu-host`: what the CPU target runs on this machine: every
       combination the verifiers accept (rows with no types), transpose,
       every accumulation, features `batch_matvec mlp convert pack mx bf16
-      tf32 fp8 fp6 fp4 e8m0`, and the kernels' ISA features detected on the
+      tf32 fp8 fp6 fp4 e8m0 tile_mma math_fidelity`, and the kernels' ISA
+      features detected on the
       host (`+avx2 +fma +f16c +avx512f +avx512bw +avx512vnni +v`); `arch` is
       `<arch>:<host CPU>`.
     * `sm_80`, `sm_89`, `sm_90`, `sm_100a`, `sm_120a` (kind `nvptx`): PTX 8.7
@@ -55,6 +56,13 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
       combinations) in 4x4x4 tiles. `rv64-sifive-xsfvqmacc`: the same types
       in SiFive's 4x8x4 and 2x8x2 tiles (M x K x N; as (m, n, k): 4x4x8 and
       2x2x8). Features `rvv batch_matvec mlp` and the extension names.
+    * `wormhole-b0` (kind `tenstorrent`): the Tenstorrent Wormhole B0
+      matrix unit, one 8x16 x 16x16 product per cycle and fidelity phase
+      (tile (m, n, k) = 16x8x16): `BF16` or `F32` (TF32) inputs read from
+      `f32`/`f16` vectors, the same matrix type, `f32` results, an `F32` or
+      `BF16` bias (the L1 accumulator's start), any layout and transpose; features `math_fidelity batch_matvec bf16 tf32`. The
+      `cpu-host` profile lists `math_fidelity` too: the CPU runs the
+      Wormhole model.
     * `vulkan1.3`: core Vulkan 1.3: f32, f16 (`float16`), int8 dot products
       (`int_dot_product`, packed and f32 inputs, I8 to I32 and U8 to U32),
       `storage8`, `storage16`, `convert`, `pack`; vector accumulation of
@@ -69,7 +77,8 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
            "Builtin profile to check against when the module has no "
            "coopvec.profile attribute (d3d12-tier1.0, d3d12-tier1.1, "
            "cpu-host, sm_80, sm_89, sm_90, sm_100a, sm_120a, "
-           "rv64-nuclei-xxlvqmacc, rv64-sifive-xsfvqmacc, vulkan1.3)">,
+           "rv64-nuclei-xxlvqmacc, rv64-sifive-xsfvqmacc, vulkan1.3, "
+           "wormhole-b0)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "Warn about unsupported ops instead of failing">
   ];
@@ -89,7 +98,8 @@ def CoopVecAttachProfile : Pass<"coopvec-attach-profile", "ModuleOp"> {
     Option<"profile", "profile", "std::string", /*default=*/"\"cpu-host\"",
            "Builtin profile to attach (d3d12-tier1.0, d3d12-tier1.1, "
            "cpu-host, sm_80, sm_89, sm_90, sm_100a, sm_120a, "
-           "rv64-nuclei-xxlvqmacc, rv64-sifive-xsfvqmacc, vulkan1.3)">
+           "rv64-nuclei-xxlvqmacc, rv64-sifive-xsfvqmacc, vulkan1.3, "
+           "wormhole-b0)">
   ];
 }
 
@@ -180,6 +190,58 @@ def CoopVecTile : Pass<"coopvec-tile"> {
            "Batch rows of a tile (N of the tile multiply)">,
     Option<"tileK", "tile-k", "int64_t", /*default=*/"16",
            "Matrix columns of a tile (K of the tile multiply)">
+  ];
+}
+
+def CoopVecCycleReport : Pass<"coopvec-cycle-report", "ModuleOp"> {
+  let summary = "Report matrix-engine cycles and the math fidelity's cost of "
+                "every matrix op";
+  let description = [{
+    For every `coopvec.matvec`, `coopvec.batch_matvec` and
+    `coopvec.tile_mma` of the module, emits a remark with the cycles the
+    target's matrix engine spends on it and what its math fidelity costs;
+    then one remark on the module with the totals. Nothing is changed.
+
+    The engine does one tile `m`x`n`x`k` per cycle and fidelity phase (the
+    `[m, n, k]` of the profile's `matvec` row that matches the op, else the
+    profile's first tile; Wormhole B0: 16 output columns x 8 input rows x
+    16, the seed's 8x16 x 16x16). For an op with `M` matrix rows, `N` input
+    rows (1 for `matvec`, the batch for `batch_matvec`, the rhs columns of
+    `tile_mma`) and `K` columns:
+
+    ```
+    tile steps = ceil(M / m) * ceil(N / n) * ceil(K / k)
+    cycles     = tile steps * phases      (LoFi 1, HiFi2 2, HiFi3 3, HiFi4 4)
+    ```
+
+    An op without `#coopvec.math_fidelity` is counted at LoFi (tt-metal's
+    default). Fewer than `n` input rows still take a whole step, so a
+    1-row product runs at 1/`n` of the engine's rate (the seed's 1/8 for
+    1x16 inputs); the remark gives the rows used and the share of the
+    engine's multipliers doing useful work, `M*N*K / (steps * m*n*k)`. The
+    throughput is `2*M*N*K / cycles` flops per cycle, at `clock-ghz`
+    (Wormhole B0: 1 GHz, so LoFi peaks at 4.096 TFLOP/s, HiFi2 2.048,
+    HiFi3 1.365, HiFi4 1.024: the seed's 4, 2, 1.33, 1). A batch with a
+    dynamic number of rows is counted with `dynamic-rows` rows.
+
+    ```
+    remark: 32x64 x 64x1, hifi2: 2x1x4 = 8 tile steps x 2 phases = 16 cycles
+            (2.00x LoFi), 1/8 rows, 12.5% of the engine, 0.256 TFLOP/s at 1 GHz
+    ```
+
+    The profile is the module's `coopvec.profile` attribute if it has one,
+    else the builtin profile named by `profile`; one without tile shapes
+    has no cycle model and fails the pass.
+  }];
+  let dependentDialects = ["::mlir::coopvec::CoopVecDialect"];
+  let options = [
+    Option<"profile", "profile", "std::string", /*default=*/"\"wormhole-b0\"",
+           "Builtin profile whose tile shape counts the cycles when the "
+           "module has no coopvec.profile attribute">,
+    Option<"clockGHz", "clock-ghz", "double", /*default=*/"1.0",
+           "Engine clock in GHz for the throughput figures">,
+    Option<"dynamicRows", "dynamic-rows", "int64_t", /*default=*/"8",
+           "Rows assumed for a batch whose row count is dynamic">
   ];
 }
 

@@ -1,0 +1,150 @@
+// RUN: coopvec-opt %s -split-input-file -verify-diagnostics
+
+// Every rule of #coopvec.math_fidelity and of the fidelity forms of
+// coopvec.matvec, coopvec.batch_matvec and coopvec.tile_mma.
+
+// expected-error@+1 {{unknown math fidelity 'hifi5'; expected lofi, hifi2, hifi3 or hifi4}}
+func.func @f() attributes {test.a = #coopvec.math_fidelity<hifi5, dst = f32>} { return }
+
+// -----
+
+// expected-error@+1 {{math fidelity Dst format must be f32 or bf16, got 'f16'}}
+func.func @f() attributes {test.a = #coopvec.math_fidelity<lofi, dst = f16>} { return }
+
+// -----
+
+// expected-error@+1 {{math fidelity packer format must be f32 or bf16, got 'f8E4M3FN'}}
+func.func @f() attributes {test.a = #coopvec.math_fidelity<lofi, dst = f32, pack = f8E4M3FN>} { return }
+
+// -----
+
+// expected-error@+1 {{math fidelity k_block must be a positive multiple of 32, got 48}}
+func.func @f() attributes {test.a = #coopvec.math_fidelity<lofi, dst = f32, l1_acc, k_block = 48>} { return }
+
+// -----
+
+// expected-error@+1 {{math fidelity k_block must be a positive multiple of 32, got 0}}
+func.func @f() attributes {test.a = #coopvec.math_fidelity<lofi, dst = f32, l1_acc, k_block = 0>} { return }
+
+// -----
+
+// expected-error@+1 {{math fidelity k_block needs l1_acc: blocks of K are summed by packer L1 accumulation}}
+func.func @f() attributes {test.a = #coopvec.math_fidelity<hifi2, dst = f32, k_block = 32>} { return }
+
+// -----
+
+// expected-error@+1 {{expected 'pack = <type>', 'l1_acc' or 'k_block = <n>', in this order}}
+func.func @f() attributes {test.a = #coopvec.math_fidelity<hifi2, dst = f32, l1_acc, pack = bf16>} { return }
+
+// -----
+
+func.func @input_interp(%x: vector<64xf16>, %w: memref<?xi8>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'coopvec.matvec' op math fidelity needs a BF16 or F32 input interpretation (the unpacker's BF16 or TF32 Src format), not F16}}
+  %y = coopvec.matvec %x as F16, %w[%c0] matrix<F16, 32x64, InferencingOptimal>
+         fidelity<lofi, dst = f32> : vector<64xf16>, memref<?xi8> -> vector<32xf32>
+  return %y : vector<32xf32>
+}
+
+// -----
+
+// Block-scaled and low-precision matrices fail the same rule.
+func.func @matrix_interp(%x: vector<64xf32>, %w: memref<?xi8>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'coopvec.matvec' op math fidelity needs the matrix interpretation to equal the input's (BF16: one Src format), not F8_E4M3}}
+  %y = coopvec.matvec %x as BF16, %w[%c0] matrix<F8_E4M3, 32x64, InferencingOptimal>
+         fidelity<lofi, dst = f32> : vector<64xf32>, memref<?xi8> -> vector<32xf32>
+  return %y : vector<32xf32>
+}
+
+// -----
+
+func.func @integer_input(%x: vector<64xi32>, %w: memref<?xi8>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'coopvec.matvec' op math fidelity needs float input elements (f16 or f32), not 'i32'}}
+  %y = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 32x64, InferencingOptimal>
+         fidelity<lofi, dst = f32> : vector<64xi32>, memref<?xi8> -> vector<32xf32>
+  return %y : vector<32xf32>
+}
+
+// -----
+
+func.func @f16_result(%x: vector<64xf32>, %w: memref<?xi8>) -> vector<32xf16> {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'coopvec.matvec' op math fidelity needs f32 result elements (they hold the packer's f32 or bf16 values exactly), not 'f16'}}
+  %y = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 32x64, InferencingOptimal>
+         fidelity<lofi, dst = f32> : vector<64xf32>, memref<?xi8> -> vector<32xf16>
+  return %y : vector<32xf16>
+}
+
+// -----
+
+func.func @bias_without_l1_acc(%x: vector<64xf32>, %w: memref<?xi8>, %b: memref<?xi8>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'coopvec.matvec' op math fidelity takes a bias only with l1_acc: the bias is the L1 accumulator's initial value}}
+  %y = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 32x64, InferencingOptimal>
+         bias %b[%c0] as BF16 fidelity<hifi2, dst = f32, pack = bf16>
+         : vector<64xf32>, memref<?xi8>, memref<?xi8> -> vector<32xf32>
+  return %y : vector<32xf32>
+}
+
+// -----
+
+// Without `pack`, the L1 format is the Dst format (f32 here).
+func.func @bias_not_pack_format(%x: vector<64xf32>, %w: memref<?xi8>, %b: memref<?xi8>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'coopvec.matvec' op math fidelity needs the bias interpretation to be the packer format 'f32', not BF16}}
+  %y = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 32x64, InferencingOptimal>
+         bias %b[%c0] as BF16 fidelity<hifi2, dst = f32, l1_acc>
+         : vector<64xf32>, memref<?xi8>, memref<?xi8> -> vector<32xf32>
+  return %y : vector<32xf32>
+}
+
+// -----
+
+func.func @quantized(%x: memref<?x64xi8>, %w: memref<?xi8>, %zw: memref<?xi8>, %y: memref<?x32xi32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'coopvec.batch_matvec' op math fidelity does not apply to the quantized form (integer products have no fidelity phases)}}
+  coopvec.batch_matvec %x as I8, %w[%c0] matrix<I8, 32x64, InferencingOptimal>
+      weight_zero_points %zw[%c0] as I8 per_tensor : memref<?xi8>
+      fidelity<lofi, dst = f32> into %y : memref<?x64xi8>, memref<?xi8> -> memref<?x32xi32>
+  return
+}
+
+// -----
+
+// The batch applies the matvec rules to its rows.
+func.func @batch_f16_rows(%x: memref<?x64xf32>, %w: memref<?xi8>, %y: memref<?x32xf16>) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'coopvec.batch_matvec' op math fidelity needs f32 result elements (they hold the packer's f32 or bf16 values exactly), not 'f16'}}
+  coopvec.batch_matvec %x as BF16, %w[%c0] matrix<BF16, 32x64, InferencingOptimal>
+      fidelity<lofi, dst = f32> into %y : memref<?x64xf32>, memref<?xi8> -> memref<?x32xf16>
+  return
+}
+
+// -----
+
+func.func @tile_types(%a: vector<16x32xf16>, %b: vector<32x8xf16>, %acc: vector<16x8xf32>) -> vector<16x8xf32> {
+  // expected-error@+1 {{'coopvec.tile_mma' op math fidelity needs both tiles bf16 or both f32 (one Src format), not 'f16' and 'f16'}}
+  %r = coopvec.tile_mma %a, %b, %acc fidelity<lofi, dst = f32>
+         : vector<16x32xf16>, vector<32x8xf16> -> vector<16x8xf32>
+  return %r : vector<16x8xf32>
+}
+
+// -----
+
+func.func @tile_k(%a: vector<16x16xbf16>, %b: vector<16x8xbf16>, %acc: vector<16x8xf32>) -> vector<16x8xf32> {
+  // expected-error@+1 {{'coopvec.tile_mma' op math fidelity needs K to be a multiple of 32 (the matrix unit's tile), not 16}}
+  %r = coopvec.tile_mma %a, %b, %acc fidelity<lofi, dst = f32>
+         : vector<16x16xbf16>, vector<16x8xbf16> -> vector<16x8xf32>
+  return %r : vector<16x8xf32>
+}
+
+// -----
+
+func.func @tile_packer(%a: vector<16x32xbf16>, %b: vector<32x8xbf16>, %acc: vector<16x8xf32>) -> vector<16x8xf32> {
+  // expected-error@+1 {{'coopvec.tile_mma' op math fidelity of a tile takes no packer settings (pack, l1_acc, k_block): the tile ends in Dst}}
+  %r = coopvec.tile_mma %a, %b, %acc fidelity<lofi, dst = f32, l1_acc>
+         : vector<16x32xbf16>, vector<32x8xbf16> -> vector<16x8xf32>
+  return %r : vector<16x8xf32>
+}

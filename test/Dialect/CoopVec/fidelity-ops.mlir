@@ -1,0 +1,78 @@
+// RUN: coopvec-opt %s | coopvec-opt | FileCheck %s
+
+// The math-fidelity clause (#coopvec.math_fidelity) of coopvec.matvec,
+// coopvec.batch_matvec and coopvec.tile_mma round-trips, in every spelling.
+
+// CHECK-LABEL: func.func @matvec_bf16
+// CHECK: coopvec.matvec %{{[[:alnum:]_]+}} as BF16, %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}] matrix<BF16, 32x64, RowMajor> stride %{{[[:alnum:]_]+}} fidelity<lofi, dst = bf16> : vector<64xf32>, memref<?xi8> -> vector<32xf32>
+// CHECK: fidelity<hifi2, dst = f32, pack = bf16> :
+// CHECK: fidelity<hifi3, dst = f32, pack = f32> :
+// CHECK: fidelity<hifi4, dst = bf16, pack = f32> :
+func.func @matvec_bf16(%x: vector<64xf32>, %w: memref<?xi8>) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %0 = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128
+         fidelity<lofi, dst = bf16> : vector<64xf32>, memref<?xi8> -> vector<32xf32>
+  %1 = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128
+         fidelity<hifi2, dst = f32, pack = bf16> : vector<64xf32>, memref<?xi8> -> vector<32xf32>
+  %2 = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128
+         fidelity<hifi3, dst = f32, pack = f32> : vector<64xf32>, memref<?xi8> -> vector<32xf32>
+  %3 = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128
+         fidelity<hifi4, dst = bf16, pack = f32> : vector<64xf32>, memref<?xi8> -> vector<32xf32>
+  return
+}
+
+// The bias is the L1 accumulator's start; k_block splits K into L1 blocks.
+// CHECK-LABEL: func.func @l1_accumulation
+// CHECK: bias %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}] as BF16 fidelity<hifi2, dst = f32, pack = bf16, l1_acc, k_block = 32> : vector<64xf16>, memref<?xi8>, memref<?xi8> -> vector<32xf32>
+// CHECK: fidelity<hifi4, dst = f32, l1_acc> :
+func.func @l1_accumulation(%x: vector<64xf16>, %w: memref<?xi8>, %b: memref<?xi8>) {
+  %c0 = arith.constant 0 : index
+  %0 = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 32x64, InferencingOptimal, transpose>
+         bias %b[%c0] as BF16 fidelity<hifi2, dst = f32, pack = bf16, l1_acc, k_block = 32>
+         : vector<64xf16>, memref<?xi8>, memref<?xi8> -> vector<32xf32>
+  %1 = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 32x64, TrainingOptimal>
+         fidelity<hifi4, dst = f32, l1_acc> : vector<64xf16>, memref<?xi8> -> vector<32xf32>
+  return
+}
+
+// F32 operands are unpacked as TF32.
+// CHECK-LABEL: func.func @tf32
+// CHECK: coopvec.matvec %{{[[:alnum:]_]+}} as F32, %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}] matrix<F32, 16x32, ColumnMajor> stride %{{[[:alnum:]_]+}} bias %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}] as F32 fidelity<hifi3, dst = f32, l1_acc>
+func.func @tf32(%x: vector<32xf32>, %w: memref<?xi8>, %b: memref<?xi8>) -> vector<16xf32> {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %0 = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 16x32, ColumnMajor> stride %c64
+         bias %b[%c0] as F32 fidelity<hifi3, dst = f32, l1_acc>
+         : vector<32xf32>, memref<?xi8>, memref<?xi8> -> vector<16xf32>
+  return %0 : vector<16xf32>
+}
+
+// CHECK-LABEL: func.func @batch
+// CHECK: coopvec.batch_matvec %{{[[:alnum:]_]+}} as BF16, %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}] matrix<BF16, 64x64, RowMajor> stride %{{[[:alnum:]_]+}} fidelity<lofi, dst = bf16> into %{{[[:alnum:]_]+}} : memref<?x64xf32>, memref<?xi8> -> memref<?x64xf32>
+func.func @batch(%x: memref<?x64xf32>, %w: memref<?xi8>, %y: memref<?x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  coopvec.batch_matvec %x as BF16, %w[%c0] matrix<BF16, 64x64, RowMajor> stride %c128
+      fidelity<lofi, dst = bf16> into %y : memref<?x64xf32>, memref<?xi8> -> memref<?x64xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @tile
+// CHECK: coopvec.tile_mma %{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}} fidelity<hifi4, dst = f32> : vector<16x32xbf16>, vector<32x8xbf16> -> vector<16x8xf32>
+// CHECK: coopvec.tile_mma %{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}} fidelity<lofi, dst = bf16> : vector<16x64xf32>, vector<64x8xf32> -> vector<16x8xf32>
+func.func @tile(%a: vector<16x32xbf16>, %b: vector<32x8xbf16>, %acc: vector<16x8xf32>,
+                %c: vector<16x64xf32>, %d: vector<64x8xf32>) {
+  %0 = coopvec.tile_mma %a, %b, %acc fidelity<hifi4, dst = f32>
+         : vector<16x32xbf16>, vector<32x8xbf16> -> vector<16x8xf32>
+  %1 = coopvec.tile_mma %c, %d, %acc fidelity<lofi, dst = bf16>
+         : vector<16x64xf32>, vector<64x8xf32> -> vector<16x8xf32>
+  return
+}
+
+// The attribute on its own, with the dialect prefix.
+// CHECK-LABEL: func.func @attr
+// CHECK: test.fidelity = #coopvec.math_fidelity<hifi3, dst = bf16, pack = bf16, l1_acc, k_block = 64>
+func.func @attr() attributes {test.fidelity = #coopvec.math_fidelity<hifi3, dst = bf16, pack = bf16, l1_acc, k_block = 64>} {
+  return
+}

@@ -1,0 +1,50 @@
+// The batching pass carries the math fidelity into the batched op and never
+// fuses a fidelity layer; the tiling pass keeps a fidelity product whole and
+// says why (no tile lowering runs the Wormhole Dst loop).
+// RUN: coopvec-opt %s -split-input-file -coopvec-batch | FileCheck %s
+// RUN: coopvec-opt %s -split-input-file -coopvec-batch -coopvec-tile -verify-diagnostics | FileCheck %s --check-prefix=TILE
+
+// CHECK-LABEL: func @batch_carries
+// CHECK: coopvec.batch_matvec %{{.*}} as BF16, %{{.*}} matrix<BF16, 32x64, RowMajor> stride %{{.*}} bias %{{.*}} as BF16 fidelity<hifi3, dst = bf16, pack = bf16, l1_acc, k_block = 32> into
+// CHECK-NOT: scf.for
+// TILE-LABEL: func @batch_carries
+// TILE: coopvec.batch_matvec {{.*}} fidelity<hifi3, dst = bf16, pack = bf16, l1_acc, k_block = 32> into
+// TILE-NOT: coopvec.tile_mma
+func.func @batch_carries(%in: memref<?x64xf32>, %out: memref<?x32xf32>, %w: memref<?xi8>, %b: memref<?xi8>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  // The batched op takes the loop's location.
+  // expected-remark@+1 {{not tiled: math fidelity has no tiled form (no target lowers a tile_mma with fidelity)}}
+  scf.for %i = %c0 to %n step %c1 {
+    %x = vector.load %in[%i, %c0] : memref<?x64xf32>, vector<64xf32>
+    %y = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128
+           bias %b[%c0] as BF16 fidelity<hifi3, dst = bf16, pack = bf16, l1_acc, k_block = 32>
+           : vector<64xf32>, memref<?xi8>, memref<?xi8> -> vector<32xf32>
+    vector.store %y, %out[%i, %c0] : memref<?x32xf32>, vector<32xf32>
+  }
+  return
+}
+
+// -----
+
+// An f32 chain that would fuse into coopvec.mlp stays a loop when a layer
+// has a fidelity: the fused kernel has no Wormhole model.
+// CHECK-LABEL: func @no_fusion
+// CHECK: scf.for
+// CHECK: coopvec.matvec {{.*}} fidelity<hifi4, dst = f32>
+// CHECK-NOT: coopvec.mlp
+func.func @no_fusion(%in: memref<?x16xf32>, %out: memref<?x16xf32>, %w: memref<?xi8>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %w1 = arith.constant 1024 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %x = vector.load %in[%i, %c0] : memref<?x16xf32>, vector<16xf32>
+    %h = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 16x16, InferencingOptimal>
+           fidelity<hifi4, dst = f32> : vector<16xf32>, memref<?xi8> -> vector<16xf32>
+    %y = coopvec.matvec %h as F32, %w[%w1] matrix<F32, 16x16, InferencingOptimal>
+           : vector<16xf32>, memref<?xi8> -> vector<16xf32>
+    vector.store %y, %out[%i, %c0] : memref<?x16xf32>, vector<16xf32>
+  }
+  return
+}

@@ -1,0 +1,353 @@
+#!/usr/bin/env python3
+"""Math fidelity (#coopvec.math_fidelity) through the JIT.
+
+Each case writes a coopvec.matvec or coopvec.batch_matvec program with a
+fidelity clause, runs it with coopvec-run and compares the result bit for bit
+with an independent model of the Wormhole matrix unit written here, phase by
+phase, in exact rational arithmetic (docs/WormholeFidelity.md states the
+rules; nothing here calls the runtime):
+
+  * the input row is in0 (SrcB), the matrix in1 (SrcA); BF16 operands keep
+    7 mantissa bits, F32 ones are truncated to TF32 (10);
+  * SrcA slices: hi = 1.m[22:19], lo = m[18:14]; SrcB: hi = 1.m[22:17],
+    lo = m[16:13]; phase p multiplies A.(p & 1 ? lo : hi) by
+    B.(p & 2 ? lo : hi); LoFi runs phase 0, HiFi2 0-1, HiFi3 0-2, HiFi4 0-3;
+  * per 32-wide K tile, per phase, per 16-wide half: Dst = round(Dst + exact
+    sum of the 16 slice products), rounding to nearest, ties away, to the
+    Dst format (f32: 24 bits, bf16: 8);
+  * the packer rounds an f32 Dst to a bf16 L1 format the same way; with L1
+    accumulation L1 = round(L1 + datum) in the L1 format, L1 starting from
+    the bias, one datum per K block.
+
+  wormhole.py grid --runner coopvec-run --tmp DIR   every fidelity x Dst
+                                                    format x L1 switch
+  wormhole.py hand --runner coopvec-run --tmp DIR   values worked out by hand
+
+Every grid case must differ from the same case at another fidelity, with the
+other Dst format and from the plain f32 product, so a lowering that ignored
+any part of the attribute fails; the script checks that its inputs have that
+property before it runs anything.
+"""
+
+import argparse
+import itertools
+import os
+import struct
+import subprocess
+import sys
+from fractions import Fraction
+
+import numpy as np
+
+FIDELITIES = ["lofi", "hifi2", "hifi3", "hifi4"]
+PRECISION = {"f32": 24, "bf16": 8}
+
+
+def f32_bits(x):
+    return struct.unpack("<I", struct.pack("<f", float(x)))[0]
+
+
+def round_rna(value, fmt):
+    """Dst/L1 write: nearest, ties away from zero, unbounded exponent; zeros
+    are +0 and results below 2^-126 flush to +0 (inputs stay far from
+    overflow)."""
+    if value == 0:
+        return Fraction(0)
+    sign = -1 if value < 0 else 1
+    a = abs(value)
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    if Fraction(2) ** e > a:
+        e -= 1
+    ulp = Fraction(2) ** (e - PRECISION[fmt] + 1)
+    n = int(a / ulp + Fraction(1, 2))  # floor(q + 1/2): ties away
+    r = n * ulp
+    if r < Fraction(2) ** -126:
+        return Fraction(0)
+    return sign * r
+
+
+def slices(x, src, role):
+    """(hi, lo) slices of an L1 value as the unpacker and the multipliers see
+    it, as exact rationals with the sign applied."""
+    u = f32_bits(x)
+    u &= 0xFFFF0000 if src == "bf16" else 0xFFFFE000
+    e = (u >> 23) & 0xFF
+    if e == 0:
+        return Fraction(0), Fraction(0)
+    sign = -1 if u >> 31 else 1
+    sig = (1 << 23) | (u & 0x7FFFFF)
+    scale = Fraction(2) ** (e - 150)
+    if role == "A":
+        hi, lo = (sig >> 19) << 19, ((sig >> 14) & 0x1F) << 14
+    else:
+        hi, lo = (sig >> 17) << 17, ((sig >> 13) & 0xF) << 13
+    return sign * hi * scale, sign * lo * scale
+
+
+def to_bf16_rne(x):
+    """An f32 input read as the BF16 interpretation: nearest even."""
+    u = f32_bits(x)
+    u = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16) << 16
+    return struct.unpack("<f", struct.pack("<I", u & 0xFFFFFFFF))[0]
+
+
+def model(x, w, bias, cfg):
+    """out[b][i] for inputs x (B x K), matrix w (M x K)."""
+    src = cfg["src"]
+    phases = FIDELITIES.index(cfg["fidelity"]) + 1
+    dst_fmt, pack_fmt = cfg["dst"], cfg["pack"] or cfg["dst"]
+    k = len(w[0])
+    k_block = cfg["k_block"] or k
+    if src == "bf16":
+        x = [[to_bf16_rne(v) for v in row] for row in x]
+    a_sl = [[slices(v, src, "A") for v in row] for row in w]
+    out = []
+    for row in x:
+        b_sl = [slices(v, src, "B") for v in row]
+        out_row = []
+        for i in range(len(w)):
+            l1 = Fraction(bias[i]) if bias is not None else Fraction(0)
+            for k0 in range(0, k, k_block):
+                k1 = min(k0 + k_block, k)
+                dst = Fraction(0)
+                for t in range(k0, k1, 32):
+                    tile_end = min(t + 32, k1)
+                    for p in range(phases):
+                        for h in range(t, tile_end, 16):
+                            s = dst
+                            for kk in range(h, min(h + 16, tile_end)):
+                                a = a_sl[i][kk][1 if p & 1 else 0]
+                                bb = b_sl[kk][1 if p & 2 else 0]
+                                s += a * bb
+                            dst = round_rna(s, dst_fmt)
+                datum = dst
+                if pack_fmt == "bf16" and dst_fmt == "f32":
+                    datum = round_rna(dst, "bf16")
+                l1 = round_rna(l1 + datum, pack_fmt) if cfg["l1_acc"] else datum
+            out_row.append(float(l1))
+        out.append(out_row)
+    return np.array(out, np.float32)
+
+
+def attr_text(cfg):
+    text = f"{cfg['fidelity']}, dst = {cfg['dst']}"
+    if cfg["pack"]:
+        text += f", pack = {cfg['pack']}"
+    if cfg["l1_acc"]:
+        text += ", l1_acc"
+    if cfg["k_block"]:
+        text += f", k_block = {cfg['k_block']}"
+    return f"fidelity<{text}>"
+
+
+def matrix_bytes(w, interp, layout):
+    m, k = w.shape
+    esz = 2 if interp == "BF16" else 4
+    if interp == "BF16":
+        cells = (w.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    else:
+        cells = w.astype(np.float32)
+    if layout == "RowMajor":
+        stride = max(16, -(-k * esz // 16) * 16)
+        buf = np.zeros((m, stride // esz), cells.dtype)
+        buf[:, :k] = cells
+    else:
+        stride = max(16, -(-m * esz // 16) * 16)
+        buf = np.zeros((k, stride // esz), cells.dtype)
+        buf[:, :m] = cells.T
+    return buf.tobytes(), stride
+
+
+def program(name, op, cfg, m, k, rows, interp, layout, stride, has_bias):
+    bias_arg = ", %b: memref<?xi8>" if has_bias else ""
+    bias_clause = f"bias %b[%c0] as {cfg['bias_interp']}" if has_bias else ""
+    bias_ty = ", memref<?xi8>" if has_bias else ""
+    head = (f"func.func @{name}(%x: memref<{rows}x{k}xf32>, %w: memref<?xi8>"
+            f"{bias_arg}, %y: memref<{rows}x{m}xf32>) {{\n"
+            f"  %c0 = arith.constant 0 : index\n"
+            f"  %cs = arith.constant {stride} : index\n")
+    mat = f"matrix<{interp}, {m}x{k}, {layout}> stride %cs"
+    if op == "batch":
+        body = (f"  coopvec.batch_matvec %x as {interp}, %w[%c0] {mat}\n"
+                f"      {bias_clause} {attr_text(cfg)} into %y\n"
+                f"      : memref<{rows}x{k}xf32>, memref<?xi8>{bias_ty} -> "
+                f"memref<{rows}x{m}xf32>\n")
+    else:
+        body = ""
+        for r in range(rows):
+            body += (f"  %r{r} = arith.constant {r} : index\n"
+                     f"  %x{r} = vector.load %x[%r{r}, %c0] : memref<{rows}x{k}xf32>, vector<{k}xf32>\n"
+                     f"  %y{r} = coopvec.matvec %x{r} as {interp}, %w[%c0] {mat}\n"
+                     f"      {bias_clause} {attr_text(cfg)}\n"
+                     f"      : vector<{k}xf32>, memref<?xi8>{bias_ty} -> vector<{m}xf32>\n"
+                     f"  vector.store %y{r}, %y[%r{r}, %c0] : memref<{rows}x{m}xf32>, vector<{m}xf32>\n")
+    return head + body + "  return\n}\n"
+
+
+def run(args, name, text, inputs, rows, m):
+    base = os.path.join(args.tmp, name)
+    with open(base + ".mlir", "w") as f:
+        f.write(text)
+    paths = []
+    for tag, data in inputs:
+        path = f"{base}.{tag}.npy"
+        np.save(path, data)
+        paths.append(path)
+    out = base + ".y.npy"
+    np.save(out, np.zeros((rows, m), np.float32))
+    paths.append(out)
+    cmd = [args.runner, base + ".mlir", "-e", name, "--no-print"]
+    for p in paths:
+        cmd += ["--arg", p]
+    cmd += [f"--out-arg={len(paths) - 1}={out}"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, p.stderr.strip()
+    return np.load(out), ""
+
+
+def bf16_values(rng, shape, lo=-3, hi=3):
+    """Random bf16-exact values with all 7 mantissa bits in play."""
+    mant = rng.integers(0, 128, shape)
+    exp = rng.integers(lo, hi + 1, shape)
+    sign = rng.choice([-1.0, 1.0], shape)
+    return (sign * (1 + mant / 128.0) * np.exp2(exp)).astype(np.float32)
+
+
+def f32_values(rng, shape):
+    return (rng.standard_normal(shape) * 2).astype(np.float32)
+
+
+def differs(a, b):
+    return not np.array_equal(np.asarray(a, np.float32).view(np.uint32),
+                              np.asarray(b, np.float32).view(np.uint32))
+
+
+def indistinct(x, w, bias, cfg):
+    """Why the inputs do not tell `cfg` from the same case at another
+    fidelity, with the other Dst format, or from the plain f32 product, or
+    "" if they do."""
+    b = None if bias is None else bias.tolist()
+    expect = model(x.tolist(), w.tolist(), b, cfg)
+    others = [dict(cfg, fidelity=f) for f in FIDELITIES if f != cfg["fidelity"]]
+    others.append(dict(cfg, dst="bf16" if cfg["dst"] == "f32" else "f32"))
+    for other in others:
+        if not differs(expect, model(x.tolist(), w.tolist(), b, other)):
+            return (f"inputs do not tell {attr_text(cfg)} from "
+                    f"{attr_text(other)}")
+    plain = (x.astype(np.float64) @ w.astype(np.float64).T).astype(np.float32)
+    if bias is not None:
+        plain = (plain + bias).astype(np.float32)
+    if not differs(expect, plain):
+        return f"{attr_text(cfg)} equals the plain product"
+    return ""
+
+
+def grid(args):
+    rng = np.random.default_rng(15)
+    m, k = 16, 64
+    failures = cases = 0
+    for n, (fid, dst, l1) in enumerate(itertools.product(
+            FIDELITIES, ["f32", "bf16"], [False, True])):
+        # Rotate what else varies: the packer format, BF16 or TF32 sources,
+        # layout, matvec or batch_matvec.
+        pack = ["bf16", None, "f32", "bf16"][n % 4]
+        interp = "F32" if n % 5 == 4 else "BF16"
+        layout = ["RowMajor", "ColumnMajor"][n % 2]
+        op = ["batch", "matvec"][(n // 2) % 2]
+        rows = 3
+        cfg = {"fidelity": fid, "dst": dst, "pack": pack, "l1_acc": l1,
+               "k_block": 32 if l1 and n % 3 != 0 else 0,
+               "src": "bf16" if interp == "BF16" else "tf32"}
+        pack_fmt = pack or dst
+        cfg["bias_interp"] = "BF16" if pack_fmt == "bf16" else "F32"
+        # Draw until the inputs tell every part of the attribute apart (a
+        # bf16 Dst often rounds HiFi4's last phase, lo x lo, away).
+        for attempt in range(200):
+            if interp == "BF16":
+                x, w = bf16_values(rng, (rows, k)), bf16_values(rng, (m, k))
+            else:
+                x, w = f32_values(rng, (rows, k)), f32_values(rng, (m, k))
+            bias = bf16_values(rng, (m,), 0, 4) if l1 else None
+            why = indistinct(x, w, bias, cfg)
+            if not why:
+                break
+        if why:
+            print(f"FAIL case {n}: {why}")
+            failures += 1
+        expect = model(x.tolist(), w.tolist(),
+                       None if bias is None else bias.tolist(), cfg)
+
+        name = f"case{n}_{fid}_{dst}_{'l1' if l1 else 'nol1'}"
+        data, stride = matrix_bytes(w, interp, layout)
+        inputs = [("x", x), ("w", np.frombuffer(data, np.int8))]
+        if bias is not None:
+            bias_bytes = (bias.view(np.uint32) >> 16).astype(np.uint16).tobytes() \
+                if pack_fmt == "bf16" else bias.tobytes()
+            inputs.append(("b", np.frombuffer(bias_bytes, np.int8)))
+        text = program(name, op, cfg, m, k, rows, interp, layout, stride,
+                       bias is not None)
+        got, err = run(args, name, text, inputs, rows, m)
+        cases += 1
+        if err:
+            print(f"FAIL {name}: {err}")
+            failures += 1
+            continue
+        if differs(got, expect):
+            bad = np.argwhere(got.view(np.uint32) != expect.view(np.uint32))[0]
+            print(f"FAIL {name} ({op}, {interp}, {layout}, {attr_text(cfg)}): "
+                  f"y{tuple(bad)} = {got[tuple(bad)]!r}, model "
+                  f"{expect[tuple(bad)]!r}")
+            failures += 1
+            continue
+        print(f"ok {name}: {op} {interp} {layout} {attr_text(cfg)}")
+    print(f"grid: {cases} cases, {failures} failures")
+    return failures
+
+
+# (1 + 2^-7) squared, K = 1: SrcA hi 1, lo 2^-7; SrcB hi 1, lo 2^-7. LoFi
+# 1; HiFi2 adds lo(A) hi(B) = 2^-7; HiFi3 adds hi(A) lo(B) = 2^-7; HiFi4
+# adds 2^-14. A bf16 Dst keeps 8 bits: 1 + 2^-6 + 2^-14 rounds to 1 + 2^-6.
+HAND = {
+    ("lofi", "f32"): 1.0, ("lofi", "bf16"): 1.0,
+    ("hifi2", "f32"): 1.0078125, ("hifi2", "bf16"): 1.0078125,
+    ("hifi3", "f32"): 1.015625, ("hifi3", "bf16"): 1.015625,
+    ("hifi4", "f32"): 1.01568603515625, ("hifi4", "bf16"): 1.015625,
+}
+
+
+def hand(args):
+    failures = 0
+    x = np.array([[1.0078125]], np.float32)
+    w = np.array([[1.0078125]], np.float32)
+    data, stride = matrix_bytes(w, "BF16", "RowMajor")
+    for (fid, dst), want in HAND.items():
+        cfg = {"fidelity": fid, "dst": dst, "pack": None, "l1_acc": False,
+               "k_block": 0, "src": "bf16"}
+        name = f"hand_{fid}_{dst}"
+        text = program(name, "matvec", cfg, 1, 1, 1, "BF16", "RowMajor",
+                       stride, False)
+        got, err = run(args, name, text,
+                       [("x", x), ("w", np.frombuffer(data, np.int8))], 1, 1)
+        if err or got[0, 0] != np.float32(want):
+            print(f"FAIL {name}: {err or got[0, 0]!r}, expected {want!r}")
+            failures += 1
+        else:
+            print(f"ok {name}: {got[0, 0]!r}")
+    print(f"hand: {len(HAND)} cases, {failures} failures")
+    return failures
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("group", choices=["grid", "hand"])
+    ap.add_argument("--runner", required=True)
+    ap.add_argument("--tmp", required=True)
+    args = ap.parse_args()
+    os.makedirs(args.tmp, exist_ok=True)
+    failures = grid(args) if args.group == "grid" else hand(args)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
