@@ -100,7 +100,8 @@ config.substitutions.append(("%riscv64_obj", os.path.dirname(riscv64_bin)))
 # sysroot (gcc-riscv64-linux-gnu, libc6-dev-riscv64-cross) with lld.
 riscv64_cc = ("clang-22 --target=riscv64-linux-gnu -march=rv64gcv "
               "--gcc-toolchain=/usr -fuse-ld=lld -static")
-if (shutil.which("clang-22") and shutil.which("ld.lld")
+if (shutil.which("clang-22")
+        and os.path.exists(os.path.join(config.llvm_tools_dir, "ld.lld"))
         and os.path.exists("/usr/riscv64-linux-gnu/lib/libc.a")):
     config.available_features.add("riscv64-cross")
 config.substitutions.append(("%riscv64_cc", riscv64_cc))

@@ -49,26 +49,19 @@
 /* The A tile (vs1, LMUL 1) as a register of vs2's LMUL: only its first 16
  * bytes are read, and every byte an element below vl reads survives the
  * truncation (a fractional register holds a multiple of 4 bytes). */
-static inline vint8mf4_t __coopvec_xl_fit_i8mf4(vint8m1_t v) {
-  return __riscv_vlmul_trunc_v_i8m1_i8mf4(v);
-}
-static inline vint8mf2_t __coopvec_xl_fit_i8mf2(vint8m1_t v) {
-  return __riscv_vlmul_trunc_v_i8m1_i8mf2(v);
-}
-static inline vint8m1_t __coopvec_xl_fit_i8m1(vint8m1_t v) { return v; }
-static inline vint8m2_t __coopvec_xl_fit_i8m2(vint8m1_t v) {
-  return __riscv_vlmul_ext_v_i8m1_i8m2(v);
-}
-static inline vuint8mf4_t __coopvec_xl_fit_u8mf4(vuint8m1_t v) {
-  return __riscv_vlmul_trunc_v_u8m1_u8mf4(v);
-}
-static inline vuint8mf2_t __coopvec_xl_fit_u8mf2(vuint8m1_t v) {
-  return __riscv_vlmul_trunc_v_u8m1_u8mf2(v);
-}
-static inline vuint8m1_t __coopvec_xl_fit_u8m1(vuint8m1_t v) { return v; }
-static inline vuint8m2_t __coopvec_xl_fit_u8m2(vuint8m1_t v) {
-  return __riscv_vlmul_ext_v_u8m1_u8m2(v);
-}
+#define COOPVEC_XL_FIT(E, T)                                                   \
+  static inline v##T##mf4_t __coopvec_xl_fit_##E##mf4(v##T##m1_t v) {         \
+    return __riscv_vlmul_trunc_v_##E##m1_##E##mf4(v);                          \
+  }                                                                            \
+  static inline v##T##mf2_t __coopvec_xl_fit_##E##mf2(v##T##m1_t v) {         \
+    return __riscv_vlmul_trunc_v_##E##m1_##E##mf2(v);                          \
+  }                                                                            \
+  static inline v##T##m1_t __coopvec_xl_fit_##E##m1(v##T##m1_t v) { return v; } \
+  static inline v##T##m2_t __coopvec_xl_fit_##E##m2(v##T##m1_t v) {           \
+    return __riscv_vlmul_ext_v_##E##m1_##E##m2(v);                             \
+  }
+COOPVEC_XL_FIT(i8, int8)
+COOPVEC_XL_FIT(u8, uint8)
 
 /* 16-bit products of one k step: exact for every sign combination except
  * u8*u8 (up to 65025), which the unsigned path widens instead. */
