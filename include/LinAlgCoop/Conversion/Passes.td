@@ -246,11 +246,20 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
     `vqmacc`, `U8` x `U8` `vqmaccu`, `U8` x `I8` `vqmaccus`, `I8` x `U8`
     `vqmaccsu`. Taken: `I8`/`U8` matrices in `RowMajor`/`ColumnMajor` with
     constant offsets and strides, `i32` inputs read as `I8`/`U8`
-    (`unsigned` too), an optional `I32` bias, `i32` results, `func.return`
-    and `arith.constant`. Anything else gets a located error.
+    (`unsigned` too) or as `PackedS8x32`/`PackedU8x32` words, an optional
+    `I32` bias, `i32` results, `func.return` and `arith.constant`. Anything
+    else gets a located error.
+
+    `isa=rvv` emits the generic RVV 1.0 path instead, for vector units
+    without vqmacc: the inputs saturated into an `int16` `x[k][n]` buffer,
+    and per matrix row and `vl` batch rows one `vwmacc.vx` (int32 += int16
+    scalar `W[m][k]` x int16 vector) per `k`, at any VLEN.
   }];
   let dependentDialects = ["emitc::EmitCDialect"];
   let options = [
+    Option<"isa", "isa", "std::string", /*default=*/"\"xxlvqmacc\"",
+           "The vector unit: xxlvqmacc (Nuclei's tile instructions) or rvv "
+           "(RVV 1.0 widening multiply-adds)">,
     Option<"lmul", "lmul", "unsigned", /*default=*/"0",
            "LMUL of the int32 accumulators (1, 2, 4, 8; 0: chosen from the "
            "batch's tile count at min-vlen, 8 for a dynamic batch)">,

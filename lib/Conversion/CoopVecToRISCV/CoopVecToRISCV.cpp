@@ -21,6 +21,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <functional>
+
 namespace mlir::coopvec {
 #define GEN_PASS_DEF_CONVERTCOOPVECTORISCV
 #include "LinAlgCoop/Conversion/Passes.h.inc"
@@ -39,6 +41,7 @@ struct MatVecPlan {
   int64_t matrixOffset, rowStep, colStep; // W[m][k] at off + m*rowStep + k*colStep
   int64_t footprint;                      // bytes from the offset
   bool matrixUnsigned, inputUnsignedInterp, inputUnsignedValue;
+  bool inputPacked; // PackedS8x32/PackedU8x32: four bytes to an i32 word
   bool hasBias;
   int64_t biasOffset;
   std::optional<int64_t> staticBatch;
@@ -59,8 +62,10 @@ FailureOr<MatVecPlan> planMatVec(BatchMatVecOp op, std::string &why) {
     why = "the RISC-V vqmacc lowering takes I8 and U8 matrices";
     return failure();
   }
-  if (!isByte(op.getInputInterp())) {
-    why = "the RISC-V vqmacc lowering takes I8 and U8 input interpretations";
+  InterpretationAttr ii = op.getInputInterp();
+  if (!ii || !ii.getElementType().isInteger(8)) {
+    why = "the RISC-V vqmacc lowering takes I8, U8, PackedS8x32 and "
+          "PackedU8x32 input interpretations";
     return failure();
   }
   auto inType = cast<MemRefType>(op.getInputs().getType());
@@ -96,7 +101,8 @@ FailureOr<MatVecPlan> planMatVec(BatchMatVecOp op, std::string &why) {
   p.colStep = rowMajor ? 1 : *stride;
   p.footprint = (p.m - 1) * p.rowStep + (p.k - 1) * p.colStep + 1;
   p.matrixUnsigned = mi.getIsUnsigned();
-  p.inputUnsignedInterp = op.getInputInterp().getIsUnsigned();
+  p.inputUnsignedInterp = ii.getIsUnsigned();
+  p.inputPacked = ii.getPacked();
   p.inputUnsignedValue = op.getInputUnsigned();
   p.hasBias = static_cast<bool>(op.getBias());
   p.biasOffset = 0;
@@ -266,13 +272,14 @@ public:
   }
 };
 
-/// coopvec.batch_matvec -> tile packing, the vqmacc loop nest, bias and
-/// saturation (the steps of the pass description).
+/// coopvec.batch_matvec -> packing, the vqmacc (or generic RVV) loop nest,
+/// bias and saturation (the steps of the pass description).
 class BatchMatVecOpLowering : public OpConversionPattern<BatchMatVecOp> {
 public:
   BatchMatVecOpLowering(const TypeConverter &converter, MLIRContext *ctx,
-                        unsigned lmul, unsigned minVlen)
-      : OpConversionPattern(converter, ctx), lmul(lmul), minVlen(minVlen) {}
+                        bool generic, unsigned lmul, unsigned minVlen)
+      : OpConversionPattern(converter, ctx), generic(generic), lmul(lmul),
+        minVlen(minVlen) {}
 
   LogicalResult
   matchAndRewrite(BatchMatVecOp op, OneToNOpAdaptor adaptor,
@@ -301,143 +308,222 @@ public:
     c.check(c.cmp(P::gt, c.c(p.matrixOffset + p.footprint), wBytes), site,
             "matrix out of bounds");
     if (p.hasBias)
-      c.check(c.cmp(P::gt, c.c(p.biasOffset + 4 * p.m),
-                    adaptor.getBias()[0 + 1]),
+      c.check(c.cmp(P::gt, c.c(p.biasOffset + 4 * p.m), adaptor.getBias()[1]),
               site, "bias out of bounds");
     std::string lm = "m" + std::to_string(l);
     Value vlmax = c.call(c.i64, "__riscv_vsetvlmax_e32" + lm, {});
-    c.check(c.cmp(P::lt, vlmax, c.c(16)), site,
-            "VLEN too small for whole 4x4 tiles at LMUL " + std::to_string(l));
+    if (!generic)
+      c.check(c.cmp(P::lt, vlmax, c.c(16)), site,
+              "VLEN too small for whole 4x4 tiles at LMUL " +
+                  std::to_string(l));
 
-    int64_t mt = llvm::divideCeil(p.m, kTile), kt = llvm::divideCeil(p.k, kTile);
-    Value c0 = c.c(0), c1 = c.c(1), c4 = c.c(kTile), c16 = c.c(16);
-    Value bt = c.div(c.add(n, c.c(kTile - 1)), c4);
+    Value c0 = c.c(0), c1 = c.c(1);
+    Type i32 = rewriter.getI32Type();
+    // W[m][k] through the layout, and X[n][k] saturated to the input
+    // interpretation (as int64_t).
+    auto matrixAt = [&](Value m, Value k) {
+      Value at = c.add(c.c(p.matrixOffset), c.add(c.mul(m, c.c(p.rowStep)),
+                                                  c.mul(k, c.c(p.colStep))));
+      return c.load(w, at);
+    };
+    int64_t lo = p.inputUnsignedInterp ? 0 : -128;
+    int64_t hi = p.inputUnsignedInterp ? 255 : 127;
+    Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
+    int64_t rowWords = p.inputPacked ? llvm::divideCeil(p.k, 4) : p.k;
+    auto inputAt = [&](Value row, Value k) {
+      if (p.inputPacked) {
+        // Byte k % 4 of word k / 4, the first in the low bits.
+        Value word = c.castTo(
+            u32, c.load(x, c.add(c.mul(row, c.c(rowWords)), c.div(k, c.c(4)))));
+        Value shift = c.castTo(u32, c.mul(c.rem(k, c.c(4)), c.c(8)));
+        Value byte = c.castTo(
+            IntegerType::get(ctx, 8, p.inputUnsignedInterp
+                                         ? IntegerType::Unsigned
+                                         : IntegerType::Signed),
+            emitc::BitwiseRightShiftOp::create(rewriter, op.getLoc(), u32, word,
+                                               shift));
+        return c.castTo(c.i64, byte);
+      }
+      Value raw = c.load(x, c.add(c.mul(row, c.c(p.k)), k));
+      Value v = p.inputUnsignedValue ? c.castTo(c.i64, c.castTo(u32, raw))
+                                     : c.castTo(c.i64, raw);
+      Value vlo = c.c(lo), vhi = c.c(hi);
+      v = c.select(c.cmp(P::lt, v, vlo), vlo, v);
+      return c.select(c.cmp(P::gt, v, vhi), vhi, v);
+    };
     Type aElt = IntegerType::get(ctx, 8, p.matrixUnsigned
                                              ? IntegerType::Unsigned
                                              : IntegerType::Signed);
-    Type bElt = IntegerType::get(ctx, 8, p.inputUnsignedInterp
-                                             ? IntegerType::Unsigned
-                                             : IntegerType::Signed);
-    Type i32 = rewriter.getI32Type();
-    Value ap = c.zeroed(aElt, c.c(mt * kt * 16), 1);
-    Value bp = c.zeroed(bElt, c.mul(c.c(kt * 16), bt), 1);
-    Value cp = c.zeroed(i32, c.mul(c.c(mt * 16), bt), 4);
-    // tile-major index of element (r, q) of an (rows x ?) matrix cut in
-    // 4x4 tiles, `tilesPerRow` tiles to a tile row.
-    auto tileIndex = [&](Value r, Value q, Value tilesPerRow) {
-      Value tile = c.add(c.mul(c.div(r, c4), tilesPerRow), c.div(q, c4));
-      return c.add(c.mul(tile, c16), c.add(c.mul(c.rem(r, c4), c4),
-                                           c.rem(q, c4)));
-    };
 
-    // A tiles: W[m][k] read through the layout.
-    c.loop(c0, c.c(p.m), c1, [&](Value m) {
-      c.loop(c0, c.c(p.k), c1, [&](Value k) {
-        Value at = c.add(c.c(p.matrixOffset),
-                         c.add(c.mul(m, c.c(p.rowStep)),
-                               c.mul(k, c.c(p.colStep))));
-        c.store(ap, tileIndex(m, k, c.c(kt)), c.castTo(aElt, c.load(w, at)));
-      });
-    });
-    // B tiles: X[n][k] saturated to the input interpretation, at B[k][n].
-    int64_t lo = p.inputUnsignedInterp ? 0 : -128;
-    int64_t hi = p.inputUnsignedInterp ? 255 : 127;
-    Type wide = c.i64;
-    Type u32 = IntegerType::get(ctx, 32, IntegerType::Unsigned);
-    c.loop(c0, n, c1, [&](Value row) {
-      c.loop(c0, c.c(p.k), c1, [&](Value k) {
-        Value raw = c.load(x, c.add(c.mul(row, c.c(p.k)), k));
-        Value v = p.inputUnsignedValue ? c.castTo(wide, c.castTo(u32, raw))
-                                       : c.castTo(wide, raw);
-        Value vlo = c.c(lo), vhi = c.c(hi);
-        v = c.select(c.cmp(P::lt, v, vlo), vlo, v);
-        v = c.select(c.cmp(P::gt, v, vhi), vhi, v);
-        c.store(bp, tileIndex(k, row, bt), c.castTo(bElt, v));
-      });
-    });
-
-    // C tiles += A x B: per row tile, one vqmacc per K tile over vl / 16
-    // batch tiles.
-    std::string aVec = p.matrixUnsigned ? "vuint8m1_t" : "vint8m1_t";
-    std::string bLmul = l == 1 ? "mf4" : l == 2 ? "mf2" : l == 4 ? "m1" : "m2";
-    std::string bVec = std::string(p.inputUnsignedInterp ? "vuint8" : "vint8") +
-                       bLmul + "_t";
-    std::string cVec = "vint32" + lm + "_t";
-    std::string aLoad = p.matrixUnsigned ? "__riscv_vle8_v_u8m1"
-                                         : "__riscv_vle8_v_i8m1";
-    std::string bLoad = std::string(p.inputUnsignedInterp ? "__riscv_vle8_v_u8"
-                                                          : "__riscv_vle8_v_i8") +
-                        bLmul;
-    std::string op_ = ("__riscv_xl_" + vqmaccName(p.matrixUnsigned,
-                                                   p.inputUnsignedInterp) +
-                       "_4x4x4_i32" + lm)
-                          .str();
-    Value tilesPerVl = c.div(vlmax, c16);
-    c.loop(c0, c.c(mt), c1, [&](Value r) {
-      c.loop(c0, bt, tilesPerVl, [&](Value j) {
-        Value vl = c.call(c.i64, "__riscv_vsetvl_e32" + lm,
-                          {c.mul(c.sub(bt, j), c16)});
-        Value acc = c.variable(c.opaque(cVec));
-        emitc::AssignOp::create(
-            rewriter, op.getLoc(), acc,
-            c.call(c.opaque(cVec), "__riscv_vmv_v_x_i32" + lm,
-                   {c.castTo(i32, c0), vl}));
-        c.loop(c0, c.c(kt), c1, [&](Value q) {
-          Value a = c.call(c.opaque(aVec), aLoad,
-                           {c.add(ap, c.mul(c.add(c.mul(r, c.c(kt)), q), c16)),
-                            c16});
-          Value b = c.call(c.opaque(bVec), bLoad,
-                           {c.add(bp, c.mul(c.add(c.mul(q, bt), j), c16)), vl});
-          Value cur = emitc::LoadOp::create(rewriter, op.getLoc(),
-                                            c.opaque(cVec), acc);
-          emitc::AssignOp::create(rewriter, op.getLoc(), acc,
-                                  c.call(c.opaque(cVec), op_, {cur, a, b, vl}));
+    // The int32 sums, and where sum (m, row) lies in them.
+    Value cp;
+    std::function<Value(Value, Value)> sumIndex;
+    SmallVector<Value> scratch;
+    if (generic) {
+      // Vectors over the batch: x16[k][n] (int16, so that one signed
+      // widening multiply-add covers every sign pair), sums[m][n].
+      Type i16 = rewriter.getI16Type();
+      Value x16 = c.zeroed(i16, c.mul(c.c(p.k), n), 2);
+      cp = c.zeroed(i32, c.mul(c.c(p.m), n), 4);
+      scratch = {x16, cp};
+      c.loop(c0, n, c1, [&](Value row) {
+        c.loop(c0, c.c(p.k), c1, [&](Value k) {
+          c.store(x16, c.add(c.mul(k, n), row), c.castTo(i16, inputAt(row, k)));
         });
-        Value fin =
-            emitc::LoadOp::create(rewriter, op.getLoc(), c.opaque(cVec), acc);
-        c.call(Type(), "__riscv_vse32_v_i32" + lm,
-               {c.add(cp, c.mul(c.add(c.mul(r, bt), j), c16)), fin, vl});
       });
-    });
+      std::string hm = l == 1 ? "mf2" : "m" + std::to_string(l / 2);
+      std::string cVec = "vint32" + lm + "_t", xVec = "vint16" + hm + "_t";
+      c.loop(c0, c.c(p.m), c1, [&](Value m) {
+        c.loop(c0, n, vlmax, [&](Value j) {
+          Value vl = c.call(c.i64, "__riscv_vsetvl_e32" + lm, {c.sub(n, j)});
+          Value acc = c.variable(c.opaque(cVec));
+          emitc::AssignOp::create(
+              rewriter, op.getLoc(), acc,
+              c.call(c.opaque(cVec), "__riscv_vmv_v_x_i32" + lm,
+                     {c.castTo(i32, c0), vl}));
+          c.loop(c0, c.c(p.k), c1, [&](Value k) {
+            Value wk = c.castTo(i16, c.castTo(aElt, matrixAt(m, k)));
+            Value xk = c.call(c.opaque(xVec), "__riscv_vle16_v_i16" + hm,
+                              {c.add(x16, c.add(c.mul(k, n), j)), vl});
+            Value cur = emitc::LoadOp::create(rewriter, op.getLoc(),
+                                              c.opaque(cVec), acc);
+            emitc::AssignOp::create(
+                rewriter, op.getLoc(), acc,
+                c.call(c.opaque(cVec), "__riscv_vwmacc_vx_i32" + lm,
+                       {cur, wk, xk, vl}));
+          });
+          Value fin =
+              emitc::LoadOp::create(rewriter, op.getLoc(), c.opaque(cVec), acc);
+          c.call(Type(), "__riscv_vse32_v_i32" + lm,
+                 {c.add(cp, c.add(c.mul(m, n), j)), fin, vl});
+        });
+      });
+      sumIndex = [&](Value m, Value row) { return c.add(c.mul(m, n), row); };
+    } else {
+      int64_t mt = llvm::divideCeil(p.m, kTile);
+      int64_t kt = llvm::divideCeil(p.k, kTile);
+      Value c4 = c.c(kTile), c16 = c.c(16);
+      Value bt = c.div(c.add(n, c.c(kTile - 1)), c4);
+      Type bElt = IntegerType::get(ctx, 8, p.inputUnsignedInterp
+                                               ? IntegerType::Unsigned
+                                               : IntegerType::Signed);
+      Value ap = c.zeroed(aElt, c.c(mt * kt * 16), 1);
+      Value bp = c.zeroed(bElt, c.mul(c.c(kt * 16), bt), 1);
+      cp = c.zeroed(i32, c.mul(c.c(mt * 16), bt), 4);
+      scratch = {ap, bp, cp};
+      // Tile-major index of element (r, q) of a matrix cut in 4x4 tiles,
+      // `tilesPerRow` tiles to a tile row.
+      auto tileIndex = [&c, c4, c16](Value r, Value q, Value tilesPerRow) {
+        Value tile = c.add(c.mul(c.div(r, c4), tilesPerRow), c.div(q, c4));
+        return c.add(c.mul(tile, c16),
+                     c.add(c.mul(c.rem(r, c4), c4), c.rem(q, c4)));
+      };
+      // A tiles: W[m][k]; B tiles: X[n][k] at B[k][n]; padding stays 0.
+      c.loop(c0, c.c(p.m), c1, [&](Value m) {
+        c.loop(c0, c.c(p.k), c1, [&](Value k) {
+          c.store(ap, tileIndex(m, k, c.c(kt)),
+                  c.castTo(aElt, matrixAt(m, k)));
+        });
+      });
+      c.loop(c0, n, c1, [&](Value row) {
+        c.loop(c0, c.c(p.k), c1, [&](Value k) {
+          c.store(bp, tileIndex(k, row, bt), c.castTo(bElt, inputAt(row, k)));
+        });
+      });
+      // C tiles += A x B: per row tile, one vqmacc per K tile over vl / 16
+      // batch tiles.
+      std::string aVec = p.matrixUnsigned ? "vuint8m1_t" : "vint8m1_t";
+      std::string bLmul = l == 1 ? "mf4" : l == 2 ? "mf2" : l == 4 ? "m1" : "m2";
+      std::string bVec =
+          std::string(p.inputUnsignedInterp ? "vuint8" : "vint8") + bLmul + "_t";
+      std::string cVec = "vint32" + lm + "_t";
+      std::string aLoad =
+          p.matrixUnsigned ? "__riscv_vle8_v_u8m1" : "__riscv_vle8_v_i8m1";
+      std::string bLoad =
+          std::string(p.inputUnsignedInterp ? "__riscv_vle8_v_u8"
+                                            : "__riscv_vle8_v_i8") +
+          bLmul;
+      std::string callee =
+          ("__riscv_xl_" + vqmaccName(p.matrixUnsigned, p.inputUnsignedInterp) +
+           "_4x4x4_i32" + lm)
+              .str();
+      Value tilesPerVl = c.div(vlmax, c16);
+      c.loop(c0, c.c(mt), c1, [&](Value r) {
+        c.loop(c0, bt, tilesPerVl, [&](Value j) {
+          Value vl = c.call(c.i64, "__riscv_vsetvl_e32" + lm,
+                            {c.mul(c.sub(bt, j), c16)});
+          Value acc = c.variable(c.opaque(cVec));
+          emitc::AssignOp::create(
+              rewriter, op.getLoc(), acc,
+              c.call(c.opaque(cVec), "__riscv_vmv_v_x_i32" + lm,
+                     {c.castTo(i32, c0), vl}));
+          c.loop(c0, c.c(kt), c1, [&](Value q) {
+            Value a = c.call(
+                c.opaque(aVec), aLoad,
+                {c.add(ap, c.mul(c.add(c.mul(r, c.c(kt)), q), c16)), c16});
+            Value b = c.call(c.opaque(bVec), bLoad,
+                             {c.add(bp, c.mul(c.add(c.mul(q, bt), j), c16)),
+                              vl});
+            Value cur = emitc::LoadOp::create(rewriter, op.getLoc(),
+                                              c.opaque(cVec), acc);
+            emitc::AssignOp::create(
+                rewriter, op.getLoc(), acc,
+                c.call(c.opaque(cVec), callee, {cur, a, b, vl}));
+          });
+          Value fin =
+              emitc::LoadOp::create(rewriter, op.getLoc(), c.opaque(cVec), acc);
+          c.call(Type(), "__riscv_vse32_v_i32" + lm,
+                 {c.add(cp, c.mul(c.add(c.mul(r, bt), j), c16)), fin, vl});
+        });
+      });
+      sumIndex = [tileIndex, bt](Value m, Value row) {
+        return tileIndex(m, row, bt);
+      };
+    }
 
-    // Y[n][m] = sat_i32(C[m][n] + bias[m]).
+    // Y[n][m] = sat_i32(sum(m, n) + bias[m]).
     Value biasWords;
     if (p.hasBias)
-      biasWords = c.castTo(c.ptr(i32), c.add(adaptor.getBias()[0],
-                                           c.c(p.biasOffset)));
+      biasWords = c.castTo(c.ptr(i32),
+                           c.add(adaptor.getBias()[0], c.c(p.biasOffset)));
     c.loop(c0, n, c1, [&](Value row) {
       c.loop(c0, c.c(p.m), c1, [&](Value m) {
-        Value s = c.castTo(wide, c.load(cp, tileIndex(m, row, bt)));
+        Value s = c.castTo(c.i64, c.load(cp, sumIndex(m, row)));
         if (p.hasBias)
-          s = c.add(s, c.castTo(wide, c.load(biasWords, m)));
+          s = c.add(s, c.castTo(c.i64, c.load(biasWords, m)));
         Value smin = c.c(INT32_MIN), smax = c.c(INT32_MAX);
         s = c.select(c.cmp(P::lt, s, smin), smin, s);
         s = c.select(c.cmp(P::gt, s, smax), smax, s);
         c.store(y, c.add(c.mul(row, c.c(p.m)), m), c.castTo(i32, s));
       });
     });
-    for (Value buffer : {ap, bp, cp})
+    for (Value buffer : scratch)
       c.call(Type(), "free", {buffer});
     rewriter.eraseOp(op);
     return success();
   }
 
 private:
-  /// The smallest LMUL that holds a whole tile at minVlen and, for a static
-  /// batch, every batch tile; 8 for a dynamic batch.
+  /// The smallest LMUL that holds, at minVlen, a whole tile (vqmacc) and,
+  /// for a static batch, every batch tile (vqmacc) or row (generic); 8 for a
+  /// dynamic batch.
   unsigned chooseLmul(const MatVecPlan &p) const {
     if (lmul)
       return lmul;
-    unsigned atLeast = std::max<unsigned>(1, 512 / std::max(minVlen, 1u));
     if (!p.staticBatch)
       return 8;
-    int64_t tiles = llvm::divideCeil(*p.staticBatch, kTile);
+    unsigned atLeast =
+        generic ? 1 : std::max<unsigned>(1, 512 / std::max(minVlen, 1u));
+    // Elements of the int32 group needed: 16 per batch tile, or one a row.
+    int64_t elements =
+        generic ? *p.staticBatch : 16 * llvm::divideCeil(*p.staticBatch, kTile);
     unsigned want = 1;
-    while (want < 8 && int64_t(minVlen) * want / 512 < tiles)
+    while (want < 8 && int64_t(minVlen) * want / 32 < elements)
       want *= 2;
     return std::min(8u, std::max(want, atLeast));
   }
 
+  bool generic;
   unsigned lmul, minVlen;
 };
 
@@ -490,6 +576,10 @@ struct ConvertCoopVecToRISCVPass
           << static_cast<unsigned>(lmul);
       return signalPassFailure();
     }
+    if (isa != "xxlvqmacc" && isa != "rvv") {
+      module.emitError("isa must be xxlvqmacc or rvv, got '") << isa << "'";
+      return signalPassFailure();
+    }
     if (minVlen < 128 || minVlen > 65536 || !llvm::isPowerOf2_32(minVlen)) {
       module.emitError("min-vlen must be a power of two in [128, 65536], got ")
           << static_cast<unsigned>(minVlen);
@@ -501,7 +591,8 @@ struct ConvertCoopVecToRISCVPass
     TypeConverter converter;
     populateCoopVecToRISCVTypeConversions(converter);
     RewritePatternSet patterns(ctx);
-    populateCoopVecToRISCVPatterns(converter, patterns, lmul, minVlen);
+    populateCoopVecToRISCVPatterns(converter, patterns, isa == "rvv", lmul,
+                                   minVlen);
     ConversionTarget target(*ctx);
     target.addLegalDialect<emitc::EmitCDialect>();
     target.addLegalOp<ModuleOp, arith::ConstantOp>();
@@ -526,9 +617,9 @@ void mlir::coopvec::populateCoopVecToRISCVTypeConversions(
 }
 
 void mlir::coopvec::populateCoopVecToRISCVPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns, unsigned lmul,
-    unsigned minVlen) {
+    const TypeConverter &converter, RewritePatternSet &patterns, bool generic,
+    unsigned lmul, unsigned minVlen) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<FuncOpLowering, ReturnOpLowering>(converter, ctx);
-  patterns.add<BatchMatVecOpLowering>(converter, ctx, lmul, minVlen);
+  patterns.add<BatchMatVecOpLowering>(converter, ctx, generic, lmul, minVlen);
 }

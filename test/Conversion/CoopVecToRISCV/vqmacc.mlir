@@ -1,6 +1,18 @@
 // RUN: coopvec-opt %s --convert-coopvec-to-riscv | mlir-translate --mlir-to-cpp | FileCheck %s
 // RUN: coopvec-opt %s --convert-coopvec-to-riscv=lmul=2 | mlir-translate --mlir-to-cpp | FileCheck %s --check-prefix=LMUL2
 // RUN: coopvec-opt %s --convert-coopvec-to-riscv=min-vlen=1024 | mlir-translate --mlir-to-cpp | FileCheck %s --check-prefix=V1024
+// RUN: coopvec-opt %s --convert-coopvec-to-riscv=isa=rvv | mlir-translate --mlir-to-cpp | FileCheck %s --check-prefix=RVV
+
+// The generic RVV path: int16 inputs, one vwmacc.vx per k, no vqmacc and no
+// whole-tile check; a static batch of 8 rows at min-vlen 128 takes LMUL 2.
+// RVV-LABEL: void coopvec_ss(
+// RVV-NOT: VLEN too small
+// RVV: int16_t* {{v[0-9]+}} = (int16_t*)
+// RVV: vint16m4_t {{v[0-9]+}} = __riscv_vle16_v_i16m4(
+// RVV: vint32m8_t {{v[0-9]+}} = __riscv_vwmacc_vx_i32m8(
+// RVV-NOT: xl_vqmacc
+// RVV-LABEL: void coopvec_uu(
+// RVV: __riscv_vwmacc_vx_i32m2(
 
 // The C that --convert-coopvec-to-riscv emits for one batch_matvec per
 // signedness: its signature (memrefs as pointer + first dimension), the
@@ -72,5 +84,21 @@ func.func @su(%x: memref<?x5xi32>, %w: memref<?xi8>, %y: memref<?x3xi32>) {
   %s = arith.constant 16 : index
   coopvec.batch_matvec %x as U8, %w[%c0] matrix<I8, 3x5, RowMajor> stride %s into %y
       : memref<?x5xi32>, memref<?xi8> -> memref<?x3xi32>
+  return
+}
+
+// Packed inputs: byte k % 4 of word k / 4 (3 words a row for K = 10),
+// shifted out unsigned, then read as uint8_t for PackedU8x32: vqmaccsu.
+// CHECK-LABEL: void coopvec_packed(
+// CHECK: [[WORD:v[0-9]+]] = (uint32_t) {{v[0-9]+}};
+// CHECK: [[SH:v[0-9]+]] = (uint32_t) {{v[0-9]+}};
+// CHECK: uint32_t [[BITS:v[0-9]+]] = [[WORD]] >> [[SH]];
+// CHECK: uint8_t {{v[0-9]+}} = (uint8_t) [[BITS]];
+// CHECK: __riscv_xl_vqmaccsu_4x4x4_i32m8(
+func.func @packed(%x: memref<?x3xi32>, %w: memref<?xi8>, %y: memref<?x5xi32>) {
+  %c0 = arith.constant 0 : index
+  %s = arith.constant 16 : index
+  coopvec.batch_matvec %x as PackedU8x32, %w[%c0] matrix<I8, 5x10, RowMajor> stride %s into %y
+      : memref<?x3xi32>, memref<?xi8> -> memref<?x5xi32>
   return
 }

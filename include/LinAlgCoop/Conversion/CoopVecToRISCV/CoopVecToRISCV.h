@@ -20,12 +20,13 @@ namespace coopvec {
 #include "LinAlgCoop/Conversion/Passes.h.inc"
 
 /// Adds the patterns that rewrite func.func/func.return into emitc.func and
-/// coopvec.batch_matvec into C loops around the vqmacc intrinsics, with
-/// accumulators of LMUL `lmul` (0: chosen from the batch at `minVlen`).
-/// `converter` must be the one of populateCoopVecToRISCVTypeConversions.
+/// coopvec.batch_matvec into C loops around the vqmacc intrinsics (or, with
+/// `generic`, RVV 1.0 widening multiply-adds), with accumulators of LMUL
+/// `lmul` (0: chosen from the batch at `minVlen`). `converter` must be the
+/// one of populateCoopVecToRISCVTypeConversions.
 void populateCoopVecToRISCVPatterns(const TypeConverter &converter,
-                                    RewritePatternSet &patterns, unsigned lmul,
-                                    unsigned minVlen);
+                                    RewritePatternSet &patterns, bool generic,
+                                    unsigned lmul, unsigned minVlen);
 
 /// memref<... x T> -> (!emitc.ptr<T>, i64 first dimension).
 void populateCoopVecToRISCVTypeConversions(TypeConverter &converter);

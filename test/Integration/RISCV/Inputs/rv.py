@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """RISC-V execution test: each case is one integer coopvec.batch_matvec run
 through coopvec-rv-run (--convert-coopvec-to-riscv: EmitC calling the Nuclei
-vqmacc intrinsics, compiled with clang-22 against xl_vqmacc.h and run under
-qemu-riscv64 at a given VLEN and LMUL) and through coopvec-run (the CPU
+vqmacc intrinsics, compiled with clang-22 against xl_vqmacc.h, and the
+generic RVV 1.0 path, isa=rvv; run under qemu-riscv64 at a given VLEN and
+LMUL) and through coopvec-run (the CPU
 JIT) on the same inputs. Both must equal the exact NumPy sum (inputs
 saturated to the input interpretation, I32 bias, saturated i32 result), bit
 for bit. Every signedness combination (vqmacc, vqmaccu, vqmaccus,
-vqmaccsu), M/K/N not multiples of 4 (padded edge tiles), batches longer
+vqmaccsu), i32 inputs saturated to I8/U8 and PackedS8x32/PackedU8x32 words,
+M/K/N not multiples of 4 (padded edge tiles), batches longer
 than one register group (several vl chunks, a short last one), RowMajor and
 ColumnMajor matrices with garbage between rows, every LMUL at every VLEN
 from 128 to 1024; an LMUL whose group holds no whole tile at that VLEN must
@@ -27,10 +29,12 @@ from cases import COLMAJOR, ROWMAJOR, store_matrix, strided_stride  # noqa: E402
 
 # (matrix, input interp, input `unsigned`) -> the vqmacc form it takes
 SIGNS = [("I8", "I8", False), ("U8", "U8", True), ("U8", "I8", False),
-         ("I8", "U8", False), ("I8", "U8", True), ("U8", "I8", True)]
+         ("I8", "U8", False), ("I8", "U8", True), ("U8", "I8", True),
+         ("U8", "PackedS8x32", False), ("I8", "PackedU8x32", True)]
 SIZES = [(7, 10, 11), (4, 16, 4), (13, 37, 70), (1, 3, 1), (33, 5, 129)]
 VLENS = [128, 256, 512, 1024]
 LMULS = [0, 1, 2, 4, 8]
+ISAS = ["xxlvqmacc", "rvv"]
 
 
 def run(cmd):
@@ -49,9 +53,21 @@ def case(args, rng, idx, matrix, interp, uns, layout, bias, m, k, n):
     mask = store_matrix(np.ones((m, k), np.uint8), layout, stride) == 0
     buf[mask] = rng.integers(0, 256, int(mask.sum()))
     np.save(base + ".w.npy", buf)
-    x = rng.integers(-400, 400, (n, k)).astype(np.int32)
-    x[0, 0] = np.iinfo(np.int32).min
+    packed = interp.startswith("Packed")
+    if packed:
+        words = (k + 3) // 4
+        lanes = rng.integers(0, 256, (n, 4 * words)).astype(np.uint8)
+        x = lanes.view(np.int32)
+        logical = lanes[:, :k].view(np.int8 if interp == "PackedS8x32" else np.uint8)
+        logical = logical.astype(np.int64)
+    else:
+        x = rng.integers(-400, 400, (n, k)).astype(np.int32)
+        x[0, 0] = np.iinfo(np.int32).min
+        raw = x.view(np.uint32).astype(np.int64) if uns else x.astype(np.int64)
+        lo, hi = (0, 255) if interp == "U8" else (-128, 127)
+        logical = np.clip(raw, lo, hi)
     np.save(base + ".x.npy", x)
+    cols = x.shape[1]
     bvals = rng.integers(-2**31, 2**31, m).astype(np.int64)
     bvals[0] = 2**31 - 1  # saturates
     bbuf = rng.integers(0, 256, 64 + 4 * m + 64).astype(np.uint8)
@@ -61,12 +77,12 @@ def case(args, rng, idx, matrix, interp, uns, layout, bias, m, k, n):
     uns_txt = " unsigned" if uns else ""
     bias_txt = " bias %b[%c64] as I32" if bias else ""
     bias_ty = ", memref<?xi8>" if bias else ""
-    prog = f"""func.func @main(%x: memref<?x{k}xi32>, %w: memref<?xi8>, %b: memref<?xi8>, %y: memref<?x{m}xi32>) {{
+    prog = f"""func.func @main(%x: memref<?x{cols}xi32>, %w: memref<?xi8>, %b: memref<?xi8>, %y: memref<?x{m}xi32>) {{
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %s = arith.constant {stride} : index
   coopvec.batch_matvec %x{uns_txt} as {interp}, %w[%c0] matrix<{matrix}, {m}x{k}, {layout}> stride %s{bias_txt} into %y
-      : memref<?x{k}xi32>, memref<?xi8>{bias_ty} -> memref<?x{m}xi32>
+      : memref<?x{cols}xi32>, memref<?xi8>{bias_ty} -> memref<?x{m}xi32>
   return
 }}
 """
@@ -75,9 +91,7 @@ def case(args, rng, idx, matrix, interp, uns, layout, bias, m, k, n):
     ins = []
     for a in ("x", "w", "b", "y0"):
         ins += ["--arg", f"{base}.{a}.npy"]
-    raw = x.view(np.uint32).astype(np.int64) if uns else x.astype(np.int64)
-    lo, hi = (0, 255) if interp == "U8" else (-128, 127)
-    ref = np.clip(raw, lo, hi) @ w.astype(np.int64).T + (bvals if bias else 0)
+    ref = logical @ w.astype(np.int64).T + (bvals if bias else 0)
     ref = np.clip(ref, -2**31, 2**31 - 1).astype(np.int32)
     rc, err = run([args.cpu_runner, base + ".mlir", "-e", "main", "--no-print",
                    "--out-arg=3=" + base + ".cpu.npy", *ins])
@@ -87,19 +101,20 @@ def case(args, rng, idx, matrix, interp, uns, layout, bias, m, k, n):
     if not np.array_equal(cpu, ref):
         return [f"FAIL {name}: the CPU JIT differs from the exact reference"]
     lines = []
-    for lmul in LMULS:
+    for isa, lmul in [(i, l) for i in ISAS for l in LMULS]:
         rc, err = run([args.rv_runner, base + ".mlir", "--vlen", ",".join(map(str, VLENS)),
-                       "--lmul", str(lmul), f"--out-arg=3={base}.rv{lmul}_%v.npy", *ins])
+                       "--isa", isa, "--lmul", str(lmul),
+                       f"--out-arg=3={base}.{isa}{lmul}_%v.npy", *ins])
         for vlen in VLENS:
-            tag = f"{name} lmul={lmul} vlen={vlen}"
+            tag = f"{name} {isa} lmul={lmul} vlen={vlen}"
             errs = [line for line in err.splitlines() if line.startswith(f"vlen={vlen}: ")]
             eff = lmul or 8  # dynamic batch: LMUL 8
-            if vlen * eff < 512:
+            if isa == "xxlvqmacc" and vlen * eff < 512:
                 ok = any("VLEN too small for whole 4x4 tiles" in e for e in errs)
                 lines.append(("ok " if ok else "FAIL ") + tag + ": " +
                              ("rejected at run time" if ok else f"not rejected: {err}"))
                 continue
-            out = f"{base}.rv{lmul}_{vlen}.npy"
+            out = f"{base}.{isa}{lmul}_{vlen}.npy"
             if errs or not os.path.exists(out):
                 lines.append(f"FAIL {tag}: {err}")
                 continue
