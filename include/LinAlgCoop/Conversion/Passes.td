@@ -239,7 +239,8 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
       interpretation, into B tiles (`B[k][n]`, `(K/4)x(N/4)`, padded);
     * for each row tile, runs one `vqmacc` per K tile over as many batch
       tiles as `vl` holds (`vl = vsetvl_e32m<LMUL>(remaining tiles * 16)`),
-      accumulating in `i32`;
+      accumulating in `i32` (exact: `K` is rejected where `K` times the
+      largest product could overflow it, e.g. 33025 for `U8` x `U8`);
     * adds the `I32` bias in 64 bits and saturates to the `i32` result.
 
     The operation follows the signedness: `I8` matrix (A) x `I8` input (B)

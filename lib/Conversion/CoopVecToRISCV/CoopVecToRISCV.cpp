@@ -101,6 +101,17 @@ FailureOr<MatVecPlan> planMatVec(BatchMatVecOp op, std::string &why) {
   p.colStep = rowMajor ? 1 : *stride;
   p.footprint = (p.m - 1) * p.rowStep + (p.k - 1) * p.colStep + 1;
   p.matrixUnsigned = mi.getIsUnsigned();
+  // The tiles accumulate in int32 (as the instruction does); the sum is the
+  // exact one, as on every other target, while K * max|product| fits.
+  int64_t maxProduct = (mi.getIsUnsigned() ? 255 : 128) *
+                       (ii.getIsUnsigned() ? 255 : 128);
+  if (p.k > INT32_MAX / maxProduct) {
+    why = llvm::formatv("K = {0} can overflow the int32 accumulators "
+                        "(at most {1} for these signs)",
+                        p.k, INT32_MAX / maxProduct)
+              .str();
+    return failure();
+  }
   p.inputUnsignedInterp = ii.getIsUnsigned();
   p.inputPacked = ii.getPacked();
   p.inputUnsignedValue = op.getInputUnsigned();
@@ -200,7 +211,9 @@ public:
   }
   /// A typed buffer of `count` zeroed elements (calloc).
   Value zeroed(Type elt, Value count, int64_t eltBytes) {
-    Value raw = call(ptr(opaque("void")), "calloc", {count, c(eltBytes)});
+    // One element more: calloc(0) may return NULL, which is no error here.
+    Value raw = call(ptr(opaque("void")), "calloc",
+                     {add(count, c(1)), c(eltBytes)});
     Value p = castTo(ptr(elt), raw);
     check(cmp(emitc::CmpPredicate::eq, raw,
               emitc::LiteralOp::create(b, loc, raw.getType(), "NULL")),

@@ -62,3 +62,14 @@ func.func @other_op(%a: memref<?xi32>) {
   %v = memref.load %a[%c0] : memref<?xi32>
   return
 }
+
+// -----
+
+func.func @long_k(%x: memref<?x33026xi32>, %w: memref<?xi8>, %y: memref<?x1xi32>) {
+  %c0 = arith.constant 0 : index
+  %s = arith.constant 33040 : index
+  // expected-error@+1 {{K = 33026 can overflow the int32 accumulators (at most 33025 for these signs)}}
+  coopvec.batch_matvec %x as U8, %w[%c0] matrix<U8, 1x33026, RowMajor> stride %s into %y
+      : memref<?x33026xi32>, memref<?xi8> -> memref<?x1xi32>
+  return
+}
