@@ -96,6 +96,15 @@ if os.path.exists(os.path.join(riscv64_bin, "coopvec-matvec-test")):
     config.available_features.add("riscv64-runtime")
 config.substitutions.append(("%riscv64_bin", riscv64_bin))
 config.substitutions.append(("%riscv64_obj", os.path.dirname(riscv64_bin)))
+# clang-22 cross-compiling static rv64gcv programs against Debian's riscv64
+# sysroot (gcc-riscv64-linux-gnu, libc6-dev-riscv64-cross) with lld.
+riscv64_cc = ("clang-22 --target=riscv64-linux-gnu -march=rv64gcv "
+              "--gcc-toolchain=/usr -fuse-ld=lld -static")
+if (shutil.which("clang-22")
+        and os.path.exists(os.path.join(config.llvm_tools_dir, "ld.lld"))
+        and os.path.exists("/usr/riscv64-linux-gnu/lib/libc.a")):
+    config.available_features.add("riscv64-cross")
+config.substitutions.append(("%riscv64_cc", riscv64_cc))
 if os.path.exists("/usr/local/cuda/bin/ptxas") or shutil.which("ptxas"):
     config.available_features.add("ptxas")
 if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):

@@ -211,4 +211,66 @@ def CoopVecDXILLinkHostDriver
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// CoopVecToRISCV
+//===----------------------------------------------------------------------===//
+
+def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
+  let summary = "Lower int8 matrix products to EmitC calling the Nuclei "
+                "Xxlvqmacc intrinsics";
+  let description = [{
+    Rewrites each `func.func` into an `emitc.func` whose C body computes its
+    `coopvec.batch_matvec` ops with Nuclei's `xl.vqmacc[u|us|su]` 4x4x4 tile
+    instructions (through their intrinsics); `mlir-translate --mlir-to-cpp`
+    prints the C. Nuclei's GCC compiles it for the hardware
+    (`-march=rv64gcv_xxlvqmacc`); any RVV 1.0 compiler compiles it against
+    `lib/Runtime/riscv64/xl_vqmacc.h`, which implements the intrinsics in
+    RVV 1.0 (clang-22 and qemu-riscv64 here). The instruction's semantics,
+    the seed's ambiguities and the reading implemented: docs/RISCV.md.
+
+    The C function is `void coopvec_<name>(...)`, each memref argument
+    passed as its data pointer and its first dimension (`int64_t`; bytes for
+    a byte buffer, rows for a batch). Per `batch_matvec` (`N` rows of `K`
+    inputs, an `M`x`K` matrix), the code
+
+    * checks the buffers (matrix and bias in bounds, as many output rows as
+      input rows) and that VLEN holds whole tiles at the LMUL used
+      (`VLEN * LMUL >= 512`); a failure calls `coopvec_rv_error(site, what)`
+      (`lib/Runtime/riscv64/coopvec_riscv.h`; the runner prints
+      `coopvec runtime error: <site>: <what>` and exits 1);
+    * packs the matrix into A tiles (4x4 row-major, `(M/4)x(K/4)` of them,
+      edge tiles zero-padded) and the inputs, saturated to the input
+      interpretation, into B tiles (`B[k][n]`, `(K/4)x(N/4)`, padded);
+    * for each row tile, runs one `vqmacc` per K tile over as many batch
+      tiles as `vl` holds (`vl = vsetvl_e32m<LMUL>(remaining tiles * 16)`),
+      accumulating in `i32` (exact: `K` is rejected where `K` times the
+      largest product could overflow it, e.g. 33025 for `U8` x `U8`);
+    * adds the `I32` bias in 64 bits and saturates to the `i32` result.
+
+    The operation follows the signedness: `I8` matrix (A) x `I8` input (B)
+    `vqmacc`, `U8` x `U8` `vqmaccu`, `U8` x `I8` `vqmaccus`, `I8` x `U8`
+    `vqmaccsu`. Taken: `I8`/`U8` matrices in `RowMajor`/`ColumnMajor` with
+    constant offsets and strides, `i32` inputs read as `I8`/`U8`
+    (`unsigned` too) or as `PackedS8x32`/`PackedU8x32` words, an optional
+    `I32` bias, `i32` results, `func.return` and `arith.constant`. Anything
+    else gets a located error.
+
+    `isa=rvv` emits the generic RVV 1.0 path instead, for vector units
+    without vqmacc: the inputs saturated into an `int16` `x[k][n]` buffer,
+    and per matrix row and `vl` batch rows one `vwmacc.vx` (int32 += int16
+    scalar `W[m][k]` x int16 vector) per `k`, at any VLEN.
+  }];
+  let dependentDialects = ["emitc::EmitCDialect"];
+  let options = [
+    Option<"isa", "isa", "std::string", /*default=*/"\"xxlvqmacc\"",
+           "The vector unit: xxlvqmacc (Nuclei's tile instructions) or rvv "
+           "(RVV 1.0 widening multiply-adds)">,
+    Option<"lmul", "lmul", "unsigned", /*default=*/"0",
+           "LMUL of the int32 accumulators (1, 2, 4, 8; 0: chosen from the "
+           "batch's tile count at min-vlen, 8 for a dynamic batch)">,
+    Option<"minVlen", "min-vlen", "unsigned", /*default=*/"128",
+           "The smallest VLEN the code is chosen for (128 ... 65536)">
+  ];
+}
+
 #endif // LINALGCOOP_CONVERSION_PASSES_TD
