@@ -12,6 +12,8 @@
 
 #include "NumericsInternal.h"
 
+#include <cstring>
+
 #if defined(__x86_64__)
 #include "X86.h"
 
@@ -172,38 +174,89 @@ scaleBy(__m512i x, __m512 mul) {
   return _mm512_castps_si512(_mm512_mul_ps(_mm512_castsi512_ps(x), mul));
 }
 
+/// Quantizes one block from its two vectors and its f32 multiplier 2^-s
+/// (every lane), storing the 32 element codes.
+__attribute__((always_inline)) COOPVEC_AVX512 inline void
+mxStoreBlock(const Avx512Consts &c, unsigned bytes, uint8_t *elems, size_t i,
+             __m512i x0, __m512i x1, __m512 mul) {
+  // v * 2^-s is exact whenever the result is >= 2^-126; smaller products
+  // round to +-0 in every element format either way.
+  __m512i r0 = convert16<false>(c, scaleBy(x0, mul));
+  __m512i r1 = convert16<false>(c, scaleBy(x1, mul));
+  if (bytes == 0) {
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(elems + i / 2),
+                     packNibbles32(r0, r1));
+  } else {
+    storeCodes(bytes, elems, i, r0);
+    storeCodes(bytes, elems, i + 16, r1);
+  }
+}
+
 COOPVEC_AVX512 size_t mxKernel(unsigned elem, const SimdParams &p, int emax,
                                const float *src, size_t n, uint8_t *elems,
                                uint8_t *scales) {
   x86::DefaultMxcsr mxcsr;
   Avx512Consts c = makeConsts(p, COOPVEC_CVT_SATFINITE);
   unsigned bytes = storageBytes(elem);
+  const __m512i finiteMax = _mm512_set1_epi32(0x7F7FFFFF);
+  // s = clamp(biasedExp(amax) - 127 - emax, -127), as in the reference.
+  const __m512i sOffset = _mm512_set1_epi32(127 + emax);
+  const __m512i sMin = _mm512_set1_epi32(-127);
+  const __m512i c127 = _mm512_set1_epi32(127);
   size_t i = 0;
+  // Four blocks at a time: their maxima are reduced together (two
+  // cross-lane shuffles per block) and stay in vector registers; 128-bit
+  // lane k of `amax` holds block k's maximum in every dword.
+  for (; i + 128 <= n; i += 128) {
+    __m512i x[8], m[4];
+    for (unsigned j = 0; j < 8; ++j)
+      x[j] = _mm512_loadu_si512(src + i + 16 * j);
+    // |x| as integers orders like the magnitudes (NaN above inf).
+    for (unsigned b = 0; b < 4; ++b)
+      m[b] = _mm512_max_epi32(_mm512_and_si512(x[2 * b], c.absMask),
+                              _mm512_and_si512(x[2 * b + 1], c.absMask));
+    __m512i s01 = _mm512_max_epi32(_mm512_shuffle_i32x4(m[0], m[1], 0x44),
+                                   _mm512_shuffle_i32x4(m[0], m[1], 0xEE));
+    __m512i s23 = _mm512_max_epi32(_mm512_shuffle_i32x4(m[2], m[3], 0x44),
+                                   _mm512_shuffle_i32x4(m[2], m[3], 0xEE));
+    __m512i amax = _mm512_max_epi32(_mm512_shuffle_i32x4(s01, s23, 0x88),
+                                    _mm512_shuffle_i32x4(s01, s23, 0xDD));
+    amax = _mm512_max_epi32(amax, _mm512_shuffle_epi32(amax, _MM_PERM_BADC));
+    amax = _mm512_max_epi32(amax, _mm512_shuffle_epi32(amax, _MM_PERM_CDAB));
+    if (_mm512_cmpgt_epi32_mask(amax, finiteMax))
+      break; // an inf/NaN block: the one-block loop stops at it
+    __m512i sv = _mm512_max_epi32(
+        _mm512_sub_epi32(_mm512_srli_epi32(amax, 23), sOffset), sMin);
+    // Scale bytes s + 127: dword 0 of each 128-bit lane.
+    __m128i sb = _mm512_cvtepi32_epi8(_mm512_add_epi32(sv, c127));
+    uint32_t four = uint32_t(_mm_cvtsi128_si32(_mm_shuffle_epi8(
+        sb, _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                          -1, -1))));
+    std::memcpy(scales + i / 32, &four, 4);
+    __m512 mul = _mm512_castsi512_ps(
+        _mm512_slli_epi32(_mm512_sub_epi32(c127, sv), 23));
+    mxStoreBlock(c, bytes, elems, i, x[0], x[1],
+                 _mm512_shuffle_f32x4(mul, mul, 0x00));
+    mxStoreBlock(c, bytes, elems, i + 32, x[2], x[3],
+                 _mm512_shuffle_f32x4(mul, mul, 0x55));
+    mxStoreBlock(c, bytes, elems, i + 64, x[4], x[5],
+                 _mm512_shuffle_f32x4(mul, mul, 0xAA));
+    mxStoreBlock(c, bytes, elems, i + 96, x[6], x[7],
+                 _mm512_shuffle_f32x4(mul, mul, 0xFF));
+  }
   for (; i + 32 <= n; i += 32) {
     __m512i x0 = _mm512_loadu_si512(src + i);
     __m512i x1 = _mm512_loadu_si512(src + i + 16);
-    // |x| as integers orders like the magnitudes (NaN above inf).
     int32_t amax = _mm512_reduce_max_epi32(_mm512_max_epi32(
         _mm512_and_si512(x0, c.absMask), _mm512_and_si512(x1, c.absMask)));
     if (amax > 0x7F7FFFFF)
       return i; // inf/NaN block: the scalar reference handles it
-    // s = clamp(biasedExp(amax) - 127 - emax, -127), as in the reference.
     int s = (amax >> 23) - 127 - emax;
     if (s < -127)
       s = -127;
     scales[i / 32] = uint8_t(s + 127);
-    // v * 2^-s is exact whenever the result is >= 2^-126; smaller products
-    // round to +-0 in every element format either way.
-    __m512 mul = _mm512_castsi512_ps(_mm512_set1_epi32((127 - s) << 23));
-    __m512i r0 = convert16<false>(c, scaleBy(x0, mul));
-    __m512i r1 = convert16<false>(c, scaleBy(x1, mul));
-    if (bytes == 0) {
-      _mm_storeu_si128(reinterpret_cast<__m128i *>(elems + i / 2),
-                       packNibbles32(r0, r1));
-    } else {
-      storeCodes(bytes, elems, i, r0);
-      storeCodes(bytes, elems, i + 16, r1);
-    }
+    mxStoreBlock(c, bytes, elems, i, x0, x1,
+                 _mm512_castsi512_ps(_mm512_set1_epi32((127 - s) << 23)));
   }
   return i;
 }
