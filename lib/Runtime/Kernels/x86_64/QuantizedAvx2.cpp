@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <immintrin.h>
+#include <memory>
 #include <vector>
 
 #if defined(__x86_64__)

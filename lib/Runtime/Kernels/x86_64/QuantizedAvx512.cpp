@@ -16,8 +16,10 @@
 #include "LinAlgCoop/Runtime/Numerics.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <immintrin.h>
+#include <memory>
 #include <vector>
 
 #if defined(__x86_64__)
