@@ -36,6 +36,13 @@
 
 #ifndef __riscv_xxlvqmacc
 
+/* How the intrinsics are defined: inline by default; bench/riscv/
+ * dynamic-counts.py defines it as `static __attribute__((noinline))` so that
+ * each vqmacc executes as one call it can count. */
+#ifndef COOPVEC_XL_INTRINSIC
+#define COOPVEC_XL_INTRINSIC static inline
+#endif
+
 #if defined(__clang__)
 #define COOPVEC_XL_OVERLOAD static inline __attribute__((overloadable))
 #define COOPVEC_XL_HAS_OVERLOADS 1
@@ -102,7 +109,7 @@ COOPVEC_XL_FIT(u8, uint8)
  * element i's lane (16-bit indices: a group of LMUL 2 at VLEN 1024 holds 256
  * bytes) and accumulate their product. */
 #define COOPVEC_XL_DEFINE(OP, KIND, AE, ATY, BE, BTY, L32, L8, L16, POL)       \
-  static inline vint32##L32##_t __riscv_xl_##OP##_4x4x4_i32##L32##POL(        \
+  COOPVEC_XL_INTRINSIC vint32##L32##_t __riscv_xl_##OP##_4x4x4_i32##L32##POL( \
       vint32##L32##_t vd, v##ATY##m1_t vs1, v##BTY##L8##_t vs2, size_t vl) {   \
     vuint16##L16##_t i = __riscv_vid_v_u16##L16(vl);                           \
     vuint16##L16##_t arow = __riscv_vand_vx_u16##L16(i, 12, vl);               \
