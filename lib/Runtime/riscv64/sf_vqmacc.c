@@ -17,7 +17,8 @@
 
 /* vd elements = vl * TM / 8 (TM*TN per 8*TN bytes of vs2); the indices are
  * 32-bit at vd's LMUL, the gathered bytes at LMUL(vd)/4 (the same element
- * count). vs2's bytes past vl and vs1's past the A tile read as 0. */
+ * count). vs2's bytes past vl (up to the end of the tile the last element
+ * reads) and vs1's past the A tile read as 0. */
 #define COOPVEC_SF_DEFINE(OP, KIND, SHAPE, TM, TN, AE, ATY, BE, BTY, L32, L8,  \
                           L8S)                                                 \
   vint32##L32##_t coopvec_sf_##OP##_##SHAPE##_i32##L32(                        \
@@ -27,7 +28,7 @@
     if (vl > bmax)                                                             \
       vl = bmax;                                                               \
     size_t e = vl * (TM) / 8;                                                  \
-    BTY##_t b[bmax];                                                           \
+    BTY##_t b[bmax + 8 * (TN)]; /* a partial last tile reads a whole one */ \
     ATY##_t a[8 * (TM)];                                                       \
     memset(b, 0, sizeof b);                                                    \
     memset(a, 0, sizeof a);                                                    \
