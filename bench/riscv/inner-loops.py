@@ -7,8 +7,16 @@ xxlvqmacc: Nuclei's intrinsics through xl_vqmacc.h; isa rvv: the generic
 widening path) at LMUL 8, compiles the C with clang-22 -O2 for rv64gcv,
 finds in `llvm-objdump -d` the innermost loop (the smallest backward branch
 range) holding the multiply-accumulate, and divides its instruction count by
-the multiply-accumulates one iteration does at each VLEN. The scalar row is
-the seed's own `normal_case` loop (shared/seeds/001) for rv64gc.
+the multiply-accumulates one iteration does at each VLEN. The SiFive rows
+lower with coopvec-riscv-sifive-pipeline (shape 4x8x4 / 2x8x2) to LLVM IR
+calling the real
+llvm.riscv.sf.vqmacc* intrinsics and compile it for
+rv64gcv_xsfvqmaccqoq_xsfvqmaccdod (-mno-relax, so that the branches of the
+object are resolved); each sf.vqmacc at LMUL L does VLEN * L / 4 MACs
+(4x8x4: VLEN*L/512 tiles x 128, 2x8x2: VLEN*L/128 tiles x 32), and 4x8x4
+needs VLEN >= 256.
+The scalar row is the seed's own `normal_case` loop (shared/seeds/001) for
+rv64gc.
 
   python3 bench/riscv/inner-loops.py [--build build]
 """
@@ -86,6 +94,28 @@ def main():
             f.write(c)
         subprocess.run(CC + ["-march=rv64gcv", "-I", headers, src, "-o", obj], check=True)
         rows.append((name, innermost_loop(disassemble(obj), key), macs))
+    opt = os.path.join(args.build, "bin", "coopvec-opt")
+    for name, isa, key, lmul, min_vlen in [
+            ("SiFive sf.vqmacc.4x8x4 (XSfvqmaccqoq), LMUL 8", "xsfvqmacc-4x8x4",
+             "sf.vqmacc.4x8x4", 8, 256),
+            ("SiFive sf.vqmacc.2x8x2 (XSfvqmaccdod), LMUL 8", "xsfvqmacc-2x8x2",
+             "sf.vqmacc.2x8x2", 8, 128),
+            ("SiFive sf.vqmacc.2x8x2 (XSfvqmaccdod), LMUL 4", "xsfvqmacc-2x8x2",
+             "sf.vqmacc.2x8x2", 4, 128)]:
+        lowered = subprocess.run([opt, mlir, "--coopvec-riscv-sifive-pipeline="
+                                  f"shape={isa.removeprefix('xsfvqmacc-')} lmul={lmul}"],
+                                 capture_output=True, text=True, check=True).stdout
+        ir = subprocess.run([f"{LLVM}/mlir-translate", "--mlir-to-llvmir"], input=lowered,
+                            capture_output=True, text=True, check=True).stdout
+        src, obj = (os.path.join(tmp, f"{isa}{lmul}.ll"), os.path.join(tmp, f"{isa}{lmul}.o"))
+        with open(src, "w") as f:
+            f.write(ir)
+        subprocess.run(CC + ["-march=rv64gcv_xsfvqmaccqoq_xsfvqmaccdod", "-mno-relax",
+                             "-Wno-override-module", src, "-o", obj], check=True)
+        loop = innermost_loop(disassemble(obj), key)
+        rows.append((name, loop,
+                     lambda v, n=sum(1 for i in loop if i[1] == key), lo=min_vlen, l=lmul:
+                     n * v * l // 4 if v >= lo else None))
     seed = os.path.join(root, "test", "Runtime", "riscv64", "Inputs", "xl_vqmacc_seed_example.c")
     text = open(seed).read()
     scalar = "#include <stdint.h>\n" + re.search(r"void normal_case.*?\n}\n", text, re.S).group(0)
@@ -102,7 +132,8 @@ def main():
     for name, loop, macs in rows:
         mix = ", ".join(f"{n} {op}" for op, n in collections.Counter(i[1] for i in loop).most_common(4))
         print(f"| {name} | {len(loop)} ({mix}, ...) | " +
-              " | ".join(f"{len(loop) / macs(v):.3f}" for v in VLENS) + " |")
+              " | ".join("n/a" if macs(v) is None else f"{len(loop) / macs(v):.3f}"
+                         for v in VLENS) + " |")
 
 
 if __name__ == "__main__":

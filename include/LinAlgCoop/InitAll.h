@@ -50,6 +50,7 @@ inline void registerAllPasses() {
   // Pipelines (PassPipelineRegistration) of each target are registered here.
   registerCoopVecCPUPipeline();
   registerCoopVecDXILPipeline();
+  registerCoopVecSiFivePipeline();
 }
 
 } // namespace mlir::coopvec

@@ -217,7 +217,8 @@ def CoopVecDXILLinkHostDriver
 
 def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
   let summary = "Lower int8 matrix products to EmitC calling the Nuclei "
-                "Xxlvqmacc intrinsics";
+                "Xxlvqmacc intrinsics, or to loops around SiFive's XSfvqmacc "
+                "LLVM intrinsics";
   let description = [{
     Rewrites each `func.func` into an `emitc.func` whose C body computes its
     `coopvec.batch_matvec` ops with Nuclei's `xl.vqmacc[u|us|su]` 4x4x4 tile
@@ -259,17 +260,45 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
     without vqmacc: the inputs saturated into an `int16` `x[k][n]` buffer,
     and per matrix row and `vl` batch rows one `vwmacc.vx` (int32 += int16
     scalar `W[m][k]` x int16 vector) per `k`, at any VLEN.
+
+    `isa=xsfvqmacc-4x8x4` / `isa=xsfvqmacc-2x8x2` target SiFive's
+    `sf.vqmacc[u|us|su].4x8x4` (XSfvqmaccqoq) / `.2x8x2` (XSfvqmaccdod)
+    through the LLVM dialect instead of C: each `func.func` stays one
+    (renamed `coopvec_<name>`, memref arguments), and each `batch_matvec`
+    becomes `scf`/`arith`/`memref` loops that make the same checks, pack A
+    tiles (TMx8, row-major) and B tiles (8xTN, column by column),
+    zero-padded, run one `llvm.riscv.sf.<op>.<shape>` per K tile over as
+    many batch tiles as vs2 holds (`llvm.call_intrinsic` on scalable
+    vectors, with `vle`/`vse`/`vsetvlimax`), and add the bias and saturate.
+    `vl` counts bytes of vs2; vs2 has LMUL(vd)/2 (4x8x4) or LMUL(vd)
+    (2x8x2); 4x8x4 needs VLEN >= 256 (its 32-byte A tile in one register)
+    and `VLEN * LMUL >= 512`, checked at run time. The upstream LLVM
+    lowerings (`coopvec-riscv-sifive-pipeline` runs this pass and them) and
+    `mlir-translate --mlir-to-llvmir` give LLVM IR for
+    `-march=rv64gcv_xsfvqmaccqoq_xsfvqmaccdod`. `emulate-sifive=true` calls
+    `coopvec_sf_<op>_<shape>_i32m<L>` (same signature,
+    `lib/Runtime/riscv64/sf_vqmacc.c`, RVV 1.0) instead, to run under qemu.
+    Quantized and block-scaled products and other coopvec ops get a located
+    error.
   }];
-  let dependentDialects = ["emitc::EmitCDialect"];
+  let dependentDialects = ["arith::ArithDialect", "emitc::EmitCDialect",
+                           "func::FuncDialect", "LLVM::LLVMDialect",
+                           "memref::MemRefDialect", "scf::SCFDialect"];
   let options = [
     Option<"isa", "isa", "std::string", /*default=*/"\"xxlvqmacc\"",
-           "The vector unit: xxlvqmacc (Nuclei's tile instructions) or rvv "
-           "(RVV 1.0 widening multiply-adds)">,
+           "The vector unit: xxlvqmacc (Nuclei's tile instructions), rvv "
+           "(RVV 1.0 widening multiply-adds), xsfvqmacc-4x8x4 or "
+           "xsfvqmacc-2x8x2 (SiFive's tile instructions)">,
     Option<"lmul", "lmul", "unsigned", /*default=*/"0",
            "LMUL of the int32 accumulators (1, 2, 4, 8; 0: chosen from the "
            "batch's tile count at min-vlen, 8 for a dynamic batch)">,
     Option<"minVlen", "min-vlen", "unsigned", /*default=*/"128",
-           "The smallest VLEN the code is chosen for (128 ... 65536)">
+           "The smallest VLEN the code is chosen for (128 ... 65536)">,
+    Option<"emulateSiFive", "emulate-sifive", "bool", /*default=*/"false",
+           "xsfvqmacc isas: call coopvec_sf_<op>_<shape>_i32m<L> "
+           "(lib/Runtime/riscv64/sf_vqmacc.c, RVV 1.0) instead of the "
+           "llvm.riscv.sf.vqmacc* intrinsics, to run where no machine has "
+           "the extension">
   ];
 }
 

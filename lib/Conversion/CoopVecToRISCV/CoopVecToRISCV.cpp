@@ -9,11 +9,16 @@
 
 #include "LinAlgCoop/Conversion/CoopVecToRISCV/CoopVecToRISCV.h"
 
+#include "MatVecPlan.h"
+
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -30,24 +35,16 @@ namespace mlir::coopvec {
 
 using namespace mlir;
 using namespace mlir::coopvec;
+using namespace mlir::coopvec::riscv;
 
 namespace {
 
 constexpr int64_t kTile = 4; // xl.vqmacc 4x4x4
 
-/// What the lowering needs of one batch_matvec, or a reason it cannot.
-struct MatVecPlan {
-  int64_t m, k;
-  int64_t matrixOffset, rowStep, colStep; // W[m][k] at off + m*rowStep + k*colStep
-  int64_t footprint;                      // bytes from the offset
-  bool matrixUnsigned, inputUnsignedInterp, inputUnsignedValue;
-  bool inputPacked; // PackedS8x32/PackedU8x32: four bytes to an i32 word
-  bool hasBias;
-  int64_t biasOffset;
-  std::optional<int64_t> staticBatch;
-};
+} // namespace
 
-FailureOr<MatVecPlan> planMatVec(BatchMatVecOp op, std::string &why) {
+FailureOr<MatVecPlan>
+mlir::coopvec::riscv::planMatVec(BatchMatVecOp op, std::string &why) {
   MatrixDescAttr desc = op.getMatrixDesc();
   MatVecPlan p;
   InterpretationAttr mi = desc.getInterpretation();
@@ -132,12 +129,13 @@ FailureOr<MatVecPlan> planMatVec(BatchMatVecOp op, std::string &why) {
   return p;
 }
 
-/// The vqmacc form for (A = matrix, B = inputs) signedness.
-StringRef vqmaccName(bool aUnsigned, bool bUnsigned) {
+StringRef mlir::coopvec::riscv::vqmaccName(bool aUnsigned, bool bUnsigned) {
   if (aUnsigned)
     return bUnsigned ? "vqmaccu" : "vqmaccus";
   return bUnsigned ? "vqmaccsu" : "vqmacc";
 }
+
+namespace {
 
 /// Builds EmitC statements with int64_t arithmetic.
 class CBuilder {
@@ -589,14 +587,27 @@ struct ConvertCoopVecToRISCVPass
           << static_cast<unsigned>(lmul);
       return signalPassFailure();
     }
-    if (isa != "xxlvqmacc" && isa != "rvv") {
-      module.emitError("isa must be xxlvqmacc or rvv, got '") << isa << "'";
+    bool sifive = isa == "xsfvqmacc-4x8x4" || isa == "xsfvqmacc-2x8x2";
+    if (isa != "xxlvqmacc" && isa != "rvv" && !sifive) {
+      module.emitError("isa must be xxlvqmacc, rvv, xsfvqmacc-4x8x4 or "
+                       "xsfvqmacc-2x8x2, got '")
+          << isa << "'";
+      return signalPassFailure();
+    }
+    if (emulateSiFive && !sifive) {
+      module.emitError("emulate-sifive applies to the xsfvqmacc isas only");
       return signalPassFailure();
     }
     if (minVlen < 128 || minVlen > 65536 || !llvm::isPowerOf2_32(minVlen)) {
       module.emitError("min-vlen must be a power of two in [128, 65536], got ")
           << static_cast<unsigned>(minVlen);
       return signalPassFailure();
+    }
+    if (sifive) {
+      if (failed(
+              lowerToSiFiveVQMacc(module, isa, lmul, minVlen, emulateSiFive)))
+        signalPassFailure();
+      return;
     }
     if (failed(checkSupported(module)))
       return signalPassFailure();

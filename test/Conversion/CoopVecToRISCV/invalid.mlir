@@ -2,7 +2,9 @@
 // RUN: not coopvec-opt %s --convert-coopvec-to-riscv=lmul=3 2>&1 | FileCheck %s --check-prefix=LMUL
 // RUN: not coopvec-opt %s --convert-coopvec-to-riscv=min-vlen=96 2>&1 | FileCheck %s --check-prefix=VLEN
 // RUN: not coopvec-opt %s --convert-coopvec-to-riscv=isa=sve 2>&1 | FileCheck %s --check-prefix=ISA
-// ISA: error: isa must be xxlvqmacc or rvv, got 'sve'
+// RUN: not coopvec-opt %s --convert-coopvec-to-riscv=emulate-sifive=true 2>&1 | FileCheck %s --check-prefix=EMU
+// ISA: error: isa must be xxlvqmacc, rvv, xsfvqmacc-4x8x4 or xsfvqmacc-2x8x2, got 'sve'
+// EMU: error: emulate-sifive applies to the xsfvqmacc isas only
 // LMUL: error: lmul must be 0, 1, 2, 4 or 8, got 3
 // VLEN: error: min-vlen must be a power of two in [128, 65536], got 96
 
