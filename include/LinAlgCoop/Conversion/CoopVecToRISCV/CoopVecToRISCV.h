@@ -20,7 +20,8 @@ namespace coopvec {
 #include "LinAlgCoop/Conversion/Passes.h.inc"
 
 /// Adds the patterns that rewrite func.func/func.return into emitc.func and
-/// coopvec.batch_matvec into C loops around the vqmacc intrinsics (or, with
+/// coopvec.batch_matvec (plain and quantized) and coopvec.matvec into C
+/// loops around the vqmacc intrinsics (or, with
 /// `generic`, RVV 1.0 widening multiply-adds), with accumulators of LMUL
 /// `lmul` (0: chosen from the batch at `minVlen`). `converter` must be the
 /// one of populateCoopVecToRISCVTypeConversions.
@@ -28,7 +29,8 @@ void populateCoopVecToRISCVPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns, bool generic,
                                     unsigned lmul, unsigned minVlen);
 
-/// memref<... x T> -> (!emitc.ptr<T>, i64 first dimension).
+/// memref<... x T> -> (!emitc.ptr<T>, i64 first dimension); vector<N x T>
+/// -> !emitc.ptr<T>.
 void populateCoopVecToRISCVTypeConversions(TypeConverter &converter);
 
 } // namespace coopvec
