@@ -263,9 +263,9 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
     in `int64_t` (`P - zw Sx - zx Sw + G zx zw`, or `- zw R` with
     reductions), and at the end of each compute group an `f32` result takes
     `y + (f32(acc) * sx) * sw` in that order (compile with
-    `-ffp-contract=off`), then the F32/F16/BF16 bias; an `i32` result is
-    the exact sum plus the `I32` bias, saturated. docs/RISCV.md has the
-    derivation.
+    `-ffp-contract=off`), then the F32/F16/BF16 bias and, for `f16`/`bf16`
+    results, one rounding to nearest even; an `i32` result is the exact sum
+    plus the `I32` bias, saturated. docs/RISCV.md has the derivation.
 
     The operation follows the signedness: `I8` matrix (A) x `I8` input (B)
     `vqmacc`, `U8` x `U8` `vqmaccu`, `U8` x `I8` `vqmaccus`, `I8` x `U8`
@@ -273,10 +273,10 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
     `I8`/`U8` matrices in `RowMajor`/`ColumnMajor` with constant offsets and
     strides, `i32` or `f32` inputs read as `I8`/`U8` (`unsigned` too) or
     `i32` inputs as `PackedS8x32`/`PackedU8x32` words, an optional `I32`
-    bias, signed `i32` or `f32` results; the quantized form with `i32` or
-    `f32` results; `func.return` and `arith.constant`. Anything else gets a
-    located error (`f16`/`bf16` results and `I4`/`U4` matrices of the
-    quantized form: "not lowered to RISC-V yet").
+    bias, signed `i32` or `f32` results; the quantized form with `i32`,
+    `f32`, `f16` or `bf16` results; `func.return` and `arith.constant`.
+    Anything else gets a located error (`I4`/`U4` matrices of the quantized
+    form: "not lowered to RISC-V yet").
 
     `isa=rvv` emits the generic RVV 1.0 path instead, for vector units
     without vqmacc: the inputs saturated into an `int16` `x[k][n]` buffer,

@@ -60,7 +60,8 @@ struct MatVecPlan {
   bool matrixUnsigned, inputUnsignedInterp, inputUnsignedValue;
   bool inputPacked; // PackedS8x32/PackedU8x32: four bytes to an i32 word
   Type inputElt;    // i32 or f32 (i8 in the quantized form)
-  bool floatOutput; // f32 results (else i32)
+  bool floatOutput; // f32 results, f16/bf16 in the quantized form (else i32)
+  Type outputElt;
   bool hasBias;
   InterpretationAttr biasInterp;
   int64_t biasOffset;
@@ -109,9 +110,12 @@ LogicalResult planCommon(OpT op, Type inElt, Type outElt, MatVecPlan &p,
           "PackedU8x32 input interpretations";
     return failure();
   }
-  // The quantized form reads i8 rows (the verifier's rule).
+  // The quantized form reads i8 rows (the verifier's rule) and may write
+  // f16/bf16.
   if (!(quantized || inElt.isInteger(32) || inElt.isF32()) ||
-      !(outElt.isInteger(32) || outElt.isF32()) || op.getOutputUnsigned()) {
+      !(outElt.isInteger(32) || outElt.isF32() ||
+        (quantized && (outElt.isF16() || outElt.isBF16()))) ||
+      op.getOutputUnsigned()) {
     why = "the RISC-V vqmacc lowering takes i32 or f32 inputs and signed i32 "
           "or f32 results";
     return failure();
@@ -142,7 +146,8 @@ LogicalResult planCommon(OpT op, Type inElt, Type outElt, MatVecPlan &p,
   p.inputPacked = ii.getPacked();
   p.inputUnsignedValue = op.getInputUnsigned();
   p.inputElt = inElt;
-  p.floatOutput = outElt.isF32();
+  p.floatOutput = isa<FloatType>(outElt);
+  p.outputElt = outElt;
   p.hasBias = static_cast<bool>(op.getBias());
   p.biasOffset = 0;
   p.block = p.computeGroup = p.k;
@@ -208,13 +213,7 @@ LogicalResult planQuantized(BatchMatVecOp op, MatVecPlan &p,
           "RISC-V yet";
     return failure();
   }
-  auto outType = cast<MemRefType>(op.getOutputs().getType());
-  Type outElt = outType.getElementType();
-  if (outElt.isF16() || outElt.isBF16()) {
-    why = "f16 and bf16 results of the quantized form are not lowered to "
-          "RISC-V yet";
-    return failure();
-  }
+  Type outElt = cast<MemRefType>(op.getOutputs().getType()).getElementType();
   auto inType = cast<MemRefType>(op.getInputs().getType());
   // The verifier has checked the clauses' types and groups; this takes the
   // offsets and the memref shapes.
@@ -590,6 +589,7 @@ void emitMatVec(ConversionPatternRewriter &rewriter, Location loc,
                                                 c.mul(k, c.c(p.colStep))));
     return c.castTo(aElt, c.load(w, at));
   };
+
   // X[n][k] read as the input interpretation (as int64_t): bytes of packed
   // words, i8 rows of the quantized form, i32 saturated, f32 rounded to
   // nearest even and saturated (NaN 0).
@@ -845,7 +845,14 @@ void emitMatVec(ConversionPatternRewriter &rewriter, Location loc,
     weightSums = c.zeroed(c.i64, c.c(p.m), 8);
     scratch.push_back(weightSums);
   }
-  if (p.floatOutput) {
+  // The f32 sums: the result itself, or (f16/bf16 results) a buffer
+  // rounded once at the end.
+  Value yf = y;
+  bool halfOutput = p.floatOutput && !p.outputElt.isF32();
+  if (halfOutput) {
+    yf = c.zeroed(f32, c.mul(n, c.c(p.m)), 4);
+    scratch.push_back(yf);
+  } else if (p.floatOutput) {
     Value zero = emitc::ConstantOp::create(rewriter, loc, f32,
                                            rewriter.getF32FloatAttr(0.0f));
     c.loop(c0, n, c1, [&](Value row) {
@@ -919,7 +926,7 @@ void emitMatVec(ConversionPatternRewriter &rewriter, Location loc,
                 rewriter, loc, f32, a,
                 realAt(sw, weightBase(sw, o.weightScales),
                        valueIndex(sw, m, k0, sw.perRow(p.k))));
-          c.store(y, at, c.add(c.load(y, at), a));
+          c.store(yf, at, c.add(c.load(yf, at), a));
           c.store(acc, at, c0);
         };
         if (p.computeGroup == p.block)
@@ -929,13 +936,23 @@ void emitMatVec(ConversionPatternRewriter &rewriter, Location loc,
     });
   });
   // The epilogue: an i32 result is the exact sum plus the I32 bias,
-  // saturated; a float one gets the bias added in f32.
-  if (!p.floatOutput || p.hasBias)
+  // saturated; a float one gets the bias added in f32, then one rounding
+  // (to nearest even) to f16/bf16.
+  if (!p.floatOutput || p.hasBias || halfOutput)
     c.loop(c0, n, c1, [&](Value row) {
       c.loop(c0, c.c(p.m), c1, [&](Value m) {
         Value at = yIndex(row, m);
         if (p.floatOutput) {
-          c.store(y, at, c.add(c.load(y, at), biasAt(m)));
+          Value v = c.load(yf, at);
+          if (p.hasBias)
+            v = c.add(v, biasAt(m));
+          if (!halfOutput)
+            return c.store(y, at, v);
+          Value bits = c.call(u16,
+                              p.outputElt.isF16() ? "coopvec_rv_f32_to_f16"
+                                                  : "coopvec_rv_f32_to_bf16",
+                              {v});
+          c.store(c.castTo(c.ptr(u16), y), at, bits);
           return;
         }
         Value s = c.load(acc, at);

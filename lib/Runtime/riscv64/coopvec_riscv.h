@@ -67,4 +67,41 @@ static inline float coopvec_rv_bf16_to_f32(uint16_t h) {
   return v.f;
 }
 
+/* f32 rounded to nearest even to f16 bits: beyond the range inf, NaN the
+ * quiet NaN of its sign (as coopvecConvertF32 in lib/Runtime/Numerics). */
+static inline uint16_t coopvec_rv_f32_to_f16(float f) {
+  union {
+    float f;
+    uint32_t u;
+  } v = {f};
+  uint32_t sign = (v.u >> 16) & 0x8000u, mag = v.u & 0x7FFFFFFFu;
+  if (mag > 0x7F800000u)
+    return (uint16_t)(sign | 0x7E00u);
+  if (mag >= 0x477FF000u) /* 65520 and above round to inf */
+    return (uint16_t)(sign | 0x7C00u);
+  if (mag < 0x38800000u) {
+    /* Below 2^-14: a multiple of 2^-24, rounded in f32 (exact scaling, then
+     * the 2^23 trick); 1024 is the smallest normal's encoding. */
+    union {
+      uint32_t u;
+      float f;
+    } a = {mag};
+    float r = (a.f * 0x1p24f + 0x1p23f) - 0x1p23f;
+    return (uint16_t)(sign | (uint32_t)r);
+  }
+  uint32_t m = mag - 0x38000000u; /* rebias the exponent: 127 -> 15 */
+  return (uint16_t)(sign | ((m + 0x0FFFu + ((m >> 13) & 1u)) >> 13));
+}
+
+/* f32 rounded to nearest even to bf16 bits; NaN the quiet NaN of its sign. */
+static inline uint16_t coopvec_rv_f32_to_bf16(float f) {
+  union {
+    float f;
+    uint32_t u;
+  } v = {f};
+  if ((v.u & 0x7FFFFFFFu) > 0x7F800000u)
+    return (uint16_t)(((v.u >> 16) & 0x8000u) | 0x7FC0u);
+  return (uint16_t)((v.u + 0x7FFFu + ((v.u >> 16) & 1u)) >> 16);
+}
+
 #endif /* COOPVEC_RISCV_H */

@@ -102,18 +102,6 @@ func.func @quant_i4(%x: memref<?x64xi8>, %w: memref<?xi8>, %zw: memref<?xi8>, %y
 
 // -----
 
-func.func @quant_f16(%x: memref<?x64xi8>, %w: memref<?xi8>, %sw: memref<?xi8>, %y: memref<?x8xf16>) {
-  %c0 = arith.constant 0 : index
-  %s = arith.constant 64 : index
-  // expected-error@+1 {{f16 and bf16 results of the quantized form are not lowered to RISC-V yet}}
-  coopvec.batch_matvec %x as I8, %w[%c0] matrix<I8, 8x64, RowMajor> stride %s
-      weight_scales %sw[%c0] as F32 per_tensor : memref<?xi8>
-      into %y : memref<?x64xi8>, memref<?xi8> -> memref<?x8xf16>
-  return
-}
-
-// -----
-
 // expected-error@+1 {{the RISC-V C target takes memref and vector arguments only, got 'index'}}
 func.func @quant_dynamic_offset(%x: memref<?x64xi8>, %w: memref<?xi8>, %zw: memref<?xi8>, %y: memref<?x8xi32>, %o: index) {
   %c0 = arith.constant 0 : index

@@ -75,3 +75,23 @@ func.func @all(%x: memref<?x60xi8>, %w: memref<?xi8>, %zw: memref<?xi8>, %sw: me
       bias %b[%c0] as BF16 into %y : memref<?x60xi8>, memref<?xi8>, memref<?xi8> -> memref<?x13xf32>
   return
 }
+
+// An f16 result: the f32 sums in a buffer, each rounded once at the end by
+// coopvec_rv_f32_to_f16 and stored as its bits.
+// CHECK-LABEL: void coopvec_half(
+// CHECK-SAME: _Float16* [[Y:v[0-9]+]], int64_t {{v[0-9]+}}) {
+// CHECK: float* [[YF:v[0-9]+]] = (float*)
+// CHECK: float [[A:v[0-9]+]] = [[YF]][[[AT:v[0-9]+]]];
+// CHECK-NEXT: float [[SUM:v[0-9]+]] = [[A]] + {{v[0-9]+}};
+// CHECK-NEXT: [[YF]][[[AT]]] = [[SUM]];
+// CHECK: uint16_t [[BITS:v[0-9]+]] = coopvec_rv_f32_to_f16({{v[0-9]+}});
+// CHECK-NEXT: uint16_t* [[YB:v[0-9]+]] = (uint16_t*) [[Y]];
+// CHECK-NEXT: [[YB]][{{v[0-9]+}}] = [[BITS]];
+func.func @half(%x: memref<?x16xi8>, %w: memref<?xi8>, %sw: memref<?xi8>, %y: memref<?x4xf16>) {
+  %c0 = arith.constant 0 : index
+  %cs = arith.constant 16 : index
+  coopvec.batch_matvec %x as I8, %w[%c0] matrix<I8, 4x16, RowMajor> stride %cs
+      weight_scales %sw[%c0] as F32 group 8 : memref<?xi8>
+      into %y : memref<?x16xi8>, memref<?xi8> -> memref<?x4xf16>
+  return
+}

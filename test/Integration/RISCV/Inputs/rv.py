@@ -22,8 +22,8 @@ packed words and f32 inputs (rounded to nearest even, saturated, NaN 0),
 i32 and f32 results, with and without an I32 bias ("rv-matvec: ...").
 
 `--group quant`: the quantized form of coopvec.batch_matvec (zero points,
-reductions, grouped F32/F16/BF16 scales, I32/F32/F16 bias) with i32 and f32
-results, groups whose gcd is not a multiple of 4 (blocks padded to whole
+reductions, grouped F32/F16/BF16 scales, I32/F32/F16 bias) with i32, f32,
+f16 and bf16 results, groups whose gcd is not a multiple of 4 (blocks padded to whole
 tiles), checked bit-exact against the CPU JIT and the f32 steps of
 CPU/Inputs/quant.py ("rv-quant: ...").
 """
@@ -147,7 +147,8 @@ def compare(args, name, cpu, isa, lmul, err, outs, rejected):
             continue
         y = np.load(out)
         if y.dtype != cpu.dtype or y.tobytes() != cpu.tobytes():
-            i = np.unravel_index(np.argmax(y.view(np.uint32) != cpu.view(np.uint32)), y.shape)
+            bits = {2: np.uint16, 4: np.uint32}[cpu.itemsize]
+            i = np.unravel_index(np.argmax(y.view(bits) != cpu.view(bits)), y.shape)
             lines.append(f"FAIL {tag}: y{i} = {y[i]}, CPU JIT {cpu[i]}")
         else:
             lines.append(f"ok {tag}: bit-identical to the CPU JIT")
@@ -221,8 +222,8 @@ def matvec_case(args, rng, idx, matrix, phys, interp, uns, bias, out, m, k):
 # (matrix, inputs, result, (weight scales), (input scales),
 #  (weight zero points), (input zero points), (reductions), bias); K = 48:
 # the groups' gcd (the block summed in int32) is 48, 48, 4, 6, 8, 2, 16,
-# 16, 12, 48, 3, 2 and 2: padded to whole 4-column tiles where it is not a
-# multiple of 4.
+# 16, 12, 48, 3, 2, 2, 16, 6, 3 and 2: padded to whole 4-column tiles where
+# it is not a multiple of 4.
 QUANT = [("I8", "I8", "i32", None, None, ("U8", 0), None, None, None),
          ("U8", "U8", "i32", None, None, ("I8", 48), ("I32", 0), None, "I32"),
          ("U8", "I8", "i32", None, None, ("U8", 16), ("U8", 12), None, None),
@@ -235,22 +236,30 @@ QUANT = [("I8", "I8", "i32", None, None, ("U8", 0), None, None, None),
          ("U8", "U8", "f32", ("F16", 0), None, None, None, None, "F32"),
          ("U8", "I8", "f32", ("F32", 6), ("F32", 24), ("I8", 6), ("U8", 3), ("I32", 6), None),
          ("I8", "U8", "f32", ("F32", 16), None, ("U8", 2), None, None, "F32"),
-         ("I8", "I8", "f32", None, ("F32", 2), ("I32", 0), ("I32", 0), None, None)]
+         ("I8", "I8", "f32", None, ("F32", 2), ("I32", 0), ("I32", 0), None, None),
+         ("U8", "I8", "f16", ("F16", 16), ("F32", 48), ("U8", 16), ("I8", 0), ("I32", 16), "F16"),
+         ("I8", "U8", "f16", ("BF16", 6), None, ("I8", 6), None, None, "F32"),
+         ("U8", "U8", "bf16", ("F32", 12), ("F16", 24), ("U8", 24), ("U8", 3), None, "F32"),
+         ("I8", "I8", "bf16", None, ("F32", 0), ("U8", 2), None, ("I32", 2), None)]
 
 
 def quant_case(args, rng, idx, wint, xin, out, sw, sx, zw, zx, red, bias):
     quant.B, quant.M, quant.K = 7, 13, 48
-    case = quant.Case(rng, f"q{idx}_{wint}x{xin}_{out}", xin, wint, out, zw=zw, sw=sw,
+    # coopvec-run takes no bf16 memrefs: for a bf16 result the CPU JIT runs
+    # the same product with an f32 result, which its bf16 store rounds once
+    # (to nearest even); that rounding, in NumPy, is the CPU's bf16 result.
+    cpu_out = "f32" if out == "bf16" else out
+    case = quant.Case(rng, f"q{idx}_{wint}x{xin}_{out}", xin, wint, cpu_out, zw=zw, sw=sw,
                       zx=zx, sx=sx, red=red, bias=bias)
     base = os.path.join(args.tmp, case.name)
-    with open(base + ".mlir", "w") as f:
+    with open(base + ".cpu.mlir", "w") as f:
         f.write(case.program())
     paths = case.files(base)
     ins = []
     for path in paths:
         ins += ["--arg", path]
     yi = len(paths) - 1
-    rc, err = run([args.cpu_runner, base + ".mlir", "-e", case.name, "--no-print",
+    rc, err = run([args.cpu_runner, base + ".cpu.mlir", "-e", case.name, "--no-print",
                    f"--out-arg={yi}={base}.cpu.npy", *ins])
     if rc:
         return [f"FAIL {case.name} (cpu): {err}"]
@@ -258,6 +267,12 @@ def quant_case(args, rng, idx, wint, xin, out, sw, sx, zw, zx, red, bias):
     why = case.check(cpu)
     if why:
         return [f"FAIL {case.name}: the CPU JIT: {why}"]
+    if out == "bf16":
+        case.out = out
+        cpu = (quant.to_bf16(cpu).view(np.uint32) >> 16).astype(np.uint16)
+        np.save(paths[yi], np.zeros(cpu.shape, np.uint16))
+    with open(base + ".mlir", "w") as f:
+        f.write(case.program())
     lines = []
     for isa in args.isa.split(","):
         rc, err = run([args.rv_runner, base + ".mlir", "-e", case.name,
