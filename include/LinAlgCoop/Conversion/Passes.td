@@ -256,8 +256,9 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
     * adds the `I32` bias in 64 bits and saturates to an `i32` result, or
       converts the exact sum once to an `f32` result.
 
-    The quantized form (zero points, scales, reductions; `I8`/`U8` matrices
-    and inputs) cuts K into blocks of the gcd of K and every group size,
+    The quantized form (zero points, scales, reductions; `I8`/`U8`/`I4`/`U4`
+    matrices, 4-bit ones unpacked into the int8 tiles, and `I8`/`U8`
+    inputs) cuts K into blocks of the gcd of K and every group size,
     each packed as its own zero-padded run of K tiles and summed by the
     tiles in `i32`; per block the zero point and reduction terms are added
     in `int64_t` (`P - zw Sx - zx Sw + G zx zw`, or `- zw R` with
@@ -275,8 +276,7 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
     `i32` inputs as `PackedS8x32`/`PackedU8x32` words, an optional `I32`
     bias, signed `i32` or `f32` results; the quantized form with `i32`,
     `f32`, `f16` or `bf16` results; `func.return` and `arith.constant`.
-    Anything else gets a located error (`I4`/`U4` matrices of the quantized
-    form: "not lowered to RISC-V yet").
+    Anything else gets a located error.
 
     `isa=rvv` emits the generic RVV 1.0 path instead, for vector units
     without vqmacc: the inputs saturated into an `int16` `x[k][n]` buffer,

@@ -58,6 +58,9 @@ struct MatVecPlan {
   int64_t matrixOffset, rowStep, colStep; // W[m][k] at off + m*rowStep + k*colStep
   int64_t footprint;                      // bytes from the offset
   bool matrixUnsigned, inputUnsignedInterp, inputUnsignedValue;
+  // I4/U4 (the quantized form): two columns to a byte, the even one in the
+  // low nibble; the steps above are between byte columns.
+  bool matrixNibbles = false;
   bool inputPacked; // PackedS8x32/PackedU8x32: four bytes to an i32 word
   Type inputElt;    // i32 or f32 (i8 in the quantized form)
   bool floatOutput; // f32 results, f16/bf16 in the quantized form (else i32)
@@ -89,8 +92,12 @@ LogicalResult planCommon(OpT op, Type inElt, Type outElt, MatVecPlan &p,
                          std::string &why, bool quantized = false) {
   MatrixDescAttr desc = op.getMatrixDesc();
   InterpretationAttr mi = desc.getInterpretation();
-  auto isByte = [](InterpretationAttr i) {
-    return i && !i.getPacked() && i.getElementType().isInteger(8);
+  // 8-bit matrices, and the quantized form's 4-bit ones (read into the
+  // int8 tiles).
+  auto isByte = [&](InterpretationAttr i) {
+    return i && !i.getPacked() &&
+           (i.getElementType().isInteger(8) ||
+            (quantized && i.getElementType().isInteger(4)));
   };
   if (op.getScales()) {
     why = "block-scaled products are not lowered to RISC-V";
@@ -140,7 +147,9 @@ LogicalResult planCommon(OpT op, Type inElt, Type outElt, MatVecPlan &p,
   bool rowMajor = desc.getLayout() == MatrixLayout::RowMajor;
   p.rowStep = rowMajor ? *stride : 1;
   p.colStep = rowMajor ? 1 : *stride;
-  p.footprint = (p.m - 1) * p.rowStep + (p.k - 1) * p.colStep + 1;
+  p.matrixNibbles = mi.getElementType().isInteger(4);
+  int64_t storedCols = p.matrixNibbles ? llvm::divideCeil(p.k, 2) : p.k;
+  p.footprint = (p.m - 1) * p.rowStep + (storedCols - 1) * p.colStep + 1;
   p.matrixUnsigned = mi.getIsUnsigned();
   p.inputUnsignedInterp = ii.getIsUnsigned();
   p.inputPacked = ii.getPacked();
@@ -206,13 +215,6 @@ FailureOr<MatVecPlan> planMatVec(MatVecOp op, std::string &why) {
 /// The quantized clauses of `op` into `p`.
 LogicalResult planQuantized(BatchMatVecOp op, MatVecPlan &p,
                             std::string &why) {
-  MatrixDescAttr desc = op.getMatrixDesc();
-  InterpretationAttr mi = desc.getInterpretation();
-  if (mi && !mi.getPacked() && mi.getElementType().isInteger(4)) {
-    why = "I4 and U4 matrices of the quantized form are not lowered to "
-          "RISC-V yet";
-    return failure();
-  }
   Type outElt = cast<MemRefType>(op.getOutputs().getType()).getElementType();
   auto inType = cast<MemRefType>(op.getInputs().getType());
   // The verifier has checked the clauses' types and groups; this takes the
@@ -585,11 +587,24 @@ void emitMatVec(ConversionPatternRewriter &rewriter, Location loc,
   Type aElt = p.matrixUnsigned ? u8 : s8;
   // W[m][k] through the layout (as the matrix's int8 type).
   auto matrixAt = [&](Value m, Value k) {
+    Value col = p.matrixNibbles ? c.div(k, c.c(2)) : k;
     Value at = c.add(c.c(p.matrixOffset), c.add(c.mul(m, c.c(p.rowStep)),
-                                                c.mul(k, c.c(p.colStep))));
-    return c.castTo(aElt, c.load(w, at));
+                                                c.mul(col, c.c(p.colStep))));
+    if (!p.matrixNibbles)
+      return c.castTo(aElt, c.load(w, at));
+    // Nibble k % 2 of the byte, sign-extended for I4: (v ^ 8) - 8.
+    Value byte = c.castTo(c.i64, c.castTo(u8, c.load(w, at)));
+    Value nibble = emitc::BitwiseAndOp::create(
+        rewriter, loc, c.i64,
+        emitc::BitwiseRightShiftOp::create(rewriter, loc, c.i64, byte,
+                                           c.mul(c.rem(k, c.c(2)), c.c(4))),
+        c.c(15));
+    if (!p.matrixUnsigned)
+      nibble = c.sub(emitc::BitwiseXorOp::create(rewriter, loc, c.i64, nibble,
+                                                 c.c(8)),
+                     c.c(8));
+    return c.castTo(aElt, nibble);
   };
-
   // X[n][k] read as the input interpretation (as int64_t): bytes of packed
   // words, i8 rows of the quantized form, i32 saturated, f32 rounded to
   // nearest even and saturated (NaN 0).

@@ -90,18 +90,6 @@ func.func @scalar_result(%x: vector<8xi32>) -> i32 {
 
 // -----
 
-func.func @quant_i4(%x: memref<?x64xi8>, %w: memref<?xi8>, %zw: memref<?xi8>, %y: memref<?x8xi32>) {
-  %c0 = arith.constant 0 : index
-  %s = arith.constant 32 : index
-  // expected-error@+1 {{I4 and U4 matrices of the quantized form are not lowered to RISC-V yet}}
-  coopvec.batch_matvec %x as I8, %w[%c0] matrix<I4, 8x64, RowMajor> stride %s
-      weight_zero_points %zw[%c0] as I8 per_tensor : memref<?xi8>
-      into %y : memref<?x64xi8>, memref<?xi8> -> memref<?x8xi32>
-  return
-}
-
-// -----
-
 // expected-error@+1 {{the RISC-V C target takes memref and vector arguments only, got 'index'}}
 func.func @quant_dynamic_offset(%x: memref<?x64xi8>, %w: memref<?xi8>, %zw: memref<?xi8>, %y: memref<?x8xi32>, %o: index) {
   %c0 = arith.constant 0 : index

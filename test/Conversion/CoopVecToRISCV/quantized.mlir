@@ -95,3 +95,26 @@ func.func @half(%x: memref<?x16xi8>, %w: memref<?xi8>, %sw: memref<?xi8>, %y: me
       into %y : memref<?x16xi8>, memref<?xi8> -> memref<?x4xf16>
   return
 }
+
+// An I4 matrix: two columns to a byte (the footprint counts 4 byte columns
+// of the 8 nibble ones), nibble k % 2 shifted out, masked and sign-extended
+// ((v ^ 8) - 8) into the int8 A tiles.
+// CHECK-LABEL: void coopvec_nibbles(
+// CHECK: int64_t [[FOOT:v[0-9]+]] = 52;
+// CHECK-NEXT: bool {{v[0-9]+}} = [[FOOT]] > {{v[0-9]+}};
+// CHECK: uint8_t [[BYTE:v[0-9]+]] = (uint8_t) {{v[0-9]+}};
+// CHECK-NEXT: int64_t [[B64:v[0-9]+]] = (int64_t) [[BYTE]];
+// CHECK: int64_t [[SH:v[0-9]+]] = [[B64]] >> {{v[0-9]+}};
+// CHECK: int64_t [[NIB:v[0-9]+]] = [[SH]] & {{v[0-9]+}};
+// CHECK: int64_t [[X:v[0-9]+]] = [[NIB]] ^ {{v[0-9]+}};
+// CHECK: int64_t [[S:v[0-9]+]] = [[X]] - {{v[0-9]+}};
+// CHECK-NEXT: int8_t {{v[0-9]+}} = (int8_t) [[S]];
+// CHECK: __riscv_xl_vqmacc_4x4x4_i32m8(
+func.func @nibbles(%x: memref<?x8xi8>, %w: memref<?xi8>, %zw: memref<?xi8>, %y: memref<?x4xi32>) {
+  %c0 = arith.constant 0 : index
+  %cs = arith.constant 16 : index
+  coopvec.batch_matvec %x as I8, %w[%c0] matrix<I4, 4x8, RowMajor> stride %cs
+      weight_zero_points %zw[%c0] as I8 per_tensor : memref<?xi8>
+      into %y : memref<?x8xi8>, memref<?xi8> -> memref<?x4xi32>
+  return
+}

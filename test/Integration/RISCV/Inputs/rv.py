@@ -21,11 +21,11 @@ through a pointer after the other arguments), i32 inputs read as I8/U8,
 packed words and f32 inputs (rounded to nearest even, saturated, NaN 0),
 i32 and f32 results, with and without an I32 bias ("rv-matvec: ...").
 
-`--group quant`: the quantized form of coopvec.batch_matvec (zero points,
-reductions, grouped F32/F16/BF16 scales, I32/F32/F16 bias) with i32, f32,
-f16 and bf16 results, groups whose gcd is not a multiple of 4 (blocks padded to whole
-tiles), checked bit-exact against the CPU JIT and the f32 steps of
-CPU/Inputs/quant.py ("rv-quant: ...").
+`--group quant`: the quantized form of coopvec.batch_matvec (I8/U8/I4/U4
+matrices, zero points, reductions, grouped F32/F16/BF16 scales, I32/F32/F16
+bias) with i32, f32, f16 and bf16 results, groups whose gcd is not a
+multiple of 4 (blocks padded to whole tiles), checked bit-exact against the
+CPU JIT and the f32 steps of CPU/Inputs/quant.py ("rv-quant: ...").
 """
 
 import argparse
@@ -223,7 +223,9 @@ def matvec_case(args, rng, idx, matrix, phys, interp, uns, bias, out, m, k):
 #  (weight zero points), (input zero points), (reductions), bias); K = 48:
 # the groups' gcd (the block summed in int32) is 48, 48, 4, 6, 8, 2, 16,
 # 16, 12, 48, 3, 2, 2, 16, 6, 3 and 2: padded to whole 4-column tiles where
-# it is not a multiple of 4.
+# it is not a multiple of 4. I4/U4 matrices (two columns to a byte, read
+# into the int8 tiles) take K = 64 (a row of 32 bytes: strides are multiples
+# of 16 bytes) and blocks of 16, 8, 2 and 4.
 QUANT = [("I8", "I8", "i32", None, None, ("U8", 0), None, None, None),
          ("U8", "U8", "i32", None, None, ("I8", 48), ("I32", 0), None, "I32"),
          ("U8", "I8", "i32", None, None, ("U8", 16), ("U8", 12), None, None),
@@ -240,11 +242,15 @@ QUANT = [("I8", "I8", "i32", None, None, ("U8", 0), None, None, None),
          ("U8", "I8", "f16", ("F16", 16), ("F32", 48), ("U8", 16), ("I8", 0), ("I32", 16), "F16"),
          ("I8", "U8", "f16", ("BF16", 6), None, ("I8", 6), None, None, "F32"),
          ("U8", "U8", "bf16", ("F32", 12), ("F16", 24), ("U8", 24), ("U8", 3), None, "F32"),
-         ("I8", "I8", "bf16", None, ("F32", 0), ("U8", 2), None, ("I32", 2), None)]
+         ("I8", "I8", "bf16", None, ("F32", 0), ("U8", 2), None, ("I32", 2), None),
+         ("I4", "I8", "i32", None, None, ("I8", 16), ("I8", 0), None, "I32"),
+         ("U4", "U8", "f32", ("F32", 16), None, ("U8", 16), None, ("I32", 8), "F32"),
+         ("I4", "U8", "f16", None, ("F16", 32), ("I32", 0), ("U8", 2), None, None),
+         ("U4", "I8", "i32", None, None, ("U8", 0), ("I32", 4), None, None)]
 
 
 def quant_case(args, rng, idx, wint, xin, out, sw, sx, zw, zx, red, bias):
-    quant.B, quant.M, quant.K = 7, 13, 48
+    quant.B, quant.M, quant.K = 7, 13, 64 if wint in ("I4", "U4") else 48
     # coopvec-run takes no bf16 memrefs: for a bf16 result the CPU JIT runs
     # the same product with an f32 result, which its bf16 store rounds once
     # (to nearest even); that rounding, in NumPy, is the CPU's bf16 result.
