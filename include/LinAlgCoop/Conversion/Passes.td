@@ -216,9 +216,10 @@ def CoopVecDXILLinkHostDriver
 //===----------------------------------------------------------------------===//
 
 def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
-  let summary = "Lower int8 matrix products to EmitC calling the Nuclei "
-                "Xxlvqmacc intrinsics, or to loops around SiFive's XSfvqmacc "
-                "LLVM intrinsics";
+  let summary = "Lower int8 matrix products (matvec, batch_matvec and the "
+                "quantized form) to EmitC calling the Nuclei Xxlvqmacc "
+                "intrinsics, or batch_matvec to loops around SiFive's "
+                "XSfvqmacc LLVM intrinsics";
   let description = [{
     Rewrites each `func.func` into an `emitc.func` whose C body computes its
     `coopvec.batch_matvec` ops with Nuclei's `xl.vqmacc[u|us|su]` 4x4x4 tile
@@ -231,30 +232,52 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
 
     The C function is `void coopvec_<name>(...)`, each memref argument
     passed as its data pointer and its first dimension (`int64_t`; bytes for
-    a byte buffer, rows for a batch). Per `batch_matvec` (`N` rows of `K`
-    inputs, an `M`x`K` matrix), the code
+    a byte buffer, rows for a batch), each vector argument as its data
+    pointer, and each vector result as a pointer argument after all the
+    others, which the caller provides and `func.return` fills. A
+    `coopvec.matvec` is a batch of one: its input vector is the one row, its
+    result a local array (`T v[M]`) that later ops and the return read. Per
+    `batch_matvec` (`N` rows of `K` inputs, an `M`x`K` matrix), the code
 
-    * checks the buffers (matrix and bias in bounds, as many output rows as
-      input rows) and that VLEN holds whole tiles at the LMUL used
+    * checks the buffers (matrix, bias, zero points and scales in bounds, as
+      many output rows as input rows, input-side quantization rows for the
+      batch) and that VLEN holds whole tiles at the LMUL used
       (`VLEN * LMUL >= 512`); a failure calls `coopvec_rv_error(site, what)`
       (`lib/Runtime/riscv64/coopvec_riscv.h`; the runner prints
       `coopvec runtime error: <site>: <what>` and exits 1);
     * packs the matrix into A tiles (4x4 row-major, `(M/4)x(K/4)` of them,
-      edge tiles zero-padded) and the inputs, saturated to the input
-      interpretation, into B tiles (`B[k][n]`, `(K/4)x(N/4)`, padded);
+      edge tiles zero-padded) and the inputs, read as the input
+      interpretation (`i32` saturated, `f32` rounded to nearest even and
+      saturated, NaN 0, packed words unpacked), into B tiles (`B[k][n]`,
+      `(K/4)x(N/4)`, padded);
     * for each row tile, runs one `vqmacc` per K tile over as many batch
       tiles as `vl` holds (`vl = vsetvl_e32m<LMUL>(remaining tiles * 16)`),
       accumulating in `i32` (exact: `K` is rejected where `K` times the
       largest product could overflow it, e.g. 33025 for `U8` x `U8`);
-    * adds the `I32` bias in 64 bits and saturates to the `i32` result.
+    * adds the `I32` bias in 64 bits and saturates to an `i32` result, or
+      converts the exact sum once to an `f32` result.
+
+    The quantized form (zero points, scales, reductions; `I8`/`U8`/`I4`/`U4`
+    matrices, 4-bit ones unpacked into the int8 tiles, and `I8`/`U8`
+    inputs) cuts K into blocks of the gcd of K and every group size,
+    each packed as its own zero-padded run of K tiles and summed by the
+    tiles in `i32`; per block the zero point and reduction terms are added
+    in `int64_t` (`P - zw Sx - zx Sw + G zx zw`, or `- zw R` with
+    reductions), and at the end of each compute group an `f32` result takes
+    `y + (f32(acc) * sx) * sw` in that order (compile with
+    `-ffp-contract=off`), then the F32/F16/BF16 bias and, for `f16`/`bf16`
+    results, one rounding to nearest even; an `i32` result is the exact sum
+    plus the `I32` bias, saturated. docs/RISCV.md has the derivation.
 
     The operation follows the signedness: `I8` matrix (A) x `I8` input (B)
     `vqmacc`, `U8` x `U8` `vqmaccu`, `U8` x `I8` `vqmaccus`, `I8` x `U8`
-    `vqmaccsu`. Taken: `I8`/`U8` matrices in `RowMajor`/`ColumnMajor` with
-    constant offsets and strides, `i32` inputs read as `I8`/`U8`
-    (`unsigned` too) or as `PackedS8x32`/`PackedU8x32` words, an optional
-    `I32` bias, `i32` results, `func.return` and `arith.constant`. Anything
-    else gets a located error.
+    `vqmaccsu`. Taken: `coopvec.matvec` and `coopvec.batch_matvec` with
+    `I8`/`U8` matrices in `RowMajor`/`ColumnMajor` with constant offsets and
+    strides, `i32` or `f32` inputs read as `I8`/`U8` (`unsigned` too) or
+    `i32` inputs as `PackedS8x32`/`PackedU8x32` words, an optional `I32`
+    bias, signed `i32` or `f32` results; the quantized form with `i32`,
+    `f32`, `f16` or `bf16` results; `func.return` and `arith.constant`.
+    Anything else gets a located error.
 
     `isa=rvv` emits the generic RVV 1.0 path instead, for vector units
     without vqmacc: the inputs saturated into an `int16` `x[k][n]` buffer,

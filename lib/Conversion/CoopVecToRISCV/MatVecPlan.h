@@ -1,6 +1,6 @@
 //===- MatVecPlan.h - what the RISC-V lowerings share -----------*- C++ -*-===//
 //
-// The checks and constants of one coopvec.batch_matvec that every RISC-V
+// The checks and constants of one matvec or batch_matvec that every RISC-V
 // lowering (EmitC for Nuclei and RVV, LLVM intrinsics for SiFive) reads, and
 // the SiFive lowering's entry point for the pass.
 //
@@ -18,22 +18,51 @@
 
 namespace mlir::coopvec::riscv {
 
-/// What the lowering needs of one batch_matvec, or a reason it cannot.
+/// One zero-point, scale or reduction clause of the quantized form.
+struct QuantClause {
+  InterpretationAttr interp; // null: absent
+  int64_t group = 0;         // 0: per tensor
+  int64_t offset = 0;        // weight side: the byte offset in its buffer
+  int64_t cols = 1;          // input side: the memref's columns
+
+  explicit operator bool() const { return static_cast<bool>(interp); }
+  /// Values a row holds (1 per tensor).
+  int64_t perRow(int64_t k) const { return group ? k / group : 1; }
+};
+
+/// What the lowering needs of one matvec or batch_matvec, or a reason it
+/// cannot.
 struct MatVecPlan {
   int64_t m, k;
-  int64_t matrixOffset, rowStep,
-      colStep;       // W[m][k] at off + m*rowStep + k*colStep
-  int64_t footprint; // bytes from the offset
+  int64_t matrixOffset, rowStep, colStep; // W[m][k] at off + m*rowStep + k*colStep
+  int64_t footprint;                      // bytes from the offset
   bool matrixUnsigned, inputUnsignedInterp, inputUnsignedValue;
+  // I4/U4 (the quantized form): two columns to a byte, the even one in the
+  // low nibble; the steps above are between byte columns.
+  bool matrixNibbles = false;
   bool inputPacked; // PackedS8x32/PackedU8x32: four bytes to an i32 word
+  Type inputElt;    // i32 or f32 (i8 in the quantized form)
+  bool floatOutput; // f32 results, f16/bf16 in the quantized form (else i32)
+  Type outputElt;
   bool hasBias;
+  InterpretationAttr biasInterp;
   int64_t biasOffset;
   std::optional<int64_t> staticBatch;
+  // The quantized form (docs/Dialects/CoopVecDialect.md).
+  bool quantized = false;
+  QuantClause weightZeroPoints, weightScales, inputZeroPoints, inputScales,
+      reductions;
+  // K is summed in int32 blocks of `block` columns (K without the quantized
+  // form; else the gcd of K and every group size, so that each zero point,
+  // scale and reduction is constant over a block); compute groups (whose
+  // sums are scaled in f32) are `computeGroup` columns.
+  int64_t block, computeGroup;
 };
 
 /// The plan of `op`, or failure with the reason (a located error's text) in
-/// `why`.
+/// `why`. A matvec is a batch of one.
 FailureOr<MatVecPlan> planMatVec(BatchMatVecOp op, std::string &why);
+FailureOr<MatVecPlan> planMatVec(MatVecOp op, std::string &why);
 
 /// The vqmacc form (Nuclei's and SiFive's names) for the signedness of A
 /// (the matrix) and B (the inputs): vqmacc, vqmaccu, vqmaccus, vqmaccsu.

@@ -97,6 +97,24 @@ unsigned chooseLmul(const TileShape &s, const MatVecPlan &p, unsigned lmul,
   return want;
 }
 
+/// The plan of `op` if this path takes it: the EmitC path's rules, less
+/// what only that path lowers (the quantized and block-scaled forms, f32
+/// inputs and results).
+FailureOr<MatVecPlan> planSiFive(BatchMatVecOp op, std::string &why) {
+  if (op.isQuantized() || op.getScales()) {
+    why = "quantized and block-scaled products are not lowered to SiFive "
+          "vqmacc";
+    return failure();
+  }
+  FailureOr<MatVecPlan> plan = planMatVec(op, why);
+  if (succeeded(plan) &&
+      (!plan->inputElt.isInteger(32) || plan->floatOutput)) {
+    why = "the SiFive vqmacc lowering takes i32 inputs and i32 results";
+    return failure();
+  }
+  return plan;
+}
+
 /// Builds the loops with index arithmetic (`b` inserts at the current point).
 struct Builder {
   ImplicitLocOpBuilder &b;
@@ -216,7 +234,7 @@ public:
   matchAndRewrite(BatchMatVecOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     std::string why;
-    FailureOr<MatVecPlan> plan = planMatVec(op, why);
+    FailureOr<MatVecPlan> plan = planSiFive(op, why);
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, why);
     const MatVecPlan &p = *plan;
@@ -426,10 +444,7 @@ LogicalResult checkSupported(ModuleOp module) {
   module.walk([&](Operation *op) {
     if (auto mv = dyn_cast<BatchMatVecOp>(op)) {
       std::string why;
-      if (mv.isQuantized() || mv.getScales())
-        why = "quantized and block-scaled products are not lowered to SiFive "
-              "vqmacc";
-      else if (succeeded(planMatVec(mv, why)))
+      if (succeeded(planSiFive(mv, why)))
         return;
       mv.emitError(why);
       ok = false;
@@ -437,7 +452,8 @@ LogicalResult checkSupported(ModuleOp module) {
     }
     if (isa<CoopVecDialect>(op->getDialect())) {
       op->emitError("'") << op->getName()
-                         << "' is not lowered by --convert-coopvec-to-riscv";
+                         << "' is not lowered by the SiFive isas of "
+                            "--convert-coopvec-to-riscv";
       ok = false;
     }
   });

@@ -23,7 +23,8 @@ namespace coopvec {
 #include "LinAlgCoop/Conversion/Passes.h.inc"
 
 /// Adds the patterns that rewrite func.func/func.return into emitc.func and
-/// coopvec.batch_matvec into C loops around the vqmacc intrinsics (or, with
+/// coopvec.batch_matvec (plain and quantized) and coopvec.matvec into C
+/// loops around the vqmacc intrinsics (or, with
 /// `generic`, RVV 1.0 widening multiply-adds), with accumulators of LMUL
 /// `lmul` (0: chosen from the batch at `minVlen`). `converter` must be the
 /// one of populateCoopVecToRISCVTypeConversions.
@@ -42,7 +43,8 @@ void populateCoopVecToSiFiveVQMaccPatterns(RewritePatternSet &patterns,
                                            StringRef isa, unsigned lmul,
                                            unsigned minVlen, bool emulate);
 
-/// memref<... x T> -> (!emitc.ptr<T>, i64 first dimension).
+/// memref<... x T> -> (!emitc.ptr<T>, i64 first dimension); vector<N x T>
+/// -> !emitc.ptr<T>.
 void populateCoopVecToRISCVTypeConversions(TypeConverter &converter);
 
 /// Options of the `coopvec-riscv-sifive-pipeline` pipeline.

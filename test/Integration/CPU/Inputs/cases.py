@@ -349,6 +349,24 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
         if y2.dtype != y.dtype or y2.tobytes() != y.tobytes():
             return f"FAIL {name}: {args.also_pipeline} gives {y2!r}, default {y!r}"
 
+    if args.also_rv and rv_takes(matrix, layout, transpose, in_phys, in_interp, bias,
+                                 out_ty, out_unsigned, scale):
+        # The same program on RISC-V under qemu (coopvec-rv-run), the isas
+        # taking turns, at every VLEN: the very same bits as the CPU.
+        isa = RV_ISAS[args.rv_programs % len(RV_ISAS)]
+        args.rv_programs += 1
+        cmd = [args.also_rv, mlir, "-e", name, "--no-print", "--isa", isa,
+               "--vlen", ",".join(map(str, RV_VLENS)), "-o", base + ".rv%v.npy"]
+        for a in inputs:
+            cmd += ["--arg", a]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            return f"FAIL {name} (riscv {isa}): {p.stderr.strip()}"
+        for vlen in RV_VLENS:
+            y2 = np.load(f"{base}.rv{vlen}.npy")
+            if y2.dtype != y.dtype or y2.tobytes() != y.tobytes():
+                return f"FAIL {name}: riscv {isa} at VLEN {vlen} gives {y2!r}, CPU {y!r}"
+
     wf = decode_matrix(w, matrix)
     if svals is not None:
         # Each element times its block's scale: exact in float64 (and in f32
@@ -379,6 +397,21 @@ def matvec_case(args, rng, name, m, k, matrix, layout, transpose, in_phys, in_in
         return f"ok {name}"
     i = int(np.argmax(y != ref))
     return f"FAIL {name}: y[{i}] = {y[i]!r}, reference {ref[i]!r} (exact)"
+
+
+RV_ISAS = ["xxlvqmacc", "rvv"]
+RV_VLENS = [128, 256, 512, 1024]
+
+
+def rv_takes(matrix, layout, transpose, in_phys, in_interp, bias, out_ty, out_unsigned, scale):
+    """What --convert-coopvec-to-riscv lowers (docs/RISCV.md): I8/U8
+    matrices in RowMajor/ColumnMajor, i32 or f32 inputs read as I8/U8 or
+    packed words, an I32 bias, signed i32 or f32 results."""
+    return (matrix in ("I8", "U8") and layout in (ROWMAJOR, COLMAJOR) and not transpose
+            and in_phys in ("i32", "f32")
+            and in_interp in ("I8", "U8", "PackedS8x32", "PackedU8x32")
+            and bias in (None, "I32") and out_ty in ("i32", "f32") and not out_unsigned
+            and scale is None)
 
 
 def group_matvec_float(args, rng):
@@ -491,7 +524,12 @@ def main():
     ap.add_argument("--also-pipeline", default=None,
                     help="also run every case through this pass pipeline "
                          "and require bit-identical results")
+    ap.add_argument("--also-rv", default=None, metavar="COOPVEC_RV_RUN",
+                    help="also run every case the RISC-V lowering takes through "
+                         "this coopvec-rv-run at VLEN 128 to 1024 and require "
+                         "bit-identical results")
     args = ap.parse_args()
+    args.rv_programs = 0
     os.makedirs(args.tmp, exist_ok=True)
     rng = np.random.default_rng(args.seed)
     cases = {"matvec-float": group_matvec_float, "matvec-int": group_matvec_int,
@@ -504,6 +542,9 @@ def main():
         failures += line.startswith("FAIL")
         print(line)
     print(f"{args.group}: {len(cases)} cases, {failures} failures")
+    if args.also_rv:
+        print(f"riscv: {args.rv_programs} programs at VLEN "
+              f"{', '.join(map(str, RV_VLENS))}")
     return 0
 
 
