@@ -73,7 +73,7 @@ func.func @matvec(%v: vector<8xf32>, %w: memref<?xi8>) -> vector<8xf32> {
 
 func.func @float_input(%x: memref<?x8xf32>, %w: memref<?xi8>, %y: memref<?x8xi32>) {
   %c0 = arith.constant 0 : index
-  %s = arith.constant 8 : index
+  %s = arith.constant 16 : index
   // expected-error@+1 {{the SiFive vqmacc lowering takes i32 inputs and i32 results}}
   coopvec.batch_matvec %x as I8, %w[%c0] matrix<I8, 8x8, RowMajor> stride %s into %y
       : memref<?x8xf32>, memref<?xi8> -> memref<?x8xi32>
@@ -84,7 +84,7 @@ func.func @float_input(%x: memref<?x8xf32>, %w: memref<?xi8>, %y: memref<?x8xi32
 
 func.func @float_result(%x: memref<?x8xi32>, %w: memref<?xi8>, %y: memref<?x8xf32>) {
   %c0 = arith.constant 0 : index
-  %s = arith.constant 8 : index
+  %s = arith.constant 16 : index
   // expected-error@+1 {{the SiFive vqmacc lowering takes i32 inputs and i32 results}}
   coopvec.batch_matvec %x as I8, %w[%c0] matrix<I8, 8x8, RowMajor> stride %s into %y
       : memref<?x8xi32>, memref<?xi8> -> memref<?x8xf32>
