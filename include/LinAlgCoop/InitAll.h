@@ -27,6 +27,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 namespace mlir::coopvec {
 
@@ -39,6 +41,10 @@ inline void registerAllDialects(DialectRegistry &registry) {
                   memref::MemRefDialect, scf::SCFDialect,
                   vector::VectorDialect>();
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary (coopvec-nvvm-pipeline) serializes through the
+  // #nvvm.target attribute's model and the dialects' LLVM IR translations.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerAllToLLVMIRTranslations(registry);
 }
 
 /// Registers every coopvec pass and pipeline, and the upstream passes that
@@ -51,6 +57,7 @@ inline void registerAllPasses() {
   registerCoopVecCPUPipeline();
   registerCoopVecDXILPipeline();
   registerCoopVecSiFivePipeline();
+  registerCoopVecNVVMPipeline();
 }
 
 } // namespace mlir::coopvec

@@ -5,6 +5,7 @@
 
 #include "LinAlgCoop/Conversion/CoopVecToCPU/CoopVecToCPU.h"
 #include "LinAlgCoop/Conversion/CoopVecToDXIL/CoopVecToDXIL.h"
+#include "LinAlgCoop/Conversion/CoopVecToNVVM/CoopVecToNVVM.h"
 #include "LinAlgCoop/Conversion/CoopVecToRISCV/CoopVecToRISCV.h"
 #include "mlir/Pass/Pass.h"
 

@@ -325,4 +325,66 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// CoopVecToNVVM
+//===----------------------------------------------------------------------===//
+
+def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
+  let summary = "Lower coopvec.matvec in GPU kernels to NVVM: a warp's "
+                "vectors as one tensor-core product, or a per-lane loop";
+  let description = [{
+    Rewrites each `coopvec.matvec` inside a `gpu.func` (one vector per
+    thread) into what a GPU driver does with a cooperative vector (seed 000):
+
+    * **The cooperative step.** When the whole warp is active
+      (`activemask.b32` is all ones) and every lane names the same matrix
+      (aligned pointer, offset and stride, compared with lane 0's through
+      `shfl.sync.idx` and `vote.sync.all`), the 32 input vectors form the
+      `B` operand of `mma.sync` (lane `n` is column `n`: four `m16n8` tiles)
+      and the matrix the `A` operand, row-major, read as 32-bit words from
+      global memory. `F16` matrices use `m16n8k16.f32.f16.f16.f32`, `I8`/`U8`
+      matrices `m16n8k32.s32.{s8,u8}.{s8,u8}.s32`. The B fragments are
+      gathered with `shfl.sync.idx` from the owning lanes; the `f32`/`s32`
+      accumulator tiles are scattered back the same way, so each lane gets
+      its own `M`-element result.
+    * **The per-lane path** otherwise (a diverged or partial warp, matrices
+      that differ between lanes): one dot product per row, in the CPU
+      reference's order and precision (`f32` `mul.rn` then `add.rn`, never
+      fused; integers exactly in `i32`).
+
+    Both paths then add the bias (`f32`, or exactly in `i64` for integers)
+    and convert to the result type with the DXIL rules (round to nearest
+    even, saturating to the finite range; integers saturate). Integer
+    products are bit-identical on both paths and to the CPU; float products
+    on the tensor-core path differ from the per-lane order only by the
+    accumulation order inside `mma.sync`: |difference| <= 2 K u
+    sum_k |w_k x_k| with u = 2^-24 (documented in docs/NVIDIA.md).
+
+    Supported here: `F16` matrices with `F16` inputs (`f16` or `f32`
+    elements), `f16`/`f32` results and `F16`/`F32` biases; `I8`/`U8`
+    matrices with `PackedS8x32`/`PackedU8x32` inputs (`i32` words) or
+    `I8`/`U8` inputs (`f32` elements rounded to nearest even, or `i32`/`i16`
+    elements; saturated, NaN read as 0), `i32` results
+    (`unsigned_result`: U32) and `I32`/`U32`/`I16`/`U16` biases;
+    `RowMajor` and `ColumnMajor` matrices in a `memref<?xi8>` with the
+    identity layout. Everything else (other interpretations, the optimal
+    layouts, block-scaled matrices, math fidelity, other coopvec ops, a
+    matvec outside a `gpu.func`, an integer K whose products could overflow
+    `i32`) is a located error, never an llc abort. Run
+    `coopvec-check-support{profile=<chip>}` first (the
+    `coopvec-nvvm-pipeline` does) for what the SM itself lacks.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
+                           "LLVM::LLVMDialect",
+                           "memref::MemRefDialect", "NVVM::NVVMDialect",
+                           "scf::SCFDialect", "vector::VectorDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+           "The SM the code is for (sm_80, sm_89, sm_90, sm_100a, sm_120a)">,
+    Option<"cooperative", "cooperative", "bool", /*default=*/"true",
+           "Emit the warp-cooperative tensor-core step (false: only the "
+           "per-lane path)">
+  ];
+}
+
 #endif // LINALGCOOP_CONVERSION_PASSES_TD

@@ -1,0 +1,415 @@
+#!/usr/bin/env python3
+"""coopvec.matvec on an NVIDIA GPU against the CPU JIT, without MLIR there.
+
+Two steps, because the GPU machine has CUDA and CuPy but no LLVM/MLIR:
+
+  prepare (here, with the build): for every case, writes a kernel (one
+    vector per thread, thread t multiplies row t of X), lowers it with
+    `coopvec-opt --coopvec-nvvm-pipeline{chip format=isa}` twice (the
+    cooperative step, and cooperative=false: the per-lane path alone),
+    draws the inputs and computes the expected result with the CPU JIT
+    (`coopvec-run`, the same matvec in a host loop). Everything goes to one
+    folder: cases.json, the .ptx files and the .npy inputs/results.
+  run (on the GPU machine, CuPy): loads each PTX with the driver, launches
+    it over N threads (a partial last warp, so both paths run), compares
+    with the CPU results (integers bit for bit; floats bit for bit on the
+    per-lane path and within the documented bound on the tensor-core path)
+    and, with --bench, times the kernels against cuBLAS (CuPy's matmul) on
+    the same batched product. Prints one line per case and a summary.
+
+    python3 bench/nvidia/matvec_gpu.py prepare --build build --out .gpu/matvec
+    python3 bench/nvidia/matvec_gpu.py run .gpu/matvec [--bench]
+"""
+import argparse
+import json
+import re
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+# name, matrix interp, M, K, layout, input (interp, dtype, unsigned),
+# result dtype (unsigned_result), bias interp, lanes differ (two matrices)
+CASES = [
+    dict(name="f16_rm_f32out", mat="F16", m=48, k=64, layout="RowMajor",
+         inp=("F16", "f16"), out="f32", bias="F32"),
+    dict(name="f16_rm_f16out", mat="F16", m=64, k=64, layout="RowMajor",
+         inp=("F16", "f16"), out="f16", bias="F16"),
+    dict(name="f16_cm_odd", mat="F16", m=37, k=45, layout="ColumnMajor",
+         inp=("F16", "f16"), out="f32", bias=None),
+    dict(name="f16_f32in_odd", mat="F16", m=20, k=19, layout="RowMajor",
+         inp=("F16", "f32"), out="f16", bias="F16"),
+    dict(name="f16_two_matrices", mat="F16", m=32, k=32, layout="RowMajor",
+         inp=("F16", "f16"), out="f32", bias="F32", differ=True),
+    dict(name="s8_packed", mat="I8", m=64, k=128, layout="RowMajor",
+         inp=("PackedS8x32", "i32"), out="i32", bias="I32"),
+    dict(name="u8_packed_u8mat", mat="U8", m=40, k=96, layout="RowMajor",
+         inp=("PackedU8x32", "i32"), out="i32", bias="I32"),
+    dict(name="s8_from_f32_cm", mat="I8", m=33, k=50, layout="ColumnMajor",
+         inp=("I8", "f32"), out="i32", bias="I32"),
+    dict(name="u8_from_f32_odd", mat="U8", m=17, k=13, layout="RowMajor",
+         inp=("U8", "f32"), out="i32", bias=None),
+    dict(name="s8_two_matrices", mat="I8", m=32, k=64, layout="RowMajor",
+         inp=("PackedS8x32", "i32"), out="i32", bias="I32", differ=True),
+    dict(name="s8_bias_saturates", mat="I8", m=16, k=32, layout="RowMajor",
+         inp=("PackedS8x32", "i32"), out="i32", bias="I32", big_bias=True),
+    # Benchmarked (--bench) at BENCH_N threads against cuBLASLt.
+    dict(name="bench_f16_64x64", mat="F16", m=64, k=64, layout="RowMajor",
+         inp=("F16", "f16"), out="f16", bias=None, bench=True),
+    dict(name="bench_f16_128x128", mat="F16", m=128, k=128, layout="RowMajor",
+         inp=("F16", "f16"), out="f16", bias=None, bench=True),
+    dict(name="bench_s8_64x64", mat="I8", m=64, k=64, layout="RowMajor",
+         inp=("PackedS8x32", "i32"), out="i32", bias=None, bench=True),
+    dict(name="bench_s8_128x128", mat="I8", m=128, k=128, layout="RowMajor",
+         inp=("PackedS8x32", "i32"), out="i32", bias=None, bench=True),
+]
+BENCH_N = 1 << 20
+N = 1000  # threads: 31 full warps and a partial one
+BLOCK = 128
+
+NP = {"f16": np.float16, "f32": np.float32, "i32": np.int32, "i16": np.int16}
+ELEM_BYTES = {"F16": 2, "I8": 1, "U8": 1}
+BIAS_DTYPE = {"F16": np.float16, "F32": np.float32, "I32": np.int32,
+              "U32": np.uint32, "I16": np.int16, "U16": np.uint16}
+
+
+def input_count(c):
+    return (c["k"] + 3) // 4 if c["inp"][0].startswith("Packed") else c["k"]
+
+
+def stride_bytes(c):
+    stored = c["k"] if c["layout"] == "RowMajor" else c["m"]
+    return (stored * ELEM_BYTES[c["mat"]] + 15) // 16 * 16
+
+
+def matrix_bytes(c):
+    major = c["m"] if c["layout"] == "RowMajor" else c["k"]
+    return (major * stride_bytes(c) + 127) // 128 * 128
+
+
+def matvec_text(c, x, off):
+    vin = "vector<%dx%s>" % (input_count(c), c["inp"][1])
+    vout = "vector<%dx%s>" % (c["m"], c["out"])
+    bias = (" bias %%b[%%c0] as %s" % c["bias"]) if c.get("bias") else ""
+    ures = " unsigned_result" if c.get("unsigned_result") else ""
+    types = "%s, memref<?xi8>%s -> %s" % (
+        vin, ", memref<?xi8>" if c.get("bias") else "", vout)
+    return ("%%r = coopvec.matvec %s%s as %s, %%w[%s] matrix<%s, %dx%d, %s> "
+            "stride %%stride%s%s : %s" % (
+                x, "", c["inp"][0], off, c["mat"], c["m"], c["k"],
+                c["layout"], bias, ures, types))
+
+
+def body(c, t):
+    """The per-thread body (thread index %s) shared by kernel and host."""
+    kin, m = input_count(c), c["m"]
+    lines = [
+        "%%kin = arith.constant %d : index" % kin,
+        "%%mo = arith.constant %d : index" % m,
+        "%%stride = arith.constant %d : index" % stride_bytes(c),
+        "%%xb = arith.muli %s, %%kin : index" % t,
+        "%%xv = vector.load %%x[%%xb] : memref<?x%s>, vector<%dx%s>" % (
+            c["inp"][1], kin, c["inp"][1]),
+    ]
+    if c.get("differ"):
+        lines += ["%c2 = arith.constant 2 : index",
+                  "%%par = arith.remui %s, %%c2 : index" % t,
+                  "%%mb = arith.constant %d : index" % matrix_bytes(c),
+                  "%off = arith.muli %par, %mb : index"]
+        off = "%off"
+    else:
+        off = "%c0"
+    lines.append(matvec_text(c, "%xv", off))
+    lines += ["%%yb = arith.muli %s, %%mo : index" % t,
+              "vector.store %%r, %%y[%%yb] : memref<?x%s>, vector<%dx%s>" % (
+                  c["out"], m, c["out"])]
+    return "\n".join("      " + l for l in lines)
+
+
+def args_sig(c):
+    return ("%%x: memref<?x%s>, %%w: memref<?xi8>, %%b: memref<?xi8>, "
+            "%%y: memref<?x%s>, %%n: memref<1xi32>" % (c["inp"][1], c["out"]))
+
+
+def kernel_text(c):
+    return """module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @%s(%s) kernel {
+      %%c0 = arith.constant 0 : index
+      %%tid = gpu.thread_id x
+      %%bid = gpu.block_id x
+      %%bdim = gpu.block_dim x
+      %%t0 = arith.muli %%bid, %%bdim : index
+      %%t = arith.addi %%t0, %%tid : index
+      %%n32 = memref.load %%n[%%c0] : memref<1xi32>
+      %%ni = arith.index_cast %%n32 : i32 to index
+      %%live = arith.cmpi ult, %%t, %%ni : index
+      scf.if %%live {
+%s
+      }
+      gpu.return
+    }
+  }
+}
+""" % (c["name"], args_sig(c), body(c, "%t"))
+
+
+def host_text(c):
+    return """func.func @ref(%s) {
+  %%c0 = arith.constant 0 : index
+  %%c1 = arith.constant 1 : index
+  %%n32 = memref.load %%n[%%c0] : memref<1xi32>
+  %%ni = arith.index_cast %%n32 : i32 to index
+  scf.for %%t = %%c0 to %%ni step %%c1 {
+%s
+  }
+  return
+}
+""" % (args_sig(c), body(c, "%t"))
+
+
+def draw(c, rng):
+    k, m = c["k"], c["m"]
+    copies = 2 if c.get("differ") else 1
+    wbytes = np.zeros(matrix_bytes(c) * copies, np.uint8)
+    stride = stride_bytes(c)
+    for copy in range(copies):
+        if c["mat"] == "F16":
+            w = (rng.standard_normal((m, k)) * 0.5).astype(np.float16)
+        elif c["mat"] == "I8":
+            w = rng.integers(-128, 128, (m, k)).astype(np.int8)
+        else:
+            w = rng.integers(0, 256, (m, k)).astype(np.uint8)
+        stored = np.ascontiguousarray(w if c["layout"] == "RowMajor" else w.T)
+        raw = stored.view(np.uint8).reshape(stored.shape[0], -1)
+        base = copy * matrix_bytes(c)
+        for r in range(raw.shape[0]):
+            wbytes[base + r * stride: base + r * stride + raw.shape[1]] = raw[r]
+    kin = input_count(c)
+    interp, dt = c["inp"]
+    if dt == "f16":
+        x = (rng.standard_normal((N, kin)) * 0.5).astype(np.float16)
+    elif dt == "f32" and c["mat"] == "F16":
+        x = (rng.standard_normal((N, kin)) * 0.5).astype(np.float32)
+        x[0, 0] = 70000.0  # saturates to 65504 when read as F16
+    elif dt == "f32":  # read as I8/U8: ties to even, saturation, NaN -> 0
+        x = (rng.integers(-600, 600, (N, kin)) / 2).astype(np.float32)
+        x[0, :3] = [np.nan, np.inf, -np.inf]
+    elif interp.startswith("Packed"):
+        x = rng.integers(-2**31, 2**31, (N, kin), dtype=np.int64).astype(np.int32)
+    else:  # I8/U8 from wider integers: values beyond the range saturate
+        x = rng.integers(-300, 300, (N, kin)).astype(NP[dt])
+    bias = np.zeros(64, np.uint8)
+    if c.get("bias"):
+        bd = BIAS_DTYPE[c["bias"]]
+        if np.issubdtype(bd, np.floating):
+            bv = rng.standard_normal(m).astype(bd)
+        elif c.get("big_bias"):
+            bv = np.full(m, 2**31 - 5, bd)
+            bv[1::2] = -2**31 + 5
+        else:
+            info = np.iinfo(bd)
+            bv = rng.integers(max(info.min, -2**20), min(info.max, 2**20), m).astype(bd)
+        bias = np.zeros((bv.nbytes + 63) // 64 * 64, np.uint8)
+        bias[:bv.nbytes] = bv.view(np.uint8)
+    return x.reshape(-1), wbytes, bias
+
+
+def prepare(args):
+    os.makedirs(args.out, exist_ok=True)
+    opt = os.path.join(args.build, "bin", "coopvec-opt")
+    run = os.path.join(args.build, "bin", "coopvec-run")
+    rng = np.random.default_rng(17)
+    meta = []
+    for c in CASES:
+        d = os.path.join(args.out, c["name"])
+        x, w, b = draw(c, rng)
+        np.save(d + ".x.npy", x)
+        np.save(d + ".w.npy", w)
+        np.save(d + ".b.npy", b)
+        np.save(d + ".n.npy", np.array([N], np.int32))
+        np.save(d + ".y.npy", np.zeros(N * c["m"], NP[c["out"]]))
+        with open(d + ".kernel.mlir", "w") as f:
+            f.write(kernel_text(c))
+        with open(d + ".host.mlir", "w") as f:
+            f.write(host_text(c))
+        for variant, coop in (("coop", "true"), ("lane", "false")):
+            lowered = subprocess.run(
+                [opt, d + ".kernel.mlir", "--coopvec-nvvm-pipeline=chip=%s "
+                 "format=isa cooperative=%s" % (args.chip, coop)],
+                check=True, capture_output=True, text=True).stdout
+            start = lowered.index('assembly = "') + len('assembly = "')
+            end = lowered.index('"', start)
+            ptx = re.sub(r"\\([0-9A-Fa-f]{2})",
+                         lambda h: chr(int(h.group(1), 16)), lowered[start:end])
+            with open("%s.%s.ptx" % (d, variant), "w") as f:
+                f.write(ptx)
+        subprocess.run([run, d + ".host.mlir", "-e", "ref",
+                        "--arg", d + ".x.npy", "--arg", d + ".w.npy",
+                        "--arg", d + ".b.npy", "--arg", d + ".y.npy",
+                        "--arg", d + ".n.npy", "--no-print",
+                        "--out-arg", "3=%s.expected.npy" % d],
+                       check=True)
+        meta.append(dict(c, n=N, block=BLOCK))
+        print("prepared", c["name"])
+    with open(os.path.join(args.out, "cases.json"), "w") as f:
+        json.dump(dict(chip=args.chip, cases=meta), f, indent=1)
+
+
+def abs_products(c, x, w):
+    """sum_k |w x| per (thread, row) of an F16 matrix, in float64."""
+    m, k, stride = c["m"], c["k"], stride_bytes(c)
+    copies = 2 if c.get("differ") else 1
+    mats = []
+    for copy in range(copies):
+        raw = w[copy * matrix_bytes(c):]
+        major = m if c["layout"] == "RowMajor" else k
+        minor = k if c["layout"] == "RowMajor" else m
+        rows = np.stack([raw[r * stride: r * stride + 2 * minor].view(np.float16)
+                         for r in range(major)])
+        mats.append(np.abs(rows if c["layout"] == "RowMajor" else rows.T)
+                    .astype(np.float64))
+    xs = np.abs(x.reshape(c["n"], -1).astype(np.float16).astype(np.float64))
+    out = np.empty((c["n"], m))
+    for t in range(c["n"]):
+        out[t] = mats[t % copies] @ xs[t]
+    return out.reshape(-1)
+
+
+def run(args):
+    import cupy as cp
+
+    with open(os.path.join(args.dir, "cases.json")) as f:
+        meta = json.load(f)
+    failures = 0
+    for c in meta["cases"]:
+        d = os.path.join(args.dir, c["name"])
+        x = cp.asarray(np.load(d + ".x.npy"))
+        w = cp.asarray(np.load(d + ".w.npy"))
+        b = cp.asarray(np.load(d + ".b.npy"))
+        n = cp.asarray(np.load(d + ".n.npy"))
+        expected = np.load(d + ".expected.npy")
+        results = {}
+        for variant in ("coop", "lane"):
+            y = cp.zeros_like(cp.asarray(np.load(d + ".y.npy")))
+            module = cp.RawModule(path="%s.%s.ptx" % (d, variant))
+            kernel = module.get_function(c["name"])
+            margs = []
+            for a in (x, w, b, y):
+                margs += [a, a, np.int64(0), np.int64(a.size), np.int64(1)]
+            margs += [n, n, np.int64(0), np.int64(1), np.int64(1)]
+            grid = (c["n"] + c["block"] - 1) // c["block"]
+            kernel((grid,), (c["block"],), tuple(margs))
+            cp.cuda.Device().synchronize()
+            results[variant] = (cp.asnumpy(y), kernel, margs, grid)
+        lane = results["lane"][0]
+        coop = results["coop"][0]
+        if expected.dtype.kind in "iu":
+            ok_lane = np.array_equal(lane, expected)
+            ok_coop = np.array_equal(coop, expected)
+            detail = "bit-exact" if ok_lane and ok_coop else \
+                "lane mismatches %d, coop mismatches %d" % (
+                    (lane != expected).sum(), (coop != expected).sum())
+        else:
+            ok_lane = np.array_equal(lane.view(np.uint8), expected.view(np.uint8))
+            e64 = expected.astype(np.float64)
+            err = np.abs(coop.astype(np.float64) - e64)
+            # The documented bound: 2 K u sum|w x|, plus one ulp of an f16
+            # result (the two sums may round to neighbours).
+            ulp16 = np.spacing(np.abs(e64).astype(np.float16)).astype(np.float64) \
+                if c["out"] == "f16" else 0.0
+            bound = 2 * c["k"] * 2.0**-24 * abs_products(
+                c, np.load(d + ".x.npy"), np.load(d + ".w.npy")) + ulp16
+            ok_coop = bool(np.all(err <= bound))
+            detail = "lane bit-exact=%s, coop max |err| %.3g (bound %.3g)" % (
+                ok_lane, err.max(), np.max(bound))
+        status = "ok" if ok_lane and ok_coop else "FAIL"
+        failures += status != "ok"
+        print("%-20s %s  %s" % (c["name"], status, detail))
+        if args.bench and c.get("bench"):
+            bench_case(cp, c, results)
+    print("%d cases, %d failures" % (len(meta["cases"]), failures))
+    return 1 if failures else 0
+
+
+def median_ms(cp, launch, reps=20):
+    start, stop = cp.cuda.Event(), cp.cuda.Event()
+    launch()
+    samples = []
+    for _ in range(reps):
+        start.record()
+        launch()
+        stop.record()
+        stop.synchronize()
+        samples.append(cp.cuda.get_elapsed_time(start, stop))
+    return float(np.median(samples))
+
+
+def bench_case(cp, c, results):
+    """The same kernels over BENCH_N threads (random data made on the GPU)
+    against cuBLASLt through PyTorch on the same product: Y[N, M] = X[N, K]
+    W^T (torch.matmul for f16, f32 accumulation; torch._int_mm for int8)."""
+    import torch
+
+    n, m, k = BENCH_N, c["m"], c["k"]
+    kin = input_count(c)
+    if c["mat"] == "F16":
+        x = cp.random.standard_normal((n, kin), dtype=cp.float32).astype(cp.float16)
+        wm = cp.random.standard_normal((m, k), dtype=cp.float32).astype(cp.float16)
+        y = cp.zeros(n * m, NP[c["out"]])
+    else:
+        x = cp.random.randint(-2**31, 2**31 - 1, (n, kin), dtype=cp.int64).astype(cp.int32)
+        wm = cp.random.randint(-128, 128, (m, k), dtype=cp.int32).astype(cp.int8)
+        y = cp.zeros(n * m, cp.int32)
+    w = cp.zeros(matrix_bytes(c), cp.uint8)
+    stride = stride_bytes(c)
+    w.reshape(-1)[: m * stride].reshape(m, stride)[:, : wm.nbytes // m] = \
+        wm.view(cp.uint8).reshape(m, -1)
+    b = cp.zeros(64, cp.uint8)
+    nn = cp.asarray(np.array([n], np.int32))
+    margs = []
+    for a in (x.reshape(-1), w, b, y):
+        margs += [a, a, np.int64(0), np.int64(a.size), np.int64(1)]
+    margs += [nn, nn, np.int64(0), np.int64(1), np.int64(1)]
+    grid = (n + c["block"] - 1) // c["block"]
+    times = {}
+    for variant in ("coop", "lane"):
+        kernel = results[variant][1]
+        times[variant] = median_ms(
+            cp, lambda: kernel((grid,), (c["block"],), tuple(margs)))
+    tx = torch.as_tensor(x, device="cuda")
+    tw = torch.as_tensor(wm, device="cuda")
+    if c["mat"] == "F16":
+        peer = lambda: torch.matmul(tx, tw.t())
+        peer_name = "cuBLASLt f16 (torch.matmul)"
+    else:
+        tx8 = tx.view(torch.int8).reshape(n, k)
+        peer = lambda: torch._int_mm(tx8, tw.t())
+        peer_name = "cuBLASLt s8 (torch._int_mm)"
+    times["peer"] = median_ms(cp, peer)
+    flops = 2.0 * n * m * k
+    tf = {v: flops / (t * 1e-3) / 1e12 for v, t in times.items()}
+    print("    bench %s N=%d: cooperative %.3f ms %.2f TFLOP/s | per-lane %.3f ms"
+          " %.2f TFLOP/s | %s %.3f ms %.2f TFLOP/s | cooperative/peer %.2f"
+          % (c["name"], n, times["coop"], tf["coop"], times["lane"], tf["lane"],
+             peer_name, times["peer"], tf["peer"], tf["coop"] / tf["peer"]))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    pp = sub.add_parser("prepare")
+    pp.add_argument("--build", default="build")
+    pp.add_argument("--out", required=True)
+    pp.add_argument("--chip", default="sm_90")
+    pr = sub.add_parser("run")
+    pr.add_argument("dir")
+    pr.add_argument("--bench", action="store_true")
+    a = p.parse_args()
+    sys.exit(prepare(a) if a.cmd == "prepare" else run(a))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,885 @@
+//===- CoopVecToNVVM.cpp - coopvec.matvec in GPU kernels to NVVM ----------===//
+//
+// A cooperative vector is one thread's vector; a GPU driver turns a warp of
+// them that share a matrix into one matrix-matrix product on tensor cores
+// (seed 000). This pass emits that step for coopvec.matvec inside gpu.func:
+//
+//   full = activemask() == ~0
+//   same = full && vote.all(matrix pointer/offset/stride == lane 0's)
+//   if same: the 32 vectors are mma.sync's B operand (lane n = column n),
+//            the matrix is A, and the accumulator tiles go back to the lanes
+//   else:    a per-lane loop in the CPU reference's order
+//
+// then the bias and the DXIL conversion to the result type. Fragment layouts
+// are PTX ISA 9.7.14.5.8 (m16n8k16 .f16) and 9.7.14.5.10 (m16n8k32 .s8/.u8):
+// with g = lane / 4 and t = lane % 4, counting 32-bit words along K (two
+// f16 or four 8-bit values each) within a 16x8x(8 words) tile,
+//   A: a0 = (row g, word t), a1 = (g + 8, t), a2 = (g, t + 4), a3 = (g + 8, t + 4)
+//   B: b0 = (word t, column g), b1 = (word t + 4, column g)
+//   C: c0, c1 = (row g, columns 2t, 2t + 1), c2, c3 = (row g + 8, same)
+// so both families share one word-level plan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinAlgCoop/Conversion/CoopVecToNVVM/CoopVecToNVVM.h"
+#include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
+#include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+namespace mlir::coopvec {
+#define GEN_PASS_DEF_CONVERTCOOPVECTONVVM
+#include "LinAlgCoop/Conversion/Passes.h.inc"
+} // namespace mlir::coopvec
+
+using namespace mlir;
+using namespace mlir::coopvec;
+
+namespace {
+
+/// Which mma.sync the matrix feeds: m16n8k16 f16 (f32 accumulators) or
+/// m16n8k32 s8/u8 (s32 accumulators).
+enum class Family { F16, Int8 };
+
+/// What the lowering needs to know about one supported coopvec.matvec.
+struct Plan {
+  Family family;
+  int64_t m, k;
+  bool columnMajor;
+  bool matrixUnsigned; ///< U8 matrix.
+  InterpKind inputKind;
+  bool inputElementsUnsigned; ///< `unsigned` on an integer input vector.
+  Type inputElement, resultElement;
+  bool resultUnsigned;
+  std::optional<InterpKind> biasKind;
+
+  /// Values per 32-bit word along K.
+  int64_t perWord() const { return family == Family::F16 ? 2 : 4; }
+  /// K of one mma.sync: eight words.
+  int64_t tileK() const { return 8 * perWord(); }
+  int64_t kTiles() const { return (k + tileK() - 1) / tileK(); }
+  int64_t mTiles() const { return (m + 15) / 16; }
+  bool packedInput() const {
+    return inputKind == InterpKind::PackedS8x32 ||
+           inputKind == InterpKind::PackedU8x32;
+  }
+  bool inputSigned() const {
+    return inputKind == InterpKind::PackedS8x32 || inputKind == InterpKind::I8;
+  }
+};
+
+bool isByteBuffer(Value buffer) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  return type && type.getRank() == 1 && type.getLayout().isIdentity() &&
+         type.getElementType().isInteger(8);
+}
+
+/// The plan for `op`, or a located error saying what the lowering lacks.
+FailureOr<Plan> planMatVec(MatVecOp op) {
+  auto unsupported = [&](const Twine &what) {
+    return op.emitOpError("is not supported by convert-coopvec-to-nvvm: ")
+           << what;
+  };
+  if (!op->getParentOfType<gpu::GPUFuncOp>())
+    return unsupported("it is not inside a gpu.func (one vector per "
+                       "thread of a kernel or device function)"),
+           failure();
+  if (op.getFidelity())
+    return unsupported("math fidelity is a Tenstorrent model with no NVVM "
+                       "lowering"),
+           failure();
+  MatrixDescAttr desc = op.getMatrixDesc();
+  if (desc.isBlockScaled())
+    return unsupported("block-scaled matrices are not lowered to "
+                       "mma.block_scale yet"),
+           failure();
+  if (desc.getLayout() != MatrixLayout::RowMajor &&
+      desc.getLayout() != MatrixLayout::ColumnMajor)
+    return unsupported("layout " + stringifyMatrixLayout(desc.getLayout()) +
+                       " (the NVIDIA optimal layouts are not defined yet; "
+                       "use RowMajor or ColumnMajor)"),
+           failure();
+  if (!isByteBuffer(op.getMatrix()) ||
+      (op.getBias() && !isByteBuffer(op.getBias())))
+    return unsupported("buffers must be 1-D i8 memrefs with the identity "
+                       "layout"),
+           failure();
+
+  Plan plan;
+  plan.m = desc.getRows();
+  plan.k = desc.getCols();
+  plan.columnMajor = desc.getLayout() == MatrixLayout::ColumnMajor;
+  plan.inputKind = op.getInputInterp().getKind();
+  plan.inputElementsUnsigned = op.getInputUnsigned();
+  plan.inputElement = cast<VectorType>(op.getInput().getType()).getElementType();
+  plan.resultElement =
+      cast<VectorType>(op.getResult().getType()).getElementType();
+  plan.resultUnsigned = op.getOutputUnsigned();
+  if (auto bias = op.getBiasInterp())
+    plan.biasKind = bias->getKind();
+
+  InterpKind matrixKind = desc.getInterpretation().getKind();
+  if (matrixKind == InterpKind::F16) {
+    plan.family = Family::F16;
+    if (plan.inputKind != InterpKind::F16 ||
+        !isa<Float16Type, Float32Type>(plan.inputElement))
+      return unsupported("an F16 matrix takes F16 inputs of f16 or f32 "
+                         "elements here"),
+             failure();
+    if (!isa<Float16Type, Float32Type>(plan.resultElement))
+      return unsupported("an F16 matrix gives f16 or f32 results here"),
+             failure();
+    if (plan.biasKind && *plan.biasKind != InterpKind::F16 &&
+        *plan.biasKind != InterpKind::F32)
+      return unsupported("an F16 matrix takes an F16 or F32 bias here"),
+             failure();
+    return plan;
+  }
+  if (matrixKind == InterpKind::I8 || matrixKind == InterpKind::U8) {
+    plan.family = Family::Int8;
+    plan.matrixUnsigned = matrixKind == InterpKind::U8;
+    bool packed = plan.packedInput();
+    bool bytes =
+        plan.inputKind == InterpKind::I8 || plan.inputKind == InterpKind::U8;
+    if (!(packed && plan.inputElement.isInteger(32)) &&
+        !(bytes && (plan.inputElement.isF32() ||
+                    plan.inputElement.isInteger(32) ||
+                    plan.inputElement.isInteger(16))))
+      return unsupported("an I8/U8 matrix takes PackedS8x32/PackedU8x32 "
+                         "inputs (i32 words) or I8/U8 inputs (f32, i32 or "
+                         "i16 elements) here"),
+             failure();
+    if (!plan.resultElement.isInteger(32))
+      return unsupported("an I8/U8 matrix gives i32 results here"), failure();
+    if (plan.biasKind &&
+        !llvm::is_contained({InterpKind::I32, InterpKind::U32,
+                             InterpKind::I16, InterpKind::U16},
+                            *plan.biasKind))
+      return unsupported("an I8/U8 matrix takes an I32, U32, I16 or U16 "
+                         "bias here"),
+             failure();
+    // Both paths sum in i32: every partial sum must fit.
+    int64_t largest = (plan.matrixUnsigned ? 255 : 128) *
+                      (plan.inputSigned() ? 128 : 255);
+    if (plan.k * largest > INT32_MAX)
+      return unsupported("K = " + Twine(plan.k) +
+                         " products could overflow the i32 accumulators"),
+             failure();
+    return plan;
+  }
+  return unsupported("matrix interpretation " +
+                     desc.getInterpretation().getName() +
+                     " (lowered here: F16, I8, U8)"),
+         failure();
+}
+
+/// Up to this many products per lane, the per-lane path is unrolled (its
+/// vectors stay in registers); beyond, each row loops along K and reads the
+/// input vector from local memory.
+constexpr int64_t kUnrolledProducts = 4096;
+/// Up to this many (row tile, k-tile) pairs the cooperative step is
+/// unrolled; beyond, it loops over row tiles (the accumulators then go
+/// through local memory).
+constexpr int64_t kUnrolledTiles = 64;
+
+/// Emits one coopvec.matvec.
+class MatVecEmitter {
+public:
+  MatVecEmitter(OpBuilder &b, MatVecOp op, const Plan &plan)
+      : b(b), loc(op.getLoc()), op(op), plan(plan) {}
+
+  Value emit(bool cooperative) {
+    Value result;
+    if (!cooperative) {
+      result = perLane();
+    } else {
+      Value same = warpSharesMatrix();
+      auto ifOp = scf::IfOp::create(b, loc, accVectorType(), same,
+                                    /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        scf::YieldOp::create(b, loc, cooperativeStep());
+        b.setInsertionPointToStart(ifOp.elseBlock());
+        scf::YieldOp::create(b, loc, perLane());
+      }
+      result = ifOp.getResult(0);
+    }
+    return finish(result);
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  MatVecOp op;
+  const Plan &plan;
+
+  Type i8() { return b.getI8Type(); }
+  Type i16() { return b.getI16Type(); }
+  Type i32() { return b.getI32Type(); }
+  Type i64() { return b.getI64Type(); }
+  Type f32() { return b.getF32Type(); }
+  Type accType() { return plan.family == Family::F16 ? f32() : i32(); }
+  /// The accumulators of every row, padded to whole 16-row tiles.
+  VectorType accVectorType() {
+    return VectorType::get({plan.mTiles() * 16}, accType());
+  }
+
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value int32(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i32(), v);
+  }
+  Value int64(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i64(), v);
+  }
+  Value zeroAcc() {
+    return plan.family == Family::F16
+               ? Value(arith::ConstantFloatOp::create(
+                     b, loc, b.getF32Type(), APFloat(0.0f)))
+               : int32(0);
+  }
+  Value toI32(Value indexValue) {
+    return arith::IndexCastOp::create(b, loc, i32(), indexValue);
+  }
+  Value toIndex(Value i32Value) {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), i32Value);
+  }
+
+  /// `buffer` (memref<?xi8>) as a memref of `element`s from byte 0.
+  Value view(Value buffer, Type element, unsigned bytes) {
+    auto type = cast<MemRefType>(buffer.getType());
+    Value size = memref::DimOp::create(b, loc, buffer, 0);
+    Value count = arith::DivUIOp::create(b, loc, size, index(bytes));
+    auto viewType = MemRefType::get({ShapedType::kDynamic}, element,
+                                    MemRefLayoutAttrInterface(),
+                                    type.getMemorySpace());
+    return memref::ViewOp::create(b, loc, viewType, buffer, index(0),
+                                  ValueRange{count});
+  }
+
+  /// Index (in `bytes`-sized elements) of stored element (row, col).
+  Value elementIndex(Value row, Value col, unsigned bytes) {
+    Value major = plan.columnMajor ? col : row;
+    Value minor = plan.columnMajor ? row : col;
+    Value start = arith::AddIOp::create(
+        b, loc, op.getMatrixOffset(),
+        arith::MulIOp::create(b, loc, major, op.getMatrixStride()));
+    return arith::AddIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, start, index(bytes)), minor);
+  }
+
+  /// Matrix element (row, col) as f32 (F16) or its exact i32 value.
+  Value loadWeight(Value view16or8, Value row, Value col) {
+    if (plan.family == Family::F16) {
+      Value h = memref::LoadOp::create(b, loc, view16or8,
+                                       elementIndex(row, col, 2));
+      return arith::ExtFOp::create(b, loc, f32(), h);
+    }
+    Value byte = memref::LoadOp::create(b, loc, view16or8,
+                                        elementIndex(row, col, 1));
+    if (plan.matrixUnsigned)
+      return arith::ExtUIOp::create(b, loc, i32(), byte);
+    return arith::ExtSIOp::create(b, loc, i32(), byte);
+  }
+
+  /// f32 -> f16 by the DXIL rule: round to nearest even, a finite value
+  /// beyond the range saturates to +-65504, infinities and NaN stay. Bit
+  /// tests rather than math ops or LLVM intrinsics, which
+  /// convert-gpu-to-nvvm turns into libdevice calls.
+  Value dxilToF16(Value x) {
+    Value rounded = arith::TruncFOp::create(b, loc, b.getF16Type(), x);
+    Value bits16 = arith::ExtUIOp::create(
+        b, loc, i32(), arith::BitcastOp::create(b, loc, i16(), rounded));
+    Value bits32 = arith::BitcastOp::create(b, loc, i32(), x);
+    Value roundedInf = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, loc, bits16, int32(0x7fff)), int32(0x7c00));
+    Value xFinite = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult,
+        arith::AndIOp::create(b, loc, bits32, int32(0x7fffffff)),
+        int32(0x7f800000));
+    Value overflowed = arith::AndIOp::create(b, loc, roundedInf, xFinite);
+    // +-65504: the sign of the rounded value, the largest finite magnitude.
+    Value saturatedBits = arith::OrIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, bits16, int32(0x8000)),
+        int32(0x7bff));
+    Value saturated = arith::BitcastOp::create(
+        b, loc, b.getF16Type(),
+        arith::TruncIOp::create(b, loc, i16(), saturatedBits));
+    return arith::SelectOp::create(b, loc, overflowed, saturated, rounded);
+  }
+
+  /// Input element `i` (static) as the value the product reads: an f16 for
+  /// the F16 family, the exact i32 for the 8-bit family.
+  Value inputValue(int64_t i) {
+    Value input = op.getInput();
+    if (plan.family == Family::F16) {
+      Value x = vector::ExtractOp::create(b, loc, input, i);
+      return plan.inputElement.isF16() ? x : dxilToF16(x);
+    }
+    if (plan.packedInput()) {
+      Value word = vector::ExtractOp::create(b, loc, input, i / 4);
+      Value shift = int32(32 - 8 * (i % 4 + 1));
+      Value high = arith::ShLIOp::create(b, loc, word, shift);
+      return plan.inputSigned()
+                 ? Value(arith::ShRSIOp::create(b, loc, high, int32(24)))
+                 : Value(arith::ShRUIOp::create(b, loc, high, int32(24)));
+    }
+    int64_t lo = plan.inputSigned() ? -128 : 0;
+    int64_t hi = plan.inputSigned() ? 127 : 255;
+    Value x = vector::ExtractOp::create(b, loc, input, i);
+    if (plan.inputElement.isF32()) {
+      // f32 read as I8/U8 (DXIL): round to nearest even, saturate, NaN -> 0.
+      // Clamped to [-1024, 1024] first (infinities too), the value rounds
+      // to an integer as (x + 1.5 2^23) - 1.5 2^23 in f32 (two RN adds,
+      // exact below 2^22), then saturates to the interpretation's range.
+      auto f32Const = [&](double v) {
+        return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                              APFloat(float(v)));
+      };
+      Value bounded = arith::MinimumFOp::create(
+          b, loc, arith::MaximumFOp::create(b, loc, x, f32Const(-1024)),
+          f32Const(1024));
+      Value magic = f32Const(12582912.0);
+      Value rounded = arith::SubFOp::create(
+          b, loc, arith::AddFOp::create(b, loc, bounded, magic), magic);
+      Value clamped = arith::MinimumFOp::create(
+          b, loc, arith::MaximumFOp::create(b, loc, rounded, f32Const(lo)),
+          f32Const(hi));
+      Value value = arith::FPToSIOp::create(b, loc, i32(), clamped);
+      Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO,
+                                          x, x);
+      return arith::SelectOp::create(b, loc, isNaN, int32(0), value);
+    }
+    // I8/U8 of i32 or i16 elements: saturate (DXIL integer conversion).
+    Value wide = plan.inputElementsUnsigned
+                     ? Value(arith::ExtUIOp::create(b, loc, i64(), x))
+                     : Value(arith::ExtSIOp::create(b, loc, i64(), x));
+    Value clamped = arith::MinSIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, wide, int64(lo)), int64(hi));
+    return arith::TruncIOp::create(b, loc, i32(), clamped);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The per-lane path
+  //===--------------------------------------------------------------------===//
+
+  /// `values` (one per row) padded with zeros to whole row tiles.
+  Value padRows(ArrayRef<Value> values) {
+    SmallVector<Value> all(values);
+    all.resize(plan.mTiles() * 16, zeroAcc());
+    return vector::FromElementsOp::create(b, loc, accVectorType(), all);
+  }
+
+  /// sum += w * x: multiply, then add, two roundings and never an fma (the
+  /// reference's order; NVPTX emits mul.rn/add.rn for ops without
+  /// `contract`); integers exactly in i32.
+  Value multiplyAdd(Value sum, Value w, Value x) {
+    if (plan.family == Family::F16)
+      return arith::AddFOp::create(b, loc, sum,
+                                   arith::MulFOp::create(b, loc, w, x));
+    return arith::AddIOp::create(b, loc, sum,
+                                 arith::MulIOp::create(b, loc, w, x));
+  }
+
+  Value perLane() {
+    // Inputs as the values multiplied: f32 or i32.
+    SmallVector<Value> xs;
+    for (int64_t i = 0; i < plan.k; ++i) {
+      Value x = inputValue(i);
+      xs.push_back(plan.family == Family::F16
+                       ? Value(arith::ExtFOp::create(b, loc, f32(), x))
+                       : x);
+    }
+    Value weights = plan.family == Family::F16
+                        ? view(op.getMatrix(), b.getF16Type(), 2)
+                        : view(op.getMatrix(), i8(), 1);
+    if (plan.m * plan.k <= kUnrolledProducts) {
+      // Unrolled: every value stays in a register.
+      SmallVector<Value> sums;
+      for (int64_t row = 0; row < plan.m; ++row) {
+        Value sum = zeroAcc();
+        for (int64_t col = 0; col < plan.k; ++col)
+          sum = multiplyAdd(sum, loadWeight(weights, index(row), index(col)),
+                            xs[col]);
+        sums.push_back(sum);
+      }
+      return padRows(sums);
+    }
+    // Rows unrolled, each a loop along K that reads the input from local
+    // memory; the sums stay in registers.
+    // One private array for the whole function (a vector indexed
+    // dynamically would get a stack copy per access).
+    auto arrayType = MemRefType::get({plan.k}, accType());
+    Value xArray;
+    {
+      OpBuilder::InsertionGuard guard(b);
+      auto func = op->getParentOfType<gpu::GPUFuncOp>();
+      b.setInsertionPointToStart(&func.getBody().front());
+      xArray = memref::AllocaOp::create(b, loc, arrayType);
+    }
+    for (int64_t i = 0; i < plan.k; ++i)
+      memref::StoreOp::create(b, loc, xs[i], xArray, ValueRange{index(i)});
+    SmallVector<Value> sums;
+    for (int64_t row = 0; row < plan.m; ++row) {
+      auto cols = scf::ForOp::create(b, loc, index(0), index(plan.k),
+                                     index(1), ValueRange{zeroAcc()});
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(cols.getBody());
+      Value col = cols.getInductionVar();
+      Value x = memref::LoadOp::create(b, loc, xArray, ValueRange{col});
+      scf::YieldOp::create(b, loc,
+                           multiplyAdd(cols.getRegionIterArgs()[0],
+                                       loadWeight(weights, index(row), col),
+                                       x));
+      sums.push_back(cols.getResult(0));
+    }
+    return padRows(sums);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The cooperative step
+  //===--------------------------------------------------------------------===//
+
+  Value shuffle(Value value, Value srcLane) {
+    return gpu::ShuffleOp::create(b, loc, value, srcLane, int32(32),
+                                  gpu::ShuffleMode::IDX)
+        .getShuffleResult();
+  }
+
+  /// Whether the whole warp is here and names one matrix. The shuffles and
+  /// the vote need every lane, so they run only when activemask is full.
+  Value warpSharesMatrix() {
+    Value mask = LLVM::CallIntrinsicOp::create(
+                     b, loc, i32(), b.getStringAttr("llvm.nvvm.activemask"),
+                     ValueRange{})
+                     .getResult(0);
+    Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mask,
+                                       int32(-1));
+    auto ifFull = scf::IfOp::create(b, loc, b.getI1Type(), full,
+                                    /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFull.thenBlock());
+    Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(
+        b, loc, op.getMatrix());
+    Value same = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    for (Value v : SmallVector<Value>{pointer, op.getMatrixOffset(),
+                                      op.getMatrixStride()}) {
+      if (matchPattern(v, m_Constant()))
+        continue; // the same in every lane
+      Value wide = arith::IndexCastUIOp::create(b, loc, i64(), v);
+      Value lo = arith::TruncIOp::create(b, loc, i32(), wide);
+      Value hi = arith::TruncIOp::create(
+          b, loc, i32(), arith::ShRUIOp::create(b, loc, wide, int64(32)));
+      for (Value half : {lo, hi}) {
+        Value first = shuffle(half, int32(0));
+        same = arith::AndIOp::create(
+            b, loc, same,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, half,
+                                  first));
+      }
+    }
+    Value all = NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), int32(-1), same,
+                                         NVVM::VoteSyncKind::all);
+    scf::YieldOp::create(b, loc, all);
+    b.setInsertionPointToStart(ifFull.elseBlock());
+    scf::YieldOp::create(
+        b, loc,
+        ValueRange{arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0)});
+    return ifFull.getResult(0);
+  }
+
+  /// This lane's input as 32-bit words along K (8 per k-tile, zero past K).
+  SmallVector<Value> inputWords() {
+    int64_t count = plan.kTiles() * 8;
+    SmallVector<Value> words;
+    for (int64_t w = 0; w < count; ++w) {
+      if (w * plan.perWord() >= plan.k) {
+        words.push_back(int32(0));
+        continue;
+      }
+      if (plan.packedInput()) {
+        words.push_back(vector::ExtractOp::create(b, loc, op.getInput(), w));
+        continue;
+      }
+      if (plan.family == Family::F16) {
+        SmallVector<Value> halves;
+        for (int64_t e = 0; e < 2; ++e) {
+          int64_t i = w * 2 + e;
+          halves.push_back(i < plan.k ? inputValue(i)
+                                      : Value(arith::ConstantFloatOp::create(
+                                            b, loc, b.getF16Type(),
+                                            APFloat::getZero(
+                                                APFloat::IEEEhalf()))));
+        }
+        Value pair = vector::FromElementsOp::create(
+            b, loc, VectorType::get({2}, b.getF16Type()), halves);
+        words.push_back(LLVM::BitcastOp::create(b, loc, i32(), pair));
+        continue;
+      }
+      Value word = int32(0);
+      for (int64_t e = 0; e < 4; ++e) {
+        int64_t i = w * 4 + e;
+        if (i >= plan.k)
+          break;
+        Value byte = arith::AndIOp::create(b, loc, inputValue(i), int32(255));
+        word = arith::OrIOp::create(
+            b, loc, word, arith::ShLIOp::create(b, loc, byte, int32(8 * e)));
+      }
+      words.push_back(word);
+    }
+    return words;
+  }
+
+  /// Word `word` (i32, dynamic) along K of matrix row `row` (index), zero
+  /// outside the M x K matrix.
+  Value loadMatrixWord(Value weights, Value words, Value row, Value word) {
+    Value rowInside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            row, index(plan.m));
+    Value rowClamped = arith::MinUIOp::create(b, loc, row, index(plan.m - 1));
+    Value wordIndex = toIndex(word);
+    if (words) {
+      // Row-major with whole words: one aligned 32-bit load.
+      int64_t wordsPerRow = plan.k / plan.perWord();
+      Value inside = arith::AndIOp::create(
+          b, loc, rowInside,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, wordIndex,
+                                index(wordsPerRow)));
+      Value wordClamped =
+          arith::MinUIOp::create(b, loc, wordIndex, index(wordsPerRow - 1));
+      Value start = arith::AddIOp::create(
+          b, loc, op.getMatrixOffset(),
+          arith::MulIOp::create(b, loc, rowClamped, op.getMatrixStride()));
+      Value at = arith::AddIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, start, index(4)),
+          wordClamped);
+      Value value = memref::LoadOp::create(b, loc, words, at);
+      return arith::SelectOp::create(b, loc, inside, value, int32(0));
+    }
+    // Element by element.
+    Value result = int32(0);
+    int64_t bits = 32 / plan.perWord();
+    for (int64_t e = 0; e < plan.perWord(); ++e) {
+      Value col = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, wordIndex, index(plan.perWord())),
+          index(e));
+      Value inside = arith::AndIOp::create(
+          b, loc, rowInside,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
+                                index(plan.k)));
+      Value colClamped = arith::MinUIOp::create(b, loc, col, index(plan.k - 1));
+      Value raw = memref::LoadOp::create(
+          b, loc, weights,
+          elementIndex(rowClamped, colClamped, plan.perWord() == 2 ? 2 : 1));
+      Value rawBits =
+          plan.family == Family::F16
+              ? Value(arith::BitcastOp::create(b, loc, i16(), raw))
+              : raw;
+      Value extended = arith::ExtUIOp::create(b, loc, i32(), rawBits);
+      Value masked = arith::SelectOp::create(b, loc, inside, extended, int32(0));
+      result = arith::OrIOp::create(
+          b, loc, result,
+          arith::ShLIOp::create(b, loc, masked, int32(bits * e)));
+    }
+    return result;
+  }
+
+  /// One mma.sync: A (4 words), B (2 words), C (4 accumulators).
+  SmallVector<Value> mma(ArrayRef<Value> a, ArrayRef<Value> bWords,
+                         ArrayRef<Value> c) {
+    auto resultType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(4, accType()));
+    Value d;
+    if (plan.family == Family::F16) {
+      auto pairType = VectorType::get({2}, b.getF16Type());
+      auto asPairs = [&](ArrayRef<Value> words) {
+        SmallVector<Value> pairs;
+        for (Value w : words)
+          pairs.push_back(LLVM::BitcastOp::create(b, loc, pairType, w));
+        return pairs;
+      };
+      d = NVVM::MmaOp::create(
+          b, loc, resultType, asPairs(a), asPairs(bWords), c, {16, 8, 16},
+          std::nullopt, std::nullopt,
+          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::f16,
+                                        NVVM::MMATypes::f16},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                         NVVM::MMALayout::col});
+    } else {
+      auto type = [](bool isUnsigned) {
+        return isUnsigned ? NVVM::MMATypes::u8 : NVVM::MMATypes::s8;
+      };
+      d = NVVM::MmaOp::create(
+          b, loc, resultType, a, bWords, c, {16, 8, 32}, std::nullopt,
+          NVVM::MMAIntOverflow::wrapped,
+          std::array<NVVM::MMATypes, 2>{type(plan.matrixUnsigned),
+                                        type(!plan.inputSigned())},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                         NVVM::MMALayout::col});
+    }
+    SmallVector<Value> parts;
+    for (int64_t i = 0; i < 4; ++i)
+      parts.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
+    return parts;
+  }
+
+  Value cooperativeStep() {
+    Value lane = toI32(gpu::LaneIdOp::create(b, loc, /*upperBound=*/nullptr));
+    Value g = arith::ShRUIOp::create(b, loc, lane, int32(2));
+    Value t = arith::AndIOp::create(b, loc, lane, int32(3));
+    auto isEq = [&](Value v, int64_t c) {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v,
+                                   int32(c));
+    };
+
+    // B fragments: lane L needs word (8 kt + t + 4 r) of lane 8 nt + g. The
+    // word a source sends depends on the reader's t, so each fragment is
+    // four shuffles and a select.
+    SmallVector<Value> words = inputWords();
+    int64_t kTiles = plan.kTiles();
+    // bFrag[(nt * kTiles + kt) * 2 + r]
+    SmallVector<Value> bFrag;
+    for (int64_t nt = 0; nt < 4; ++nt) {
+      Value src = arith::AddIOp::create(b, loc, g, int32(8 * nt));
+      for (int64_t kt = 0; kt < kTiles; ++kt)
+        for (int64_t r = 0; r < 2; ++r) {
+          Value chosen = int32(0);
+          for (int64_t tt = 0; tt < 4; ++tt) {
+            int64_t w = kt * 8 + tt + 4 * r;
+            if (w * plan.perWord() >= plan.k)
+              continue; // zero in every lane
+            chosen = arith::SelectOp::create(b, loc, isEq(t, tt),
+                                             shuffle(words[w], src), chosen);
+          }
+          bFrag.push_back(chosen);
+        }
+    }
+
+    bool wholeWords = !plan.columnMajor && plan.k % plan.perWord() == 0;
+    Value wordView = wholeWords ? view(op.getMatrix(), i32(), 4) : Value();
+    Value elementView =
+        wholeWords ? Value()
+                   : view(op.getMatrix(),
+                          plan.family == Family::F16 ? b.getF16Type() : i8(),
+                          plan.family == Family::F16 ? 2 : 1);
+
+    auto rowTile = [&](Value mt) {
+      return tileRows(mt, lane, g, t, bFrag, elementView, wordView);
+    };
+    if (plan.mTiles() * plan.kTiles() <= kUnrolledTiles) {
+      SmallVector<Value> rows;
+      for (int64_t mt = 0; mt < plan.mTiles(); ++mt)
+        llvm::append_range(rows, rowTile(index(mt)));
+      return vector::FromElementsOp::create(b, loc, accVectorType(), rows);
+    }
+    Value init = arith::ConstantOp::create(b, loc, accVectorType(),
+                                           b.getZeroAttr(accVectorType()));
+    auto tiles = scf::ForOp::create(b, loc, index(0), index(plan.mTiles()),
+                                    index(1), ValueRange{init});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(tiles.getBody());
+    Value mt = tiles.getInductionVar();
+    Value result = tiles.getRegionIterArgs()[0];
+    for (auto [i, value] : llvm::enumerate(rowTile(mt))) {
+      Value at = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, mt, index(16)), index(i));
+      result = vector::InsertOp::create(b, loc, value, result, at);
+    }
+    scf::YieldOp::create(b, loc, result);
+    return tiles.getResult(0);
+  }
+
+  /// The 16 accumulators of row tile `mt` this lane owns (its own column of
+  /// the warp's product): four n-tiles of mma.sync over every k-tile, then
+  /// shuffled back to the lanes.
+  SmallVector<Value> tileRows(Value mt, Value lane, Value g, Value t,
+                              ArrayRef<Value> bFrag, Value elementView,
+                              Value wordView) {
+    int64_t kTiles = plan.kTiles();
+    auto isEq = [&](Value v, int64_t c) {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v,
+                                   int32(c));
+    };
+    Value row0 = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, mt, index(16)), toIndex(g));
+    Value row1 = arith::AddIOp::create(b, loc, row0, index(8));
+    // A fragments of this row tile, each k-tile's four words.
+    SmallVector<SmallVector<Value>> aFrag;
+    for (int64_t kt = 0; kt < kTiles; ++kt) {
+      Value w0 = arith::AddIOp::create(b, loc, t, int32(kt * 8));
+      Value w1 = arith::AddIOp::create(b, loc, w0, int32(4));
+      aFrag.push_back(
+          {loadMatrixWord(elementView, wordView, row0, w0),
+           loadMatrixWord(elementView, wordView, row1, w0),
+           loadMatrixWord(elementView, wordView, row0, w1),
+           loadMatrixWord(elementView, wordView, row1, w1)});
+    }
+    // D tiles: d[nt][i].
+    SmallVector<SmallVector<Value>> d;
+    for (int64_t nt = 0; nt < 4; ++nt) {
+      SmallVector<Value> acc(4, zeroAcc());
+      for (int64_t kt = 0; kt < kTiles; ++kt) {
+        Value b0 = bFrag[(nt * kTiles + kt) * 2];
+        Value b1 = bFrag[(nt * kTiles + kt) * 2 + 1];
+        acc = mma(aFrag[kt], {b0, b1}, acc);
+      }
+      d.push_back(acc);
+    }
+    // Lane n wants D[row][n % 8] of tile n / 8 for each row: held by lane
+    // 4 (row % 8) + (n % 8) / 2 in register 2 (row >= 8) + n % 2.
+    Value column = arith::AndIOp::create(b, loc, lane, int32(7));
+    Value srcBase = arith::ShRUIOp::create(b, loc, column, int32(1));
+    Value myTile = arith::ShRUIOp::create(b, loc, lane, int32(3));
+    Value parity = arith::AndIOp::create(b, loc, lane, int32(1));
+    SmallVector<Value> rows;
+    for (int64_t hi = 0; hi < 2; ++hi)
+      for (int64_t rr = 0; rr < 8; ++rr) {
+        Value src = arith::AddIOp::create(b, loc, srcBase, int32(4 * rr));
+        Value chosen = zeroAcc();
+        for (int64_t nt = 0; nt < 4; ++nt)
+          for (int64_t p = 0; p < 2; ++p) {
+            Value mine = arith::AndIOp::create(b, loc, isEq(myTile, nt),
+                                               isEq(parity, p));
+            chosen = arith::SelectOp::create(
+                b, loc, mine, shuffle(d[nt][hi * 2 + p], src), chosen);
+          }
+        rows.push_back(chosen);
+      }
+    return rows;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Bias and conversion
+  //===--------------------------------------------------------------------===//
+
+  Value finish(Value sums) {
+    Value biasView;
+    unsigned biasBytes = 0;
+    Type biasType;
+    if (plan.biasKind) {
+      switch (*plan.biasKind) {
+      case InterpKind::F16: biasType = b.getF16Type(), biasBytes = 2; break;
+      case InterpKind::F32: biasType = f32(), biasBytes = 4; break;
+      case InterpKind::I16:
+      case InterpKind::U16: biasType = i16(), biasBytes = 2; break;
+      default: biasType = i32(), biasBytes = 4; break;
+      }
+      biasView = view(op.getBias(), biasType, biasBytes);
+    }
+    Value biasStart =
+        biasView ? Value(arith::DivUIOp::create(b, loc, op.getBiasOffset(),
+                                                index(biasBytes)))
+                 : Value();
+    SmallVector<Value> results;
+    for (int64_t row = 0; row < plan.m; ++row) {
+      Value sum = vector::ExtractOp::create(b, loc, sums, row);
+      Value bias;
+      if (biasView)
+        bias = memref::LoadOp::create(
+            b, loc, biasView,
+            ValueRange{arith::AddIOp::create(b, loc, biasStart, index(row))});
+      if (plan.family == Family::F16) {
+        if (bias) {
+          if (!biasType.isF32())
+            bias = arith::ExtFOp::create(b, loc, f32(), bias);
+          sum = arith::AddFOp::create(b, loc, sum, bias);
+        }
+        results.push_back(plan.resultElement.isF16() ? dxilToF16(sum) : sum);
+        continue;
+      }
+      Value wide = arith::ExtSIOp::create(b, loc, i64(), sum);
+      if (bias) {
+        bool unsignedBias = *plan.biasKind == InterpKind::U32 ||
+                            *plan.biasKind == InterpKind::U16;
+        bias = unsignedBias
+                   ? Value(arith::ExtUIOp::create(b, loc, i64(), bias))
+                   : Value(arith::ExtSIOp::create(b, loc, i64(), bias));
+        wide = arith::AddIOp::create(b, loc, wide, bias);
+      }
+      int64_t lo = plan.resultUnsigned ? 0 : INT32_MIN;
+      int64_t hi = plan.resultUnsigned ? int64_t(UINT32_MAX) : INT32_MAX;
+      Value clamped = arith::MinSIOp::create(
+          b, loc, arith::MaxSIOp::create(b, loc, wide, int64(lo)), int64(hi));
+      results.push_back(arith::TruncIOp::create(b, loc, i32(), clamped));
+    }
+    return vector::FromElementsOp::create(
+        b, loc, cast<VectorType>(op.getResult().getType()), results);
+  }
+};
+
+struct MatVecToNVVM : OpRewritePattern<MatVecOp> {
+  MatVecToNVVM(MLIRContext *context, bool cooperative)
+      : OpRewritePattern(context), cooperative(cooperative) {}
+
+  LogicalResult matchAndRewrite(MatVecOp op,
+                                PatternRewriter &rewriter) const override {
+    // The pass has reported every op planMatVec rejects.
+    FailureOr<Plan> plan = [&] {
+      ScopedDiagnosticHandler silence(op.getContext(),
+                                      [](Diagnostic &) { return success(); });
+      return planMatVec(op);
+    }();
+    if (failed(plan))
+      return rewriter.notifyMatchFailure(op, "not supported");
+    MatVecEmitter emitter(rewriter, op, *plan);
+    rewriter.replaceOp(op, emitter.emit(cooperative));
+    return success();
+  }
+
+  bool cooperative;
+};
+
+struct ConvertCoopVecToNVVMPass
+    : coopvec::impl::ConvertCoopVecToNVVMBase<ConvertCoopVecToNVVMPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    static constexpr StringLiteral kChips[] = {"sm_80", "sm_89", "sm_90",
+                                               "sm_100a", "sm_120a"};
+    if (!llvm::is_contained(kChips, chip)) {
+      module.emitError("convert-coopvec-to-nvvm: unknown chip '")
+          << chip << "' (expected sm_80, sm_89, sm_90, sm_100a or sm_120a)";
+      return signalPassFailure();
+    }
+    // Device code only: coopvec ops in host code are the host pipeline's.
+    bool failedAny = false;
+    module.walk([&](gpu::GPUModuleOp device) {
+      device.walk([&](Operation *op) {
+        if (auto matvec = dyn_cast<MatVecOp>(op)) {
+          failedAny |= failed(planMatVec(matvec));
+        } else if (isa<CoopVecDialect>(op->getDialect())) {
+          op->emitOpError("is not supported by convert-coopvec-to-nvvm yet "
+                          "(lowered here: coopvec.matvec)");
+          failedAny = true;
+        }
+      });
+    });
+    if (failedAny)
+      return signalPassFailure();
+    FrozenRewritePatternSet patterns = [&] {
+      RewritePatternSet set(&getContext());
+      populateCoopVecToNVVMPatterns(set, cooperative);
+      return FrozenRewritePatternSet(std::move(set));
+    }();
+    SmallVector<gpu::GPUModuleOp> devices(module.getOps<gpu::GPUModuleOp>());
+    for (gpu::GPUModuleOp device : devices)
+      walkAndApplyPatterns(device, patterns);
+  }
+};
+
+} // namespace
+
+void mlir::coopvec::populateCoopVecToNVVMPatterns(RewritePatternSet &patterns,
+                                                  bool cooperative) {
+  patterns.add<MatVecToNVVM>(patterns.getContext(), cooperative);
+}

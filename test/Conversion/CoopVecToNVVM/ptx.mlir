@@ -1,0 +1,55 @@
+// The PTX of both paths (gpu-module-to-binary format=isa, split at its
+// escaped newlines).
+// RUN: coopvec-opt %s --coopvec-nvvm-pipeline="chip=sm_80 format=isa" \
+// RUN:   | sed -e 's/\\0A/\n/g' -e 's/\\09/ /g' | FileCheck %s
+// RUN: coopvec-opt %s --coopvec-nvvm-pipeline="chip=sm_80 format=isa cooperative=false" \
+// RUN:   | sed -e 's/\\0A/\n/g' -e 's/\\09/ /g' | FileCheck %s --check-prefix=LANE
+
+// CHECK: .version 8.7
+// CHECK: .target sm_80
+// CHECK-LABEL: .entry f16(
+// CHECK: activemask.b32
+// CHECK: shfl.sync.idx.b32 {{.*}}, 0, 31, -1;
+// CHECK: vote.sync.all.pred
+// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK: shfl.sync.idx.b32
+// The per-lane products: mul then add, each rounded (never fma).
+// CHECK: mul.rn.f32
+// CHECK-NEXT: add.rn.f32
+// CHECK: cvt.rn.f16.f32
+// CHECK-LABEL: .entry int8(
+// CHECK: mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32
+// CHECK: mul.lo.s32
+// CHECK: st.global.b32
+
+// LANE-LABEL: .entry f16(
+// LANE-NOT: mma.sync
+// LANE-NOT: fma.rn.f32
+// LANE: mul.rn.f32
+// LANE-LABEL: .entry int8(
+// LANE-NOT: mma.sync
+// LANE: ret;
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @f16(%xs: memref<?xf16>, %w: memref<?xi8>, %y: memref<?xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 128 : index
+      %x = vector.load %xs[%c0] : memref<?xf16>, vector<64xf16>
+      %r = coopvec.matvec %x as F16, %w[%c0] matrix<F16, 32x64, RowMajor> stride %s
+             : vector<64xf16>, memref<?xi8> -> vector<32xf16>
+      vector.store %r, %y[%c0] : memref<?xf16>, vector<32xf16>
+      gpu.return
+    }
+    gpu.func @int8(%xs: memref<?xi32>, %w: memref<?xi8>, %b: memref<?xi8>,
+                   %y: memref<?xi32>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 64 : index
+      %x = vector.load %xs[%c0] : memref<?xi32>, vector<16xi32>
+      %r = coopvec.matvec %x as PackedU8x32, %w[%c0] matrix<I8, 16x64, RowMajor> stride %s
+             bias %b[%c0] as I32
+             : vector<16xi32>, memref<?xi8>, memref<?xi8> -> vector<16xi32>
+      vector.store %r, %y[%c0] : memref<?xi32>, vector<16xi32>
+      gpu.return
+    }
+  }
+}
