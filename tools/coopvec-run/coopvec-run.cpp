@@ -874,7 +874,8 @@ static FailureOr<std::string> probeGpuChip(const CudaRuntime &runtime,
 static bool isChipName(StringRef chip) {
   if (!chip.consume_front("sm_"))
     return false;
-  chip.consume_back("a") || chip.consume_back("f");
+  if (!chip.consume_back("a"))
+    chip.consume_back("f");
   unsigned version;
   return !chip.empty() && llvm::all_of(chip, llvm::isDigit) &&
          !chip.getAsInteger(10, version) && version >= 20;
@@ -1113,6 +1114,9 @@ int main(int argc, char **argv) {
           llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
               "coopvecCpuSetErrorHandler")))
     setHandler(onRuntimeError);
+  // Run the global constructors: a GPU program's load its kernels
+  // (gpu.binary).
+  (*engine)->initialize();
   auto function = (*engine)->lookupPacked(entryName);
   if (!function)
     exitOnError(function.takeError(), "cannot find the JIT-compiled @" +

@@ -50,56 +50,54 @@ constexpr unsigned kMemAttachGlobal = 0x1;
 
 // X(field, exported symbol, signature...). The _v2 symbols are what
 // cuda.h's macros select for the plain names.
-#define COOPVEC_CUDA_DRIVER_FUNCTIONS(X)                                      \
-  X(cuGetErrorName, "cuGetErrorName", CUresult(CUresult, const char **))     \
-  X(cuGetErrorString, "cuGetErrorString", CUresult(CUresult, const char **)) \
-  X(cuInit, "cuInit", CUresult(unsigned))                                    \
-  X(cuDeviceGetCount, "cuDeviceGetCount", CUresult(int *))                   \
-  X(cuDeviceGet, "cuDeviceGet", CUresult(CUdevice *, int))                   \
-  X(cuDeviceGetAttribute, "cuDeviceGetAttribute",                            \
-    CUresult(int *, int, CUdevice))                                          \
-  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain",                    \
-    CUresult(CUcontext *, CUdevice))                                         \
-  X(cuCtxSetCurrent, "cuCtxSetCurrent", CUresult(CUcontext))                 \
-  X(cuModuleLoadData, "cuModuleLoadData", CUresult(CUmodule *, const void *)) \
-  X(cuModuleLoadDataEx, "cuModuleLoadDataEx",                                \
-    CUresult(CUmodule *, const void *, unsigned, int *, void **))            \
-  X(cuModuleUnload, "cuModuleUnload", CUresult(CUmodule))                    \
-  X(cuModuleGetFunction, "cuModuleGetFunction",                              \
-    CUresult(CUfunction *, CUmodule, const char *))                          \
-  X(cuFuncSetAttribute, "cuFuncSetAttribute",                                \
-    CUresult(CUfunction, int, int))                                          \
-  X(cuLaunchKernel, "cuLaunchKernel",                                        \
-    CUresult(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,   \
-             unsigned, unsigned, CUstream, void **, void **))                \
-  X(cuStreamCreate, "cuStreamCreate", CUresult(CUstream *, unsigned))        \
-  X(cuStreamDestroy, "cuStreamDestroy_v2", CUresult(CUstream))               \
-  X(cuStreamSynchronize, "cuStreamSynchronize", CUresult(CUstream))          \
-  X(cuStreamWaitEvent, "cuStreamWaitEvent",                                  \
-    CUresult(CUstream, CUevent, unsigned))                                   \
-  X(cuEventCreate, "cuEventCreate", CUresult(CUevent *, unsigned))           \
-  X(cuEventDestroy, "cuEventDestroy_v2", CUresult(CUevent))                  \
-  X(cuEventSynchronize, "cuEventSynchronize", CUresult(CUevent))             \
-  X(cuEventRecord, "cuEventRecord", CUresult(CUevent, CUstream))             \
-  X(cuMemAlloc, "cuMemAlloc_v2", CUresult(CUdeviceptr *, size_t))            \
-  X(cuMemAllocManaged, "cuMemAllocManaged",                                  \
-    CUresult(CUdeviceptr *, size_t, unsigned))                               \
-  X(cuMemFree, "cuMemFree_v2", CUresult(CUdeviceptr))                        \
-  X(cuMemcpyAsync, "cuMemcpyAsync",                                          \
-    CUresult(CUdeviceptr, CUdeviceptr, size_t, CUstream))                    \
-  X(cuMemsetD16Async, "cuMemsetD16Async",                                    \
-    CUresult(CUdeviceptr, unsigned short, size_t, CUstream))                 \
-  X(cuMemsetD32Async, "cuMemsetD32Async",                                    \
-    CUresult(CUdeviceptr, unsigned, size_t, CUstream))                       \
-  X(cuMemHostRegister, "cuMemHostRegister_v2",                               \
-    CUresult(void *, size_t, unsigned))                                      \
+#define COOPVEC_CUDA_DRIVER_FUNCTIONS(X)                                       \
+  X(cuGetErrorName, "cuGetErrorName", CUresult(CUresult, const char **))       \
+  X(cuGetErrorString, "cuGetErrorString", CUresult(CUresult, const char **))   \
+  X(cuInit, "cuInit", CUresult(unsigned))                                      \
+  X(cuDeviceGetCount, "cuDeviceGetCount", CUresult(int *))                     \
+  X(cuDeviceGet, "cuDeviceGet", CUresult(CUdevice *, int))                     \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute",                              \
+    CUresult(int *, int, CUdevice))                                            \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain",                      \
+    CUresult(CUcontext *, CUdevice))                                           \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent", CUresult(CUcontext))                   \
+  X(cuModuleLoadData, "cuModuleLoadData", CUresult(CUmodule *, const void *))  \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx",                                  \
+    CUresult(CUmodule *, const void *, unsigned, int *, void **))              \
+  X(cuModuleUnload, "cuModuleUnload", CUresult(CUmodule))                      \
+  X(cuModuleGetFunction, "cuModuleGetFunction",                                \
+    CUresult(CUfunction *, CUmodule, const char *))                            \
+  X(cuFuncSetAttribute, "cuFuncSetAttribute", CUresult(CUfunction, int, int))  \
+  X(cuLaunchKernel, "cuLaunchKernel",                                          \
+    CUresult(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,     \
+             unsigned, unsigned, CUstream, void **, void **))                  \
+  X(cuStreamCreate, "cuStreamCreate", CUresult(CUstream *, unsigned))          \
+  X(cuStreamDestroy, "cuStreamDestroy_v2", CUresult(CUstream))                 \
+  X(cuStreamSynchronize, "cuStreamSynchronize", CUresult(CUstream))            \
+  X(cuStreamWaitEvent, "cuStreamWaitEvent",                                    \
+    CUresult(CUstream, CUevent, unsigned))                                     \
+  X(cuEventCreate, "cuEventCreate", CUresult(CUevent *, unsigned))             \
+  X(cuEventDestroy, "cuEventDestroy_v2", CUresult(CUevent))                    \
+  X(cuEventSynchronize, "cuEventSynchronize", CUresult(CUevent))               \
+  X(cuEventRecord, "cuEventRecord", CUresult(CUevent, CUstream))               \
+  X(cuMemAlloc, "cuMemAlloc_v2", CUresult(CUdeviceptr *, size_t))              \
+  X(cuMemAllocManaged, "cuMemAllocManaged",                                    \
+    CUresult(CUdeviceptr *, size_t, unsigned))                                 \
+  X(cuMemFree, "cuMemFree_v2", CUresult(CUdeviceptr))                          \
+  X(cuMemcpyAsync, "cuMemcpyAsync",                                            \
+    CUresult(CUdeviceptr, CUdeviceptr, size_t, CUstream))                      \
+  X(cuMemsetD16Async, "cuMemsetD16Async",                                      \
+    CUresult(CUdeviceptr, unsigned short, size_t, CUstream))                   \
+  X(cuMemsetD32Async, "cuMemsetD32Async",                                      \
+    CUresult(CUdeviceptr, unsigned, size_t, CUstream))                         \
+  X(cuMemHostRegister, "cuMemHostRegister_v2",                                 \
+    CUresult(void *, size_t, unsigned))                                        \
   X(cuMemHostUnregister, "cuMemHostUnregister", CUresult(void *))
 
-template <typename Signature>
-using FunctionPtr = Signature *;
+template <typename Signature> using FunctionPtr = Signature *;
 
 struct Driver {
-#define COOPVEC_CUDA_FIELD(field, symbol, ...)                                \
+#define COOPVEC_CUDA_FIELD(field, symbol, ...)                                 \
   FunctionPtr<__VA_ARGS__> field = nullptr;
   COOPVEC_CUDA_DRIVER_FUNCTIONS(COOPVEC_CUDA_FIELD)
 #undef COOPVEC_CUDA_FIELD
@@ -167,17 +165,17 @@ void load(Driver &driver) {
   if (!handle) {
     const char *why = dlerror();
     format(driver.failure, sizeof(driver.failure),
-           "no CUDA driver: cannot load %s (%s)",
-           path, why ? why : "unknown reason");
+           "no CUDA driver: cannot load %s (%s)", path,
+           why ? why : "unknown reason");
     return;
   }
-#define COOPVEC_CUDA_RESOLVE(field, symbol, ...)                              \
-  driver.field =                                                             \
-      reinterpret_cast<FunctionPtr<__VA_ARGS__>>(dlsym(handle, symbol));     \
-  if (!driver.field) {                                                       \
-    format(driver.failure, sizeof(driver.failure),                           \
-           "the CUDA driver %s has no %s (too old a driver?)", path, symbol); \
-    return;                                                                  \
+#define COOPVEC_CUDA_RESOLVE(field, symbol, ...)                               \
+  driver.field =                                                               \
+      reinterpret_cast<FunctionPtr<__VA_ARGS__>>(dlsym(handle, symbol));       \
+  if (!driver.field) {                                                         \
+    format(driver.failure, sizeof(driver.failure),                             \
+           "the CUDA driver %s has no %s (too old a driver?)", path, symbol);  \
+    return;                                                                    \
   }
   COOPVEC_CUDA_DRIVER_FUNCTIONS(COOPVEC_CUDA_RESOLVE)
 #undef COOPVEC_CUDA_RESOLVE
@@ -235,7 +233,8 @@ void check(const Driver &d, const char *function, const char *call,
   fail(message);
 }
 
-#define COOPVEC_CUDA_CHECK(d, call) check(d, __func__, #call, d.call)
+#define COOPVEC_CUDA_CHECK(d, call, ...)                                       \
+  check(d, __func__, #call, d.call(__VA_ARGS__))
 
 /// The primary context of the default device, made current on the calling
 /// thread. Primary contexts are retained once per device and live as long
@@ -247,8 +246,8 @@ const Driver &withContext(const char *function) {
   int ordinal = defaultDevice;
   if (ordinal < 0 || ordinal >= 64) {
     char message[128];
-    format(message, sizeof(message), "%s: device %d does not exist",
-           function, ordinal);
+    format(message, sizeof(message), "%s: device %d does not exist", function,
+           ordinal);
     fail(message);
   }
   CUcontext context;
@@ -309,9 +308,8 @@ extern "C" int coopvecCudaProbe(char *message, size_t size) {
   return 0;
 }
 
-extern "C" int coopvecCudaComputeCapability(int ordinal, int *major,
-                                            int *minor, char *message,
-                                            size_t size) {
+extern "C" int coopvecCudaComputeCapability(int ordinal, int *major, int *minor,
+                                            char *message, size_t size) {
   if (coopvecCudaProbe(message, size))
     return 1;
   const Driver &d = driver();
@@ -322,14 +320,14 @@ extern "C" int coopvecCudaComputeCapability(int ordinal, int *major,
     format(message, size, "no CUDA device %d: %s", ordinal, why);
     return 1;
   }
-  if (CUresult result = d.cuDeviceGetAttribute(
-          major, kAttrComputeCapabilityMajor, device)) {
+  if (CUresult result =
+          d.cuDeviceGetAttribute(major, kAttrComputeCapabilityMajor, device)) {
     describe(d, why, sizeof(why), "cuDeviceGetAttribute", result);
     format(message, size, "%s", why);
     return 1;
   }
-  if (CUresult result = d.cuDeviceGetAttribute(
-          minor, kAttrComputeCapabilityMinor, device)) {
+  if (CUresult result =
+          d.cuDeviceGetAttribute(minor, kAttrComputeCapabilityMinor, device)) {
     describe(d, why, sizeof(why), "cuDeviceGetAttribute", result);
     format(message, size, "%s", why);
     return 1;
@@ -353,7 +351,7 @@ extern "C" void coopvecCudaSetErrorPrefix(const char *prefix) {
 extern "C" CUmodule mgpuModuleLoad(void *data, size_t /*gpuBlobSize*/) {
   const Driver &d = withContext(__func__);
   CUmodule module = nullptr;
-  COOPVEC_CUDA_CHECK(d, cuModuleLoadData(&module, data));
+  COOPVEC_CUDA_CHECK(d, cuModuleLoadData, &module, data);
   return module;
 }
 
@@ -383,11 +381,10 @@ extern "C" CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
 
 extern "C" void mgpuModuleUnload(CUmodule module) {
   const Driver &d = withContext(__func__);
-  COOPVEC_CUDA_CHECK(d, cuModuleUnload(module));
+  COOPVEC_CUDA_CHECK(d, cuModuleUnload, module);
 }
 
-extern "C" CUfunction mgpuModuleGetFunction(CUmodule module,
-                                            const char *name) {
+extern "C" CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
   const Driver &d = withContext(__func__);
   CUfunction function = nullptr;
   CUresult result = d.cuModuleGetFunction(&function, module, name);
@@ -405,8 +402,8 @@ extern "C" CUfunction mgpuModuleGetFunction(CUmodule module,
 extern "C" void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                  intptr_t gridY, intptr_t gridZ,
                                  intptr_t blockX, intptr_t blockY,
-                                 intptr_t blockZ, int32_t smem,
-                                 CUstream stream, void **params, void **extra,
+                                 intptr_t blockZ, int32_t smem, CUstream stream,
+                                 void **params, void **extra,
                                  size_t /*paramsCount*/) {
   const Driver &d = withContext(__func__);
   if (smem < 0) {
@@ -420,10 +417,9 @@ extern "C" void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
     // limit.
     CUdevice device;
     int limit = 0;
-    COOPVEC_CUDA_CHECK(d, cuDeviceGet(&device, defaultDevice));
-    COOPVEC_CUDA_CHECK(d, cuDeviceGetAttribute(
-                              &limit, kAttrMaxSharedMemoryPerBlockOptin,
-                              device));
+    COOPVEC_CUDA_CHECK(d, cuDeviceGet, &device, defaultDevice);
+    COOPVEC_CUDA_CHECK(d, cuDeviceGetAttribute, &limit,
+                       kAttrMaxSharedMemoryPerBlockOptin, device);
     if (smem > limit) {
       char message[160];
       format(message, sizeof(message),
@@ -432,18 +428,17 @@ extern "C" void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
              __func__, smem, limit);
       fail(message);
     }
-    COOPVEC_CUDA_CHECK(d, cuFuncSetAttribute(
-                              function, kFuncAttrMaxDynamicSharedSizeBytes,
-                              smem));
+    COOPVEC_CUDA_CHECK(d, cuFuncSetAttribute, function,
+                       kFuncAttrMaxDynamicSharedSizeBytes, smem);
   }
-  COOPVEC_CUDA_CHECK(
-      d, cuLaunchKernel(function, launchDim(__func__, "grid x", gridX),
-                        launchDim(__func__, "grid y", gridY),
-                        launchDim(__func__, "grid z", gridZ),
-                        launchDim(__func__, "block x", blockX),
-                        launchDim(__func__, "block y", blockY),
-                        launchDim(__func__, "block z", blockZ),
-                        static_cast<unsigned>(smem), stream, params, extra));
+  COOPVEC_CUDA_CHECK(d, cuLaunchKernel, function,
+                     launchDim(__func__, "grid x", gridX),
+                     launchDim(__func__, "grid y", gridY),
+                     launchDim(__func__, "grid z", gridZ),
+                     launchDim(__func__, "block x", blockX),
+                     launchDim(__func__, "block y", blockY),
+                     launchDim(__func__, "block z", blockZ),
+                     static_cast<unsigned>(smem), stream, params, extra);
 }
 
 //===----------------------------------------------------------------------===//
@@ -453,46 +448,46 @@ extern "C" void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
 extern "C" CUstream mgpuStreamCreate() {
   const Driver &d = withContext(__func__);
   CUstream stream = nullptr;
-  COOPVEC_CUDA_CHECK(d, cuStreamCreate(&stream, kStreamNonBlocking));
+  COOPVEC_CUDA_CHECK(d, cuStreamCreate, &stream, kStreamNonBlocking);
   return stream;
 }
 
 extern "C" void mgpuStreamDestroy(CUstream stream) {
   const Driver &d = withContext(__func__);
-  COOPVEC_CUDA_CHECK(d, cuStreamDestroy(stream));
+  COOPVEC_CUDA_CHECK(d, cuStreamDestroy, stream);
 }
 
 /// Kernel faults surface here (or at the next call on the context).
 extern "C" void mgpuStreamSynchronize(CUstream stream) {
   const Driver &d = withContext(__func__);
-  COOPVEC_CUDA_CHECK(d, cuStreamSynchronize(stream));
+  COOPVEC_CUDA_CHECK(d, cuStreamSynchronize, stream);
 }
 
 extern "C" void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
   const Driver &d = withContext(__func__);
-  COOPVEC_CUDA_CHECK(d, cuStreamWaitEvent(stream, event, 0));
+  COOPVEC_CUDA_CHECK(d, cuStreamWaitEvent, stream, event, 0);
 }
 
 extern "C" CUevent mgpuEventCreate() {
   const Driver &d = withContext(__func__);
   CUevent event = nullptr;
-  COOPVEC_CUDA_CHECK(d, cuEventCreate(&event, kEventDisableTiming));
+  COOPVEC_CUDA_CHECK(d, cuEventCreate, &event, kEventDisableTiming);
   return event;
 }
 
 extern "C" void mgpuEventDestroy(CUevent event) {
   const Driver &d = withContext(__func__);
-  COOPVEC_CUDA_CHECK(d, cuEventDestroy(event));
+  COOPVEC_CUDA_CHECK(d, cuEventDestroy, event);
 }
 
 extern "C" void mgpuEventSynchronize(CUevent event) {
   const Driver &d = withContext(__func__);
-  COOPVEC_CUDA_CHECK(d, cuEventSynchronize(event));
+  COOPVEC_CUDA_CHECK(d, cuEventSynchronize, event);
 }
 
 extern "C" void mgpuEventRecord(CUevent event, CUstream stream) {
   const Driver &d = withContext(__func__);
-  COOPVEC_CUDA_CHECK(d, cuEventRecord(event, stream));
+  COOPVEC_CUDA_CHECK(d, cuEventRecord, event, stream);
 }
 
 //===----------------------------------------------------------------------===//
@@ -508,16 +503,16 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
   if (sizeBytes == 0)
     return nullptr;
   if (isHostShared)
-    COOPVEC_CUDA_CHECK(d, cuMemAllocManaged(&ptr, sizeBytes, kMemAttachGlobal));
+    COOPVEC_CUDA_CHECK(d, cuMemAllocManaged, &ptr, sizeBytes, kMemAttachGlobal);
   else
-    COOPVEC_CUDA_CHECK(d, cuMemAlloc(&ptr, sizeBytes));
+    COOPVEC_CUDA_CHECK(d, cuMemAlloc, &ptr, sizeBytes);
   return reinterpret_cast<void *>(static_cast<uintptr_t>(ptr));
 }
 
 extern "C" void mgpuMemFree(void *ptr, CUstream /*stream*/) {
   const Driver &d = withContext(__func__);
   if (ptr)
-    COOPVEC_CUDA_CHECK(d, cuMemFree(devicePtr(ptr)));
+    COOPVEC_CUDA_CHECK(d, cuMemFree, devicePtr(ptr));
 }
 
 /// gpu.memcpy in any direction: with unified addressing the driver tells
@@ -526,35 +521,35 @@ extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                            CUstream stream) {
   const Driver &d = withContext(__func__);
   if (sizeBytes)
-    COOPVEC_CUDA_CHECK(
-        d, cuMemcpyAsync(devicePtr(dst), devicePtr(src), sizeBytes, stream));
+    COOPVEC_CUDA_CHECK(d, cuMemcpyAsync, devicePtr(dst), devicePtr(src),
+                       sizeBytes, stream);
 }
 
 extern "C" void mgpuMemset32(void *dst, unsigned value, size_t count,
                              CUstream stream) {
   const Driver &d = withContext(__func__);
   if (count)
-    COOPVEC_CUDA_CHECK(
-        d, cuMemsetD32Async(devicePtr(dst), value, count, stream));
+    COOPVEC_CUDA_CHECK(d, cuMemsetD32Async, devicePtr(dst), value, count,
+                       stream);
 }
 
 extern "C" void mgpuMemset16(void *dst, unsigned short value, size_t count,
                              CUstream stream) {
   const Driver &d = withContext(__func__);
   if (count)
-    COOPVEC_CUDA_CHECK(
-        d, cuMemsetD16Async(devicePtr(dst), value, count, stream));
+    COOPVEC_CUDA_CHECK(d, cuMemsetD16Async, devicePtr(dst), value, count,
+                       stream);
 }
 
 extern "C" void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
   const Driver &d = withContext(__func__);
   if (sizeBytes)
-    COOPVEC_CUDA_CHECK(d, cuMemHostRegister(ptr, sizeBytes, 0));
+    COOPVEC_CUDA_CHECK(d, cuMemHostRegister, ptr, sizeBytes, 0);
 }
 
 extern "C" void mgpuMemHostUnregister(void *ptr) {
   const Driver &d = withContext(__func__);
-  COOPVEC_CUDA_CHECK(d, cuMemHostUnregister(ptr));
+  COOPVEC_CUDA_CHECK(d, cuMemHostUnregister, ptr);
 }
 
 /// gpu.host_register of a memref: its elements must be densely packed, so
@@ -590,6 +585,4 @@ extern "C" void mgpuMemHostUnregisterMemRef(int64_t /*rank*/,
                         descriptor->offset * elementSizeBytes);
 }
 
-extern "C" void mgpuSetDefaultDevice(int32_t device) {
-  defaultDevice = device;
-}
+extern "C" void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
