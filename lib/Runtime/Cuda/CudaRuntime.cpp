@@ -37,6 +37,7 @@ using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 
 constexpr CUresult kCudaSuccess = 0;
+constexpr CUresult kCudaDeinitialized = 4;
 constexpr int kAttrComputeCapabilityMajor = 75;
 constexpr int kAttrComputeCapabilityMinor = 76;
 constexpr int kAttrMaxSharedMemoryPerBlockOptin = 97;
@@ -379,9 +380,14 @@ extern "C" CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
   return module;
 }
 
+/// Called from a global destructor: a driver already shut down at exit has
+/// unloaded every module itself. A module knows its context, so none is
+/// made current.
 extern "C" void mgpuModuleUnload(CUmodule module) {
-  const Driver &d = withContext(__func__);
-  COOPVEC_CUDA_CHECK(d, cuModuleUnload, module);
+  const Driver &d = usableDriver(__func__);
+  CUresult result = d.cuModuleUnload(module);
+  if (result != kCudaDeinitialized)
+    check(d, __func__, "cuModuleUnload", result);
 }
 
 extern "C" CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
