@@ -9,12 +9,18 @@
 //   sm_XY       one device of compute capability X.Y, on which loading any
 //               module fails with CUDA_ERROR_NO_BINARY_FOR_GPU; streams and
 //               memory calls succeed (host memory stands in for the device's)
+//   sm_XY:launch  the same device, which loads modules and launches kernels
+//               without running them: each launch prints its function name,
+//               grid, block, shared memory and first parameter on stderr,
+//               each unload a line too
 //
 //===----------------------------------------------------------------------===//
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 
 namespace {
 
@@ -33,16 +39,25 @@ bool initialized = false;
 /// The compute capability of the fake device, or false without one.
 bool device(int &major, int &minor) {
   const char *m = mode();
-  if (std::strncmp(m, "sm_", 3) || std::strlen(m) < 5)
+  size_t digits = std::strcspn(m + std::min<size_t>(3, std::strlen(m)), ":");
+  if (std::strncmp(m, "sm_", 3) || digits < 2 || digits > 3)
     return false;
   major = m[3] - '0';
   minor = m[4] - '0';
-  if (std::strlen(m) == 6) {
+  if (digits == 3) {
     major = major * 10 + minor;
     minor = m[5] - '0';
   }
   return true;
 }
+
+/// Whether modules load and kernels "launch" (sm_XY:launch).
+bool launches() { return std::strstr(mode(), ":launch") != nullptr; }
+
+/// A loaded module: the function names it hands out point into it.
+struct Module {
+  char name[128];
+};
 
 CUresult ready() {
   int major, minor;
@@ -143,23 +158,53 @@ CUresult cuDevicePrimaryCtxRetain(void **context, int) {
   return ready();
 }
 CUresult cuCtxSetCurrent(void *) { return ready(); }
-CUresult cuModuleLoadData(void **, const void *) {
-  CUresult r = ready();
-  return r ? r : kNoBinaryForGpu;
+CUresult cuModuleLoadData(void **module, const void *) {
+  if (CUresult r = ready())
+    return r;
+  if (!launches())
+    return kNoBinaryForGpu;
+  *module = new Module();
+  return kSuccess;
 }
-CUresult cuModuleLoadDataEx(void **, const void *, unsigned, int *, void **) {
-  CUresult r = ready();
-  return r ? r : kNoBinaryForGpu;
+CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned, int *,
+                            void **) {
+  return cuModuleLoadData(module, image);
 }
-CUresult cuModuleUnload(void *) { return kInvalidValue; }
-CUresult cuModuleGetFunction(void **, void *, const char *) {
-  return kInvalidValue;
+CUresult cuModuleUnload(void *module) {
+  if (!module)
+    return kInvalidValue;
+  std::fprintf(stderr, "fake cuModuleUnload\n");
+  delete static_cast<Module *>(module);
+  return kSuccess;
+}
+CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
+  if (!module)
+    return kInvalidValue;
+  auto *m = static_cast<Module *>(module);
+  std::snprintf(m->name, sizeof(m->name), "%s", name);
+  *function = m->name;
+  return kSuccess;
 }
 CUresult cuFuncSetAttribute(void *, int, int) { return kNotSupported; }
-CUresult cuLaunchKernel(void *, unsigned, unsigned, unsigned, unsigned,
-                        unsigned, unsigned, unsigned, void *, void **,
+CUresult cuLaunchKernel(void *function, unsigned gridX, unsigned gridY,
+                        unsigned gridZ, unsigned blockX, unsigned blockY,
+                        unsigned blockZ, unsigned smem, void *, void **params,
                         void **) {
-  return kNotSupported;
+  if (!function)
+    return kInvalidValue;
+  if (blockX * blockY * blockZ > 1024)
+    return kInvalidValue;
+  // The first parameter of a lowered kernel taking a memref is its
+  // allocated pointer; printed as "set" or "null" to stay deterministic.
+  std::fprintf(stderr,
+               "fake cuLaunchKernel: %s grid %ux%ux%u block %ux%ux%u smem %u "
+               "param0 %s\n",
+               static_cast<const char *>(function), gridX, gridY, gridZ,
+               blockX, blockY, blockZ, smem,
+               params && params[0] && *static_cast<void **>(params[0])
+                   ? "set"
+                   : "null");
+  return kSuccess;
 }
 CUresult cuStreamCreate(void **stream, unsigned) {
   static int token;
