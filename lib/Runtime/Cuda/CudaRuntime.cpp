@@ -113,19 +113,17 @@ struct Driver {
 std::atomic<CoopVecCudaErrorHandler> errorHandler{nullptr};
 std::atomic<const char *> errorPrefix{"coopvec-cuda: "};
 
-void formatV(char *out, size_t size, const char *format, va_list args) {
-  if (size)
-    std::vsnprintf(out, size, format, args);
-}
-
+/// snprintf that accepts an empty buffer.
 void format(char *out, size_t size, const char *format, ...) {
+  if (!size)
+    return;
   va_list args;
   va_start(args, format);
-  formatV(out, size, format, args);
+  std::vsnprintf(out, size, format, args);
   va_end(args);
 }
 
-/// Prints the error line and ends the run: the handler, or exit(1).
+/// Prints the error line and ends the run: the handler, or _Exit(1).
 [[noreturn]] void fail(const char *message) {
   std::fflush(stdout);
   std::fprintf(stderr, "%serror: %s\n", errorPrefix.load(), message);
