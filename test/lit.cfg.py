@@ -107,8 +107,20 @@ if (shutil.which("clang-22")
 config.substitutions.append(("%riscv64_cc", riscv64_cc))
 if os.path.exists("/usr/local/cuda/bin/ptxas") or shutil.which("ptxas"):
     config.available_features.add("ptxas")
-if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):
-    config.available_features.add("cuda-gpu")
+# cuda-gpu: the CUDA driver (libcuda.so.1) loads and reports a device, as
+# coopvec-run --probe-gpu finds through libcoopvec_cuda_runtime.so. The
+# chip it prints is %cuda_chip.
+coopvec_run = os.path.join(config.coopvec_tools_dir, "coopvec-run")
+if os.path.exists(coopvec_run):
+    import subprocess
+    try:
+        probe = subprocess.run([coopvec_run, "--probe-gpu"], capture_output=True,
+                               text=True, timeout=120)
+        if probe.returncode == 0 and probe.stdout.strip().startswith("sm_"):
+            config.available_features.add("cuda-gpu")
+            config.substitutions.append(("%cuda_chip", probe.stdout.strip()))
+    except (OSError, subprocess.TimeoutExpired):
+        pass
 if shutil.which("spirv-val"):
     config.available_features.add("spirv-tools")
 if config.coopvec_fuzzers_built:

@@ -5,6 +5,14 @@
 // entry function with arguments from .npy files or inline literals, and
 // prints (and optionally saves) its results.
 //
+// GPU programs (a gpu.container_module with gpu.modules, run from host
+// functions with gpu.launch_func, gpu.alloc, gpu.memcpy, ...) need an
+// NVIDIA GPU: the CUDA driver is probed first, the gpu.modules are compiled
+// for the device's chip (buildGpuDevicePipeline), the host code is lowered
+// by the CPU pipeline with gpu-host=true, and the JIT resolves the mgpu*
+// calls in libcoopvec_cuda_runtime.so. Arguments and results are host
+// memrefs, as for CPU programs.
+//
 // Calling convention: the ExecutionEngine's packed wrapper `_mlir_<entry>`
 // takes one pointer per LLVM-level argument followed by one pointer to the
 // result. A memref argument expands to its descriptor fields (allocated and
@@ -18,8 +26,10 @@
 #include "LinAlgCoop/Conversion/CoopVecToCPU/CoopVecToCPU.h"
 #include "LinAlgCoop/InitAll.h"
 #include "LinAlgCoop/Runtime/CpuTarget.h"
+#include "LinAlgCoop/Runtime/CudaRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -31,6 +41,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
@@ -153,8 +164,26 @@ static cl::opt<unsigned> invocations(
     cl::init(1), cl::cat(runCategory));
 static cl::opt<bool>
     printLowered("print-lowered",
-                 cl::desc("Print the module after the pipeline and stop"),
+                 cl::desc("Print the module after the pipeline and stop (a "
+                          "GPU program needs no GPU for this if "
+                          "--gpu-chip is given)"),
                  cl::cat(runCategory));
+static cl::opt<std::string> gpuChip(
+    "gpu-chip",
+    cl::desc("GPU programs: the NVIDIA chip to compile gpu.modules for "
+             "(default: the compute capability of CUDA device 0)"),
+    cl::value_desc("sm_XY"), cl::cat(runCategory));
+static cl::opt<std::string> cudaRuntimeLib(
+    "cuda-runtime-lib",
+    cl::desc("GPU programs: path of libcoopvec_cuda_runtime.so (default: "
+             "../lib next to this executable)"),
+    cl::cat(runCategory));
+static cl::opt<bool> probeGpu(
+    "probe-gpu",
+    cl::desc("Check that the CUDA driver loads and reports a GPU: print the "
+             "chip of device 0 (sm_XY) and exit with 0, or say why not and "
+             "exit with 1. Takes no input"),
+    cl::cat(runCategory));
 
 //===----------------------------------------------------------------------===//
 // Errors
@@ -754,14 +783,102 @@ static LogicalResult checkVectorSizes(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
-static std::string findRuntimeLibrary(const char *argv0) {
-  if (!runtimeLib.empty())
-    return runtimeLib;
+/// `given`, or the library `name` in ../lib next to this executable.
+static std::string findLibrary(const char *argv0, StringRef given,
+                               StringRef name) {
+  if (!given.empty())
+    return given.str();
   static int anchor;
   std::string exe = llvm::sys::fs::getMainExecutable(argv0, &anchor);
   llvm::SmallString<256> path(llvm::sys::path::parent_path(exe));
-  llvm::sys::path::append(path, "..", "lib", "libcoopvec_runtime.so");
+  llvm::sys::path::append(path, "..", "lib", name);
   return std::string(path);
+}
+
+static std::string findRuntimeLibrary(const char *argv0) {
+  return findLibrary(argv0, runtimeLib, "libcoopvec_runtime.so");
+}
+
+//===----------------------------------------------------------------------===//
+// GPU programs
+//===----------------------------------------------------------------------===//
+
+/// Whether `module` is a GPU program: kernels in gpu.modules (or already
+/// compiled to gpu.binary) that its host code launches.
+static bool isGpuProgram(ModuleOp module) {
+  if (module->hasAttr(gpu::GPUDialect::getContainerModuleAttrName()))
+    return true;
+  return !module.getOps<gpu::GPUModuleOp>().empty() ||
+         !module.getOps<gpu::BinaryOp>().empty();
+}
+
+/// The device-side pipeline: every gpu.module compiled for `chip` into a
+/// gpu.binary holding a cubin, leaving the host code as it is.
+// TODO(NVVM merge): this is the upstream sequence that stands in for
+// coopvec's own lowering; on merging lib/Conversion/CoopVecToNVVM, return
+// ("coopvec-nvvm-pipeline{chip=" + chip + " format=bin}") instead.
+static std::string buildGpuDevicePipeline(StringRef chip) {
+  return ("gpu.module(lower-affine,convert-scf-to-cf,convert-gpu-to-nvvm,"
+          "reconcile-unrealized-casts),nvvm-attach-target{chip=" +
+          chip + "},gpu-module-to-binary{format=bin}")
+      .str();
+}
+
+/// The CUDA runtime's probing entry points, loaded from its library.
+struct CudaRuntime {
+  decltype(&coopvecCudaProbe) probe = nullptr;
+  decltype(&coopvecCudaComputeCapability) computeCapability = nullptr;
+  decltype(&coopvecCudaSetErrorPrefix) setErrorPrefix = nullptr;
+};
+
+/// Loads libcoopvec_cuda_runtime.so into the process (where the JIT finds
+/// its mgpu* functions too) and resolves its probing functions.
+static CudaRuntime loadCudaRuntime(const std::string &path) {
+  if (!llvm::sys::fs::exists(path))
+    fatal("cannot find the CUDA runtime library '" + path +
+          "' (use --cuda-runtime-lib)");
+  std::string error;
+  llvm::sys::DynamicLibrary library =
+      llvm::sys::DynamicLibrary::getPermanentLibrary(path.c_str(), &error);
+  if (!library.isValid())
+    fatal("cannot load the CUDA runtime library '" + path + "': " + error);
+  CudaRuntime runtime;
+  runtime.probe = reinterpret_cast<decltype(runtime.probe)>(
+      library.getAddressOfSymbol("coopvecCudaProbe"));
+  runtime.computeCapability =
+      reinterpret_cast<decltype(runtime.computeCapability)>(
+          library.getAddressOfSymbol("coopvecCudaComputeCapability"));
+  runtime.setErrorPrefix = reinterpret_cast<decltype(runtime.setErrorPrefix)>(
+      library.getAddressOfSymbol("coopvecCudaSetErrorPrefix"));
+  if (!runtime.probe || !runtime.computeCapability || !runtime.setErrorPrefix)
+    fatal("'" + path + "' is not the coopvec CUDA runtime library");
+  runtime.setErrorPrefix("coopvec-run: ");
+  return runtime;
+}
+
+/// The chip of CUDA device 0 (sm_XY), or why there is none.
+static FailureOr<std::string> probeGpuChip(const CudaRuntime &runtime,
+                                           std::string &reason) {
+  char message[1024];
+  int major = 0, minor = 0;
+  if (runtime.probe(message, sizeof(message)) ||
+      runtime.computeCapability(0, &major, &minor, message, sizeof(message))) {
+    reason = message;
+    return failure();
+  }
+  return "sm_" + std::to_string(major) + std::to_string(minor);
+}
+
+/// Whether `chip` names an NVIDIA architecture as NVPTX spells it: sm_XY,
+/// with an optional a/f suffix (sm_90a).
+static bool isChipName(StringRef chip) {
+  if (!chip.consume_front("sm_"))
+    return false;
+  if (!chip.consume_back("a"))
+    chip.consume_back("f");
+  unsigned version;
+  return !chip.empty() && llvm::all_of(chip, llvm::isDigit) &&
+         !chip.getAsInteger(10, version) && version >= 20;
 }
 
 int main(int argc, char **argv) {
@@ -779,11 +896,31 @@ int main(int argc, char **argv) {
       "  coopvec-run prog.mlir -e mlp --arg w.npy --arg x.npy --arg 3 -o y.npy\n"
       "Memref arguments come from .npy files (dtype and static dimensions "
       "are checked; a 1-D i8 memref takes any array as raw bytes) or inline "
-      "lists; vectors from lists or .npy files; scalars from literals.\n");
+      "lists; vectors from lists or .npy files; scalars from literals.\n"
+      "GPU programs (gpu.container_module) run on CUDA device 0: their "
+      "gpu.modules are compiled for its chip (or --gpu-chip), the host code "
+      "calls libcoopvec_cuda_runtime.so, which loads the CUDA driver "
+      "(libcuda.so.1); without a driver or a GPU coopvec-run says so and "
+      "exits with 1.\n");
+
+  if (probeGpu) {
+    CudaRuntime runtime =
+        loadCudaRuntime(findLibrary(argv[0], cudaRuntimeLib,
+                                    "libcoopvec_cuda_runtime.so"));
+    std::string reason;
+    FailureOr<std::string> chip = probeGpuChip(runtime, reason);
+    if (failed(chip))
+      fatal(reason);
+    llvm::outs() << *chip << "\n";
+    return 0;
+  }
 
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   DialectRegistry registry;
   mlir::coopvec::registerAllDialects(registry);
+  // GPU programs: #nvvm.target serializes gpu.modules; gpu.binary and
+  // gpu.launch_func translate to the mgpu* calls.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registerAllToLLVMIRTranslations(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
@@ -804,6 +941,27 @@ int main(int argc, char **argv) {
   if (!entry || entry.isExternal())
     fatal("no function @" + entryName + " with a body in '" + inputFile + "'");
   FunctionType signature = entry.getFunctionType();
+
+  // A GPU program needs the driver and a GPU before anything else is done,
+  // unless it is only lowered for a chip that --gpu-chip names.
+  bool gpuProgram = isGpuProgram(*module);
+  std::string chip = gpuChip;
+  std::string cudaRuntimePath;
+  if (!chip.empty() && !isChipName(chip))
+    fatal("--gpu-chip=" + chip + " is not an NVIDIA chip name like sm_80");
+  if (gpuProgram && !(printLowered && !chip.empty())) {
+    cudaRuntimePath =
+        findLibrary(argv[0], cudaRuntimeLib, "libcoopvec_cuda_runtime.so");
+    CudaRuntime runtime = loadCudaRuntime(cudaRuntimePath);
+    std::string reason;
+    FailureOr<std::string> deviceChip = probeGpuChip(runtime, reason);
+    if (failed(deviceChip))
+      fatal("'" + inputFile + "' is a GPU program (gpu.container_module), "
+            "but no NVIDIA GPU can run it: " + reason +
+            (printLowered ? "; --gpu-chip=sm_XY lowers it without one" : ""));
+    if (chip.empty())
+      chip = *deviceChip;
+  }
 
   if (!entryResult.empty()) {
     StringRef want = entryResult;
@@ -885,10 +1043,19 @@ int main(int argc, char **argv) {
       fatal("invalid --pass-pipeline: " +
             StringRef(pipelineError).trim().split('\n').first);
   } else {
+    if (gpuProgram) {
+      std::string pipelineError;
+      llvm::raw_string_ostream errorStream(pipelineError);
+      if (failed(parsePassPipeline(buildGpuDevicePipeline(chip), pm,
+                                   errorStream)))
+        fatal("the GPU device pipeline is invalid: " +
+              StringRef(pipelineError).trim().split('\n').first);
+    }
     mlir::coopvec::CoopVecCPUPipelineOptions options;
     options.numThreads = numThreads;
     options.boundsChecks = !noBoundsChecks;
     options.parallelLoops = !sequentialLoops;
+    options.gpuHost = gpuProgram;
     mlir::coopvec::buildCoopVecCPUPipeline(pm, options);
   }
   Clock::time_point lowerStart = Clock::now();
@@ -912,6 +1079,8 @@ int main(int argc, char **argv) {
     fatal("cannot find the runtime library '" + runtimePath +
           "' (use --runtime-lib)");
   SmallVector<StringRef> libs{runtimePath};
+  if (gpuProgram)
+    libs.push_back(cudaRuntimePath);
   for (const std::string &lib : sharedLibs) {
     if (!llvm::sys::fs::exists(lib))
       fatal("cannot find shared library '" + lib + "' (--shared-libs)");
@@ -945,6 +1114,9 @@ int main(int argc, char **argv) {
           llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(
               "coopvecCpuSetErrorHandler")))
     setHandler(onRuntimeError);
+  // Run the global constructors: a GPU program's load its kernels
+  // (gpu.binary).
+  (*engine)->initialize();
   auto function = (*engine)->lookupPacked(entryName);
   if (!function)
     exitOnError(function.takeError(), "cannot find the JIT-compiled @" +

@@ -12,8 +12,10 @@ namespace coopvec {
 /// to the LLVM dialect, in the order they need: vector transfers to loops,
 /// structured control flow to branches, subviews to metadata arithmetic,
 /// then every dialect to LLVM and the casts reconciled. Shared by the CPU
-/// and DXIL pipelines.
-void buildLowerToLLVMPasses(OpPassManager &pm);
+/// and DXIL pipelines. With `gpuHost`, gpu-to-llvm also lowers the host
+/// side of GPU programs (gpu.launch_func of gpu.binary kernels, gpu.alloc,
+/// gpu.memcpy, ...) before the casts are reconciled.
+void buildLowerToLLVMPasses(OpPassManager &pm, bool gpuHost = false);
 
 } // namespace coopvec
 } // namespace mlir

@@ -10,7 +10,7 @@
 
 using namespace mlir;
 
-void mlir::coopvec::buildLowerToLLVMPasses(OpPassManager &pm) {
+void mlir::coopvec::buildLowerToLLVMPasses(OpPassManager &pm, bool gpuHost) {
   // High-level vector ops (transfers, contractions) become loops and simple
   // vector ops before anything is lowered to LLVM.
   pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass());
@@ -32,5 +32,9 @@ void mlir::coopvec::buildLowerToLLVMPasses(OpPassManager &pm) {
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());
+  // Host GPU ops keep memref operands until here; their lowering (and the
+  // kernels' argument packing) meets the descriptors of the passes above.
+  if (gpuHost)
+    pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

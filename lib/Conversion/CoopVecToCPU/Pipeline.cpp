@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Async/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "LinAlgCoop/Conversion/LowerToLLVM.h"
 #include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h"
@@ -26,6 +27,10 @@ using namespace mlir;
 
 void mlir::coopvec::buildCoopVecCPUPipeline(
     OpPassManager &pm, const CoopVecCPUPipelineOptions &options) {
+  // Host GPU ops in program order on one stream, the form gpu-to-llvm
+  // lowers (it leaves synchronous gpu.alloc and gpu.memcpy alone).
+  if (options.gpuHost)
+    pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   // Cooperative batching first: per-invocation loops become matrix-matrix
   // and fused network kernels.
   if (options.batch)
@@ -61,7 +66,7 @@ void mlir::coopvec::buildCoopVecCPUPipeline(
     // module; only the functions a program calls stay.
     pm.addPass(createSymbolDCEPass());
   }
-  buildLowerToLLVMPasses(pm);
+  buildLowerToLLVMPasses(pm, options.gpuHost);
   pm.addPass(createCanonicalizerPass());
 }
 
@@ -82,6 +87,8 @@ void mlir::coopvec::registerCoopVecCPUPipeline() {
       "convert-cf-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts, "
       "canonicalize. Options: batch, num-threads, batch-threads, "
       "bounds-checks (as for convert-coopvec-to-cpu), parallel-loops, "
-      "loop-workers, loop-min-task-size",
+      "loop-workers, loop-min-task-size, gpu-host (gpu-async-region first "
+      "and gpu-to-llvm before reconcile-unrealized-casts, for the host side "
+      "of GPU programs)",
       buildCoopVecCPUPipeline);
 }

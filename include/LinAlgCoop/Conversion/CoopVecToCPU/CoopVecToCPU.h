@@ -74,6 +74,16 @@ struct CoopVecCPUPipelineOptions
                      "their own (at least 1); shorter loops run on the "
                      "calling thread"),
       llvm::cl::init(1000)};
+  PassOptions::Option<bool> gpuHost{
+      *this, "gpu-host",
+      llvm::cl::desc("Also lower the host side of a GPU program whose "
+                     "gpu.modules are already compiled to gpu.binary: "
+                     "gpu-async-region on every function first (gpu.alloc, "
+                     "gpu.memcpy, gpu.launch_func, ... then run in order on "
+                     "one stream) and gpu-to-llvm before the casts are "
+                     "reconciled; the JIT then needs a runtime with the "
+                     "mgpu* functions (libcoopvec_cuda_runtime.so)"),
+      llvm::cl::init(false)};
 };
 
 /// Builds the default CPU pipeline: coopvec and the upstream dialects around
