@@ -170,8 +170,9 @@ static cl::opt<bool>
                  cl::cat(runCategory));
 static cl::opt<std::string> gpuChip(
     "gpu-chip",
-    cl::desc("GPU programs: the NVIDIA chip to compile gpu.modules for "
-             "(default: the compute capability of CUDA device 0)"),
+    cl::desc("GPU programs: the NVIDIA chip (coopvec profile) to compile "
+             "gpu.modules for: sm_80, sm_89, sm_90, sm_100a or sm_120a "
+             "(default: the one whose code runs on CUDA device 0)"),
     cl::value_desc("sm_XY"), cl::cat(runCategory));
 static cl::opt<std::string> cudaRuntimeLib(
     "cuda-runtime-lib",
@@ -814,14 +815,28 @@ static bool isGpuProgram(ModuleOp module) {
 
 /// The device-side pipeline: every gpu.module compiled for `chip` into a
 /// gpu.binary holding a cubin, leaving the host code as it is.
-// TODO(NVVM merge): this is the upstream sequence that stands in for
-// coopvec's own lowering; on merging lib/Conversion/CoopVecToNVVM, return
-// ("coopvec-nvvm-pipeline{chip=" + chip + " format=bin}") instead.
+/// The device side of a GPU program: coopvec-nvvm-pipeline (the profile
+/// check, convert-coopvec-to-nvvm, convert-gpu-to-nvvm, a cubin by ptxas).
 static std::string buildGpuDevicePipeline(StringRef chip) {
-  return ("gpu.module(lower-affine,convert-scf-to-cf,convert-gpu-to-nvvm,"
-          "reconcile-unrealized-casts),nvvm-attach-target{chip=" +
-          chip + "},gpu-module-to-binary{format=bin}")
-      .str();
+  return ("coopvec-nvvm-pipeline{chip=" + chip + " format=bin}").str();
+}
+
+/// The coopvec NVIDIA profile whose cubin runs on a device of compute
+/// capability sm_<major><minor>: a cubin runs on later minor versions of its
+/// major one, an arch-specific (`a`) one only on its own.
+static FailureOr<std::string> profileForDevice(int major, int minor) {
+  int cc = major * 10 + minor;
+  if (cc >= 80 && cc < 89)
+    return std::string("sm_80");
+  if (cc == 89)
+    return std::string("sm_89");
+  if (major == 9)
+    return std::string("sm_90");
+  if (cc == 100)
+    return std::string("sm_100a");
+  if (cc == 120)
+    return std::string("sm_120a");
+  return failure();
 }
 
 /// The CUDA runtime's probing entry points, loaded from its library.
@@ -856,7 +871,8 @@ static CudaRuntime loadCudaRuntime(const std::string &path) {
   return runtime;
 }
 
-/// The chip of CUDA device 0 (sm_XY), or why there is none.
+/// The profile (sm_80, sm_89, sm_90, sm_100a, sm_120a) whose code runs on
+/// CUDA device 0, or why there is none.
 static FailureOr<std::string> probeGpuChip(const CudaRuntime &runtime,
                                            std::string &reason) {
   char message[1024];
@@ -866,7 +882,13 @@ static FailureOr<std::string> probeGpuChip(const CudaRuntime &runtime,
     reason = message;
     return failure();
   }
-  return "sm_" + std::to_string(major) + std::to_string(minor);
+  FailureOr<std::string> profile = profileForDevice(major, minor);
+  if (failed(profile))
+    reason = "device 0 is sm_" + std::to_string(major) +
+             std::to_string(minor) +
+             ", which no coopvec NVIDIA profile (sm_80, sm_89, sm_90, "
+             "sm_100a, sm_120a) targets; --gpu-chip names one";
+  return profile;
 }
 
 /// Whether `chip` names an NVIDIA architecture as NVPTX spells it: sm_XY,

@@ -10,12 +10,16 @@
 // RUN: env COOPVEC_CUDA_DRIVER=%coopvec_libs/libcoopvec_fake_cuda.so COOPVEC_FAKE_CUDA=init-error not coopvec-run %S/Inputs/axpy.mlir -e axpy --arg [1] --arg [2] --arg 2 --arg 1 2>&1 | FileCheck %s --check-prefix=INIT
 // INIT: but no NVIDIA GPU can run it: the CUDA driver cannot be used: cuInit failed: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)
 
-// RUN: env COOPVEC_CUDA_DRIVER=%coopvec_libs/libcoopvec_fake_cuda.so COOPVEC_FAKE_CUDA=sm_75 coopvec-run --probe-gpu | FileCheck %s --check-prefix=PROBE
-// PROBE: sm_75
+// The device's compute capability picks the coopvec profile whose cubin
+// runs there (sm_86 runs sm_80 code); a device older than every profile
+// has none. --gpu-chip overrides it.
+// RUN: env COOPVEC_CUDA_DRIVER=%coopvec_libs/libcoopvec_fake_cuda.so COOPVEC_FAKE_CUDA=sm_86 coopvec-run --probe-gpu | FileCheck %s --check-prefix=PROBE
+// PROBE: sm_80
+// RUN: env COOPVEC_CUDA_DRIVER=%coopvec_libs/libcoopvec_fake_cuda.so COOPVEC_FAKE_CUDA=sm_75 not coopvec-run --probe-gpu 2>&1 | FileCheck %s --check-prefix=OLD
+// OLD: device 0 is sm_75, which no coopvec NVIDIA profile (sm_80, sm_89, sm_90, sm_100a, sm_120a) targets; --gpu-chip names one
 
-// The device's compute capability picks the chip; --gpu-chip overrides it.
 // RUN: env COOPVEC_CUDA_DRIVER=%coopvec_libs/libcoopvec_fake_cuda.so COOPVEC_FAKE_CUDA=sm_86 coopvec-run %S/Inputs/axpy.mlir -e axpy --arg [1] --arg [2] --arg 2 --arg 1 --print-lowered | FileCheck %s --check-prefix=CHIP
-// CHIP: gpu.binary @kernels {{.*}}#gpu.object<#nvvm.target<chip = "sm_86">, {{.*}}bin = "
+// CHIP: gpu.binary @kernels {{.*}}#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx87">, {{.*}}bin = "
 // The host code: one stream, buffers, the launch, waiting for it.
 // CHIP: llvm.func @axpy(
 // CHIP: llvm.call @mgpuStreamCreate()
@@ -24,8 +28,8 @@
 // CHIP: gpu.launch_func <%{{.*}} : !llvm.ptr> @kernels::@axpy
 // CHIP: llvm.call @mgpuStreamSynchronize(
 // CHIP: llvm.call @mgpuMemFree(
-// RUN: env COOPVEC_CUDA_DRIVER=%coopvec_libs/libcoopvec_fake_cuda.so COOPVEC_FAKE_CUDA=sm_86 coopvec-run %S/Inputs/axpy.mlir -e axpy --arg [1] --arg [2] --arg 2 --arg 1 --gpu-chip=sm_80 --print-lowered | FileCheck %s --check-prefix=OVERRIDE
-// OVERRIDE: gpu.binary @kernels {{.*}}#gpu.object<#nvvm.target<chip = "sm_80">, {{.*}}bin = "
+// RUN: env COOPVEC_CUDA_DRIVER=%coopvec_libs/libcoopvec_fake_cuda.so COOPVEC_FAKE_CUDA=sm_86 coopvec-run %S/Inputs/axpy.mlir -e axpy --arg [1] --arg [2] --arg 2 --arg 1 --gpu-chip=sm_89 --print-lowered | FileCheck %s --check-prefix=OVERRIDE
+// OVERRIDE: gpu.binary @kernels {{.*}}#gpu.object<#nvvm.target<O = 3, chip = "sm_89", features = "+ptx87">, {{.*}}bin = "
 
 // Loading the kernels (a global constructor of the JIT-compiled program)
 // fails: the runtime names the mgpu function, the driver call and the CUDA
@@ -56,6 +60,6 @@
 
 // --gpu-chip with --print-lowered needs no driver at all.
 // RUN: env COOPVEC_CUDA_DRIVER=%t.missing/libcuda.so.1 coopvec-run %S/Inputs/axpy.mlir -e axpy --arg [1] --arg [2] --arg 2 --arg 1 --gpu-chip=sm_90 --print-lowered | FileCheck %s --check-prefix=NODRIVER
-// NODRIVER: gpu.binary @kernels {{.*}}#gpu.object<#nvvm.target<chip = "sm_90">, {{.*}}bin = "
+// NODRIVER: gpu.binary @kernels {{.*}}#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx87">, {{.*}}bin = "
 // RUN: not coopvec-run %S/Inputs/axpy.mlir -e axpy --arg [1] --arg [2] --arg 2 --arg 1 --gpu-chip=gfx90a --print-lowered 2>&1 | FileCheck %s --check-prefix=BADCHIP
 // BADCHIP: coopvec-run: error: --gpu-chip=gfx90a is not an NVIDIA chip name like sm_80

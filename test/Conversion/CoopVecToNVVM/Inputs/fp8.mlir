@@ -1,0 +1,12 @@
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @fp8(%x: vector<32xf16>, %w: memref<?xi8>, %y: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 32 : index
+      %r = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F8_E4M3, 16x32, RowMajor> stride %s
+             : vector<32xf16>, memref<?xi8> -> vector<16xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<16xf32>
+      gpu.return
+    }
+  }
+}

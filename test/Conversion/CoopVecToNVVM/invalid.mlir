@@ -1,0 +1,220 @@
+// Every combination convert-coopvec-to-nvvm does not lower is a located
+// error (never an llc abort), one rule per case.
+// RUN: coopvec-opt %s -split-input-file --convert-coopvec-to-nvvm -verify-diagnostics
+// RUN: not coopvec-opt %s --convert-coopvec-to-nvvm=chip=sm_75 2>&1 | FileCheck %s --check-prefix=CHIP
+// CHIP: error: convert-coopvec-to-nvvm: unknown chip 'sm_75' (expected sm_80, sm_89, sm_90, sm_100a or sm_120a)
+// What the SM lacks is the profile's (the pipeline checks it first): fp8
+// matrices need sm_89.
+// RUN: not coopvec-opt %S/Inputs/fp8.mlir --coopvec-nvvm-pipeline=chip=sm_80 2>&1 | FileCheck %s --check-prefix=SM80
+// SM80: fp8.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'coopvec.matvec' is not supported by profile 'sm_80': it does not list the matrix-vector combination input = F16, input_interp = F8_E4M3, matrix = F8_E4M3, output = F32
+// RUN: not coopvec-opt %S/Inputs/fp8.mlir --coopvec-nvvm-pipeline=chip=sm_89 2>&1 | FileCheck %s --check-prefix=SM89
+// SM89: fp8.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'coopvec.matvec' op is not supported by convert-coopvec-to-nvvm: matrix interpretation F8_E4M3 (lowered here: F16, I8, U8)
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    func.func @not_a_kernel(%x: vector<8xf16>, %w: memref<?xi8>) -> vector<16xf32> {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 16 : index
+      // expected-error@+1 {{is not supported by convert-coopvec-to-nvvm: it is not inside a gpu.func}}
+      %r = coopvec.matvec %x as F16, %w[%c0] matrix<F16, 16x8, RowMajor> stride %s
+             : vector<8xf16>, memref<?xi8> -> vector<16xf32>
+      return %r : vector<16xf32>
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @fidelity(%x: vector<64xf32>, %w: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 128 : index
+      // expected-error@+1 {{math fidelity is a Tenstorrent model with no NVVM lowering}}
+      %r = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %s
+             fidelity<hifi2, dst = f32, pack = bf16>
+             : vector<64xf32>, memref<?xi8> -> vector<32xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @block_scaled(%x: vector<64xf32>, %w: memref<?xi8>, %sc: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 32 : index
+      // expected-error@+1 {{block-scaled matrices are not lowered to mma.block_scale yet}}
+      %r = coopvec.matvec %x as F32, %w[%c0] matrix<F4_E2M1, 16x64, RowMajor, scale f8E8M0FNU block 32>
+             stride %s scales %sc[%c0] : memref<?xi8>
+             : vector<64xf32>, memref<?xi8> -> vector<16xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @optimal(%x: vector<8xf16>, %w: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      // expected-error@+1 {{layout InferencingOptimal (the NVIDIA optimal layouts are not defined yet; use RowMajor or ColumnMajor)}}
+      %r = coopvec.matvec %x as F16, %w[%c0] matrix<F16, 16x8, InferencingOptimal>
+             : vector<8xf16>, memref<?xi8> -> vector<16xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @strided(%x: vector<8xf16>, %w: memref<?xi8, strided<[1], offset: ?>>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 16 : index
+      // expected-error@+1 {{buffers must be 1-D i8 memrefs with the identity layout}}
+      %r = coopvec.matvec %x as F16, %w[%c0] matrix<F16, 16x8, RowMajor> stride %s
+             : vector<8xf16>, memref<?xi8, strided<[1], offset: ?>> -> vector<16xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @f16_input(%x: vector<8xi32>, %w: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 16 : index
+      // expected-error@+1 {{an F16 matrix takes F16 inputs of f16 or f32 elements here}}
+      %r = coopvec.matvec %x as I32, %w[%c0] matrix<F16, 16x8, RowMajor> stride %s
+             : vector<8xi32>, memref<?xi8> -> vector<16xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @f16_result(%x: vector<8xf16>, %w: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 16 : index
+      // expected-error@+1 {{an F16 matrix gives f16 or f32 results here}}
+      %r = coopvec.matvec %x as F16, %w[%c0] matrix<F16, 16x8, RowMajor> stride %s
+             : vector<8xf16>, memref<?xi8> -> vector<16xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @f16_bias(%x: vector<8xf16>, %w: memref<?xi8>, %b: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 16 : index
+      // expected-error@+1 {{an F16 matrix takes an F16 or F32 bias here}}
+      %r = coopvec.matvec %x as F16, %w[%c0] matrix<F16, 16x8, RowMajor> stride %s
+             bias %b[%c0] as I32
+             : vector<8xf16>, memref<?xi8>, memref<?xi8> -> vector<16xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @int8_input(%x: vector<32xf16>, %w: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 32 : index
+      // expected-error@+1 {{an I8/U8 matrix takes PackedS8x32/PackedU8x32 inputs (i32 words) or I8/U8 inputs (f32, i32 or i16 elements) here}}
+      %r = coopvec.matvec %x as F16, %w[%c0] matrix<I8, 16x32, RowMajor> stride %s
+             : vector<32xf16>, memref<?xi8> -> vector<16xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @int8_result(%x: vector<8xi32>, %w: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 32 : index
+      // expected-error@+1 {{an I8/U8 matrix gives i32 results here}}
+      %r = coopvec.matvec %x as PackedS8x32, %w[%c0] matrix<I8, 16x32, RowMajor> stride %s
+             : vector<8xi32>, memref<?xi8> -> vector<16xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @int8_bias(%x: vector<8xi32>, %w: memref<?xi8>, %b: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 32 : index
+      // expected-error@+1 {{an I8/U8 matrix takes an I32, U32, I16 or U16 bias here}}
+      %r = coopvec.matvec %x as PackedS8x32, %w[%c0] matrix<I8, 16x32, RowMajor> stride %s
+             bias %b[%c0] as F16
+             : vector<8xi32>, memref<?xi8>, memref<?xi8> -> vector<16xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @overflow(%x: vector<10000xi32>, %w: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 40000 : index
+      // expected-error@+1 {{K = 40000 products could overflow the i32 accumulators}}
+      %r = coopvec.matvec %x as PackedU8x32, %w[%c0] matrix<U8, 16x40000, RowMajor> stride %s
+             : vector<10000xi32>, memref<?xi8> -> vector<16xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @f32_matrix(%x: vector<8xf32>, %w: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 32 : index
+      // expected-error@+1 {{matrix interpretation F32 (lowered here: F16, I8, U8)}}
+      %r = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 16x8, RowMajor> stride %s
+             : vector<8xf32>, memref<?xi8> -> vector<16xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @other_op(%v: vector<16xf16>, %buf: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      // expected-error@+1 {{is not supported by convert-coopvec-to-nvvm yet (lowered here: coopvec.matvec)}}
+      coopvec.vector_accumulate %v, %buf[%c0] : vector<16xf16>, memref<?xi8>
+      gpu.return
+    }
+  }
+}
