@@ -10,7 +10,10 @@ Two steps, because the GPU machine has CUDA and CuPy but no LLVM/MLIR:
     draws the inputs and computes the expected result with the CPU JIT
     (`coopvec-run`, the same matvec in a host loop). Everything goes to one
     folder: cases.json, the .ptx files and the .npy inputs/results.
-  run (on the GPU machine, CuPy): loads each PTX with the driver, launches
+    It also compiles test/Integration/GPU/Inputs/matvec-check.mlir ahead of
+    time into aot/check (with the two runtime libraries beside it).
+  run (on the GPU machine, CuPy): runs aot/check, loads each PTX with the
+    driver, launches
     it over N threads (a partial last warp, so both paths run), compares
     with the CPU results (integers bit for bit; floats bit for bit on the
     per-lane path and within the documented bound on the tensor-core path)
@@ -255,6 +258,39 @@ def prepare(args):
         print("prepared", c["name"])
     with open(os.path.join(args.out, "cases.json"), "w") as f:
         json.dump(dict(chip=args.chip, cases=meta), f, indent=1)
+    prepare_aot(args, run)
+
+
+def prepare_aot(args, run):
+    """test/Integration/GPU/Inputs/matvec-check.mlir as an executable: the
+    host code coopvec-run lowers (launches through the mgpu* runtime, the
+    CPU runtime for the reference) compiled by clang and linked with
+    check_main.c against libcoopvec_cuda_runtime.so/libcoopvec_runtime.so,
+    which are copied beside it."""
+    src = os.path.join(os.path.dirname(__file__), "..", "..", "test",
+                       "Integration", "GPU", "Inputs", "matvec-check.mlir")
+    out = os.path.join(args.out, "aot")
+    os.makedirs(out, exist_ok=True)
+    lowered = subprocess.run([run, src, "-e", "check", "--gpu-chip", args.chip,
+                              "--print-lowered"], check=True,
+                             capture_output=True, text=True).stdout
+    with open(os.path.join(out, "check.mlir"), "w") as f:
+        f.write(lowered)
+    subprocess.run(["/usr/lib/llvm-22/bin/mlir-translate", "--mlir-to-llvmir",
+                    os.path.join(out, "check.mlir"), "-o",
+                    os.path.join(out, "check.ll")], check=True)
+    subprocess.run(["clang-22", "-c", "-O1", "-fPIC", "-Wno-override-module",
+                    os.path.join(out, "check.ll"), "-o",
+                    os.path.join(out, "check.o")], check=True)
+    lib = os.path.join(args.build, "lib")
+    for name in ("libcoopvec_cuda_runtime.so", "libcoopvec_runtime.so"):
+        subprocess.run(["cp", os.path.join(lib, name), out], check=True)
+    subprocess.run(["clang-22", os.path.join(os.path.dirname(__file__),
+                                             "check_main.c"),
+                    os.path.join(out, "check.o"), "-L" + out,
+                    "-lcoopvec_cuda_runtime", "-lcoopvec_runtime", "-lstdc++",
+                    "-lm", "-o", os.path.join(out, "check")], check=True)
+    print("prepared aot/check")
 
 
 def abs_products(c, x, w):
@@ -270,7 +306,9 @@ def abs_products(c, x, w):
                          for r in range(major)])
         mats.append(np.abs(rows if c["layout"] == "RowMajor" else rows.T)
                     .astype(np.float64))
-    xs = np.abs(x.reshape(c["n"], -1).astype(np.float16).astype(np.float64))
+    # f32 inputs are read as F16 saturating (70000 -> 65504).
+    xs = np.abs(np.clip(x.reshape(c["n"], -1).astype(np.float64), -65504,
+                        65504).astype(np.float16).astype(np.float64))
     out = np.empty((c["n"], m))
     for t in range(c["n"]):
         out[t] = mats[t % copies] @ xs[t]
@@ -282,7 +320,12 @@ def run(args):
 
     with open(os.path.join(args.dir, "cases.json")) as f:
         meta = json.load(f)
-    failures = 0
+    aot = os.path.join(args.dir, "aot")
+    env = dict(os.environ, LD_LIBRARY_PATH=aot)
+    status = subprocess.run([os.path.join(aot, "check")], env=env).returncode
+    print("aot/check (matvec-check.mlir ahead of time):",
+          "ok" if status == 0 else "FAIL")
+    failures = int(status != 0)
     for c in meta["cases"]:
         d = os.path.join(args.dir, c["name"])
         x = cp.asarray(np.load(d + ".x.npy"))
@@ -329,7 +372,8 @@ def run(args):
         print("%-20s %s  %s" % (c["name"], status, detail))
         if args.bench and c.get("bench"):
             bench_case(cp, c, results)
-    print("%d cases, %d failures" % (len(meta["cases"]), failures))
+    print("%d cases and aot/check, %d failures" % (len(meta["cases"]),
+                                                   failures))
     return 1 if failures else 0
 
 
