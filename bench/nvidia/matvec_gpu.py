@@ -57,6 +57,14 @@ CASES = [
          inp=("PackedS8x32", "i32"), out="i32", bias="I32", differ=True),
     dict(name="s8_bias_saturates", mat="I8", m=16, k=32, layout="RowMajor",
          inp=("PackedS8x32", "i32"), out="i32", bias="I32", big_bias=True),
+    # 8-bit floats (sm_89 and later): E4M3 inputs saturate at 448, E5M2
+    # keeps infinities.
+    dict(name="f8_e4m3", mat="F8_E4M3", m=64, k=64, layout="RowMajor",
+         inp=("F8_E4M3", "f16"), out="f32", bias="F32"),
+    dict(name="f8_e5m2_e4m3_cm", mat="F8_E5M2", m=40, k=72,
+         layout="ColumnMajor", inp=("F8_E4M3", "f32"), out="f32", bias=None),
+    dict(name="f8_e4m3_e5m2_odd", mat="F8_E4M3", m=19, k=37, layout="RowMajor",
+         inp=("F8_E5M2", "f32"), out="f32", bias="F32"),
     # Benchmarked (--bench) at BENCH_N threads against cuBLASLt.
     dict(name="bench_f16_64x64", mat="F16", m=64, k=64, layout="RowMajor",
          inp=("F16", "f16"), out="f16", bias=None, bench=True),
@@ -66,13 +74,38 @@ CASES = [
          inp=("PackedS8x32", "i32"), out="i32", bias=None, bench=True),
     dict(name="bench_s8_128x128", mat="I8", m=128, k=128, layout="RowMajor",
          inp=("PackedS8x32", "i32"), out="i32", bias=None, bench=True),
+    dict(name="bench_e4m3_64x64", mat="F8_E4M3", m=64, k=64, layout="RowMajor",
+         inp=("F8_E4M3", "f16"), out="f32", bias=None, bench=True),
+    dict(name="bench_e4m3_128x128", mat="F8_E4M3", m=128, k=128,
+         layout="RowMajor", inp=("F8_E4M3", "f16"), out="f32", bias=None,
+         bench=True),
 ]
 BENCH_N = 1 << 20
 N = 1000  # threads: 31 full warps and a partial one
 BLOCK = 128
 
 NP = {"f16": np.float16, "f32": np.float32, "i32": np.int32, "i16": np.int16}
-ELEM_BYTES = {"F16": 2, "I8": 1, "U8": 1}
+ELEM_BYTES = {"F16": 2, "I8": 1, "U8": 1, "F8_E4M3": 1, "F8_E5M2": 1}
+
+
+def decode_f8(codes, e5m2):
+    """Exact values of E4M3 (bias 7, no infinities) or E5M2 (bias 15) bytes."""
+    codes = np.asarray(codes, np.int64)
+    mbits, bias = (2, 15) if e5m2 else (3, 7)
+    sign = np.where(codes & 0x80, -1.0, 1.0)
+    exp = (codes >> mbits) & ((1 << (7 - mbits)) - 1)
+    man = codes & ((1 << mbits) - 1)
+    value = np.where(exp == 0, man * 2.0 ** (1 - bias - mbits),
+                     (1 + man / 2.0 ** mbits) * 2.0 ** (exp - bias))
+    return sign * value
+
+
+def finite_f8_codes(rng, shape, e5m2):
+    """Random bytes with NaN (and E5M2 infinity) codes replaced by zero."""
+    codes = rng.integers(0, 256, shape).astype(np.uint8)
+    bad = ((codes & 0x7C) == 0x7C) if e5m2 else ((codes & 0x7F) == 0x7F)
+    codes[bad] = 0
+    return codes
 BIAS_DTYPE = {"F16": np.float16, "F32": np.float32, "I32": np.int32,
               "U32": np.uint32, "I16": np.int16, "U16": np.uint16}
 
@@ -180,6 +213,8 @@ def draw(c, rng):
     for copy in range(copies):
         if c["mat"] == "F16":
             w = (rng.standard_normal((m, k)) * 0.5).astype(np.float16)
+        elif c["mat"].startswith("F8"):
+            w = finite_f8_codes(rng, (m, k), c["mat"] == "F8_E5M2")
         elif c["mat"] == "I8":
             w = rng.integers(-128, 128, (m, k)).astype(np.int8)
         else:
@@ -191,7 +226,11 @@ def draw(c, rng):
             wbytes[base + r * stride: base + r * stride + raw.shape[1]] = raw[r]
     kin = input_count(c)
     interp, dt = c["inp"]
-    if dt == "f16":
+    if interp.startswith("F8"):
+        x = (rng.standard_normal((N, kin)) * 8).astype(NP[dt])
+        if dt == "f32":
+            x[0, :3] = [1000.0, -1e6, np.inf]  # saturate (E4M3) or stay
+    elif dt == "f16":
         x = (rng.standard_normal((N, kin)) * 0.5).astype(np.float16)
     elif dt == "f32" and c["mat"] == "F16":
         x = (rng.standard_normal((N, kin)) * 0.5).astype(np.float32)
@@ -294,7 +333,8 @@ def prepare_aot(args, run):
 
 
 def abs_products(c, x, w):
-    """sum_k |w x| per (thread, row) of an F16 matrix, in float64."""
+    """sum_k |w x| per (thread, row) of an F16 or F8 matrix, in float64
+    (an F8 input counted as |x| (1 + 2^-3), above its rounded value)."""
     m, k, stride = c["m"], c["k"], stride_bytes(c)
     copies = 2 if c.get("differ") else 1
     mats = []
@@ -302,13 +342,21 @@ def abs_products(c, x, w):
         raw = w[copy * matrix_bytes(c):]
         major = m if c["layout"] == "RowMajor" else k
         minor = k if c["layout"] == "RowMajor" else m
-        rows = np.stack([raw[r * stride: r * stride + 2 * minor].view(np.float16)
-                         for r in range(major)])
+        if c["mat"] == "F16":
+            rows = np.stack([raw[r * stride: r * stride + 2 * minor]
+                             .view(np.float16) for r in range(major)])
+        else:
+            rows = np.stack([decode_f8(raw[r * stride: r * stride + minor],
+                                       c["mat"] == "F8_E5M2")
+                             for r in range(major)])
         mats.append(np.abs(rows if c["layout"] == "RowMajor" else rows.T)
                     .astype(np.float64))
     # f32 inputs are read as F16 saturating (70000 -> 65504).
-    xs = np.abs(np.clip(x.reshape(c["n"], -1).astype(np.float64), -65504,
-                        65504).astype(np.float16).astype(np.float64))
+    if c["inp"][0].startswith("F8"):
+        xs = np.abs(x.reshape(c["n"], -1).astype(np.float64)) * 1.125
+    else:
+        xs = np.abs(np.clip(x.reshape(c["n"], -1).astype(np.float64), -65504,
+                            65504).astype(np.float16).astype(np.float64))
     out = np.empty((c["n"], m))
     for t in range(c["n"]):
         out[t] = mats[t % copies] @ xs[t]
@@ -364,7 +412,15 @@ def run(args):
                 if c["out"] == "f16" else 0.0
             bound = 2 * c["k"] * 2.0**-24 * abs_products(
                 c, np.load(d + ".x.npy"), np.load(d + ".w.npy")) + ulp16
-            ok_coop = bool(np.all(err <= bound))
+            # Non-finite results (an E5M2 infinity in, a NaN from inf x 0)
+            # must be the same; an infinite input leaves its bound infinite.
+            bound = np.nan_to_num(bound, nan=np.inf)
+            finite = np.isfinite(e64)
+            same_special = (coop.astype(np.float64) == e64) | (
+                np.isnan(coop) & np.isnan(e64))
+            ok_coop = bool(np.all(err[finite] <= bound[finite]) and
+                           np.all(same_special[~finite]))
+            err = np.where(finite, err, 0.0)
             detail = "lane bit-exact=%s, coop max |err| %.3g (bound %.3g)" % (
                 ok_lane, err.max(), np.max(bound))
         status = "ok" if ok_lane and ok_coop else "FAIL"
@@ -402,6 +458,10 @@ def bench_case(cp, c, results):
         x = cp.random.standard_normal((n, kin), dtype=cp.float32).astype(cp.float16)
         wm = cp.random.standard_normal((m, k), dtype=cp.float32).astype(cp.float16)
         y = cp.zeros(n * m, NP[c["out"]])
+    elif c["mat"] == "F8_E4M3":
+        x = cp.random.standard_normal((n, kin), dtype=cp.float32).astype(cp.float16)
+        wm = cp.asarray(finite_f8_codes(np.random.default_rng(1), (m, k), False))
+        y = cp.zeros(n * m, cp.float32)
     else:
         x = cp.random.randint(-2**31, 2**31 - 1, (n, kin), dtype=cp.int64).astype(cp.int32)
         wm = cp.random.randint(-128, 128, (m, k), dtype=cp.int32).astype(cp.int8)
@@ -427,6 +487,15 @@ def bench_case(cp, c, results):
     if c["mat"] == "F16":
         peer = lambda: torch.matmul(tx, tw.t())
         peer_name = "cuBLASLt f16 (torch.matmul)"
+    elif c["mat"] == "F8_E4M3":
+        # The peer multiplies data already in e4m3 (ours converts the f16
+        # inputs in the kernel): torch._scaled_mm, unit scales, f32 out.
+        tx8 = tx.to(torch.float8_e4m3fn)
+        tw8 = tw.view(torch.float8_e4m3fn)
+        one = torch.ones((), device="cuda", dtype=torch.float32)
+        peer = lambda: torch._scaled_mm(tx8, tw8.t(), scale_a=one,
+                                        scale_b=one, out_dtype=torch.float32)
+        peer_name = "cuBLASLt e4m3 (torch._scaled_mm)"
     else:
         tx8 = tx.view(torch.int8).reshape(n, k)
         peer = lambda: torch._int_mm(tx8, tw.t())

@@ -343,7 +343,10 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
       `B` operand of `mma.sync` (lane `n` is column `n`: four `m16n8` tiles)
       and the matrix the `A` operand, row-major, read as 32-bit words from
       global memory. `F16` matrices use `m16n8k16.f32.f16.f16.f32`, `I8`/`U8`
-      matrices `m16n8k32.s32.{s8,u8}.{s8,u8}.s32`. The B fragments are
+      matrices `m16n8k32.s32.{s8,u8}.{s8,u8}.s32`, `F8_E4M3`/`F8_E5M2`
+      matrices (sm_89 and later) `m16n8k32.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32`
+      through `llvm.call_intrinsic` (MLIR 22's `nvvm.mma.sync` has no fp8
+      forms). The B fragments are
       gathered with `shfl.sync.idx` from the owning lanes; the `f32`/`s32`
       accumulator tiles are scattered back the same way, so each lane gets
       its own `M`-element result.
@@ -366,6 +369,9 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
     `I8`/`U8` inputs (`f32` elements rounded to nearest even, or `i32`/`i16`
     elements; saturated, NaN read as 0), `i32` results
     (`unsigned_result`: U32) and `I32`/`U32`/`I16`/`U16` biases;
+    `F8_E4M3`/`F8_E5M2` matrices with `F8_E4M3`/`F8_E5M2` inputs (`f16` or
+    `f32` elements, converted by `cvt.rn.satfinite` with the DXIL rule),
+    `f16`/`f32` results and `F16`/`F32` biases;
     `RowMajor` and `ColumnMajor` matrices in a `memref<?xi8>` with the
     identity layout. Everything else (other interpretations, the optimal
     layouts, block-scaled matrices, math fidelity, other coopvec ops, a

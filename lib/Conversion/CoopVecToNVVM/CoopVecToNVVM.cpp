@@ -46,9 +46,10 @@ using namespace mlir::coopvec;
 
 namespace {
 
-/// Which mma.sync the matrix feeds: m16n8k16 f16 (f32 accumulators) or
-/// m16n8k32 s8/u8 (s32 accumulators).
-enum class Family { F16, Int8 };
+/// Which mma.sync the matrix feeds: m16n8k16 f16 (f32 accumulators),
+/// m16n8k32 s8/u8 (s32 accumulators) or m16n8k32 e4m3/e5m2 (f32
+/// accumulators, sm_89 and later).
+enum class Family { F16, Int8, F8 };
 
 /// What the lowering needs to know about one supported coopvec.matvec.
 struct Plan {
@@ -56,6 +57,7 @@ struct Plan {
   int64_t m, k;
   bool columnMajor;
   bool matrixUnsigned; ///< U8 matrix.
+  bool matrixE5M2, inputE5M2; ///< F8 family: which 8-bit float.
   InterpKind inputKind;
   bool inputElementsUnsigned; ///< `unsigned` on an integer input vector.
   Type inputElement, resultElement;
@@ -64,6 +66,7 @@ struct Plan {
 
   /// Values per 32-bit word along K.
   int64_t perWord() const { return family == Family::F16 ? 2 : 4; }
+  bool floatSums() const { return family != Family::Int8; }
   /// K of one mma.sync: eight words.
   int64_t tileK() const { return 8 * perWord(); }
   int64_t kTiles() const { return (k + tileK() - 1) / tileK(); }
@@ -84,7 +87,7 @@ bool isByteBuffer(Value buffer) {
 }
 
 /// The plan for `op`, or a located error saying what the lowering lacks.
-FailureOr<Plan> planMatVec(MatVecOp op) {
+FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
   auto unsupported = [&](const Twine &what) {
     return op.emitOpError("is not supported by convert-coopvec-to-nvvm: ")
            << what;
@@ -127,22 +130,30 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
   if (auto bias = op.getBiasInterp())
     plan.biasKind = bias->getKind();
 
-  InterpKind matrixKind = desc.getInterpretation().getKind();
-  if (matrixKind == InterpKind::F16) {
-    plan.family = Family::F16;
-    if (plan.inputKind != InterpKind::F16 ||
-        !isa<Float16Type, Float32Type>(plan.inputElement))
-      return unsupported("an F16 matrix takes F16 inputs of f16 or f32 "
-                         "elements here"),
+  // The float families: inputs of f16 or f32 elements read as `inputs`,
+  // f16 or f32 results, an F16 or F32 bias.
+  auto floatFamily = [&](StringRef matrix, bool inputReadable,
+                         StringRef inputs) -> FailureOr<Plan> {
+    if (!inputReadable || !isa<Float16Type, Float32Type>(plan.inputElement))
+      return unsupported("an " + matrix + " matrix takes " + inputs +
+                         " inputs of f16 or f32 elements here"),
              failure();
     if (!isa<Float16Type, Float32Type>(plan.resultElement))
-      return unsupported("an F16 matrix gives f16 or f32 results here"),
+      return unsupported("an " + matrix + " matrix gives f16 or f32 results "
+                         "here"),
              failure();
     if (plan.biasKind && *plan.biasKind != InterpKind::F16 &&
         *plan.biasKind != InterpKind::F32)
-      return unsupported("an F16 matrix takes an F16 or F32 bias here"),
+      return unsupported("an " + matrix + " matrix takes an F16 or F32 bias "
+                         "here"),
              failure();
     return plan;
+  };
+
+  InterpKind matrixKind = desc.getInterpretation().getKind();
+  if (matrixKind == InterpKind::F16) {
+    plan.family = Family::F16;
+    return floatFamily("F16", plan.inputKind == InterpKind::F16, "F16");
   }
   if (matrixKind == InterpKind::I8 || matrixKind == InterpKind::U8) {
     plan.family = Family::Int8;
@@ -176,9 +187,22 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
              failure();
     return plan;
   }
+  if (matrixKind == InterpKind::F8_E4M3 || matrixKind == InterpKind::F8_E5M2) {
+    plan.family = Family::F8;
+    plan.matrixE5M2 = matrixKind == InterpKind::F8_E5M2;
+    plan.inputE5M2 = plan.inputKind == InterpKind::F8_E5M2;
+    if (chip == "sm_80")
+      return unsupported("8-bit float mma.sync needs sm_89 or later, not " +
+                         chip),
+             failure();
+    return floatFamily("F8",
+                       plan.inputKind == InterpKind::F8_E4M3 ||
+                           plan.inputKind == InterpKind::F8_E5M2,
+                       "F8_E4M3/F8_E5M2");
+  }
   return unsupported("matrix interpretation " +
                      desc.getInterpretation().getName() +
-                     " (lowered here: F16, I8, U8)"),
+                     " (lowered here: F16, I8, U8, F8_E4M3, F8_E5M2)"),
          failure();
 }
 
@@ -228,7 +252,7 @@ private:
   Type i32() { return b.getI32Type(); }
   Type i64() { return b.getI64Type(); }
   Type f32() { return b.getF32Type(); }
-  Type accType() { return plan.family == Family::F16 ? f32() : i32(); }
+  Type accType() { return plan.floatSums() ? f32() : i32(); }
   /// The accumulators of every row, padded to whole 16-row tiles.
   VectorType accVectorType() {
     return VectorType::get({plan.mTiles() * 16}, accType());
@@ -242,7 +266,7 @@ private:
     return arith::ConstantIntOp::create(b, loc, i64(), v);
   }
   Value zeroAcc() {
-    return plan.family == Family::F16
+    return plan.floatSums()
                ? Value(arith::ConstantFloatOp::create(
                      b, loc, b.getF32Type(), APFloat(0.0f)))
                : int32(0);
@@ -277,8 +301,14 @@ private:
         b, loc, arith::DivUIOp::create(b, loc, start, index(bytes)), minor);
   }
 
-  /// Matrix element (row, col) as f32 (F16) or its exact i32 value.
+  /// Matrix element (row, col) as f32 (F16, F8) or its exact i32 value.
   Value loadWeight(Value view16or8, Value row, Value col) {
+    if (plan.family == Family::F8) {
+      Value byte = memref::LoadOp::create(b, loc, view16or8,
+                                          elementIndex(row, col, 1));
+      return decodeF8(arith::ExtUIOp::create(b, loc, i32(), byte),
+                      plan.matrixE5M2);
+    }
     if (plan.family == Family::F16) {
       Value h = memref::LoadOp::create(b, loc, view16or8,
                                        elementIndex(row, col, 2));
@@ -318,10 +348,66 @@ private:
     return arith::SelectOp::create(b, loc, overflowed, saturated, rounded);
   }
 
+  /// The f32 value of the 8-bit float in the low byte of `byte` (i32):
+  /// cvt.rn.f16x2.{e4m3,e5m2}x2 (exact), then widened.
+  Value decodeF8(Value byte, bool e5m2) {
+    Value pair = arith::TruncIOp::create(
+        b, loc, i16(),
+        arith::OrIOp::create(
+            b, loc, byte, arith::ShLIOp::create(b, loc, byte, int32(8))));
+    Value halves =
+        LLVM::CallIntrinsicOp::create(
+            b, loc, VectorType::get({2}, b.getF16Type()),
+            b.getStringAttr(e5m2 ? "llvm.nvvm.e5m2x2.to.f16x2.rn"
+                                 : "llvm.nvvm.e4m3x2.to.f16x2.rn"),
+            ValueRange{pair})
+            .getResult(0);
+    Value half = vector::ExtractOp::create(b, loc, halves, 0);
+    return arith::ExtFOp::create(b, loc, f32(), half);
+  }
+
+  /// Input element `i` read as the input's 8-bit float (DXIL: round to
+  /// nearest even, finite values beyond the range saturate, infinities
+  /// saturate for E4M3, which has none, and stay for E5M2), in the low byte
+  /// of an i32. cvt.rn.satfinite.{e4m3,e5m2}x2.f32 of the value twice (so
+  /// the byte order does not matter); it saturates infinities, so an E5M2
+  /// infinity is put back.
+  Value inputByteF8(int64_t i) {
+    Value x = vector::ExtractOp::create(b, loc, op.getInput(), i);
+    if (!plan.inputElement.isF32())
+      x = arith::ExtFOp::create(b, loc, f32(), x);
+    Value pair =
+        LLVM::CallIntrinsicOp::create(
+            b, loc, i16(),
+            b.getStringAttr(plan.inputE5M2 ? "llvm.nvvm.ff.to.e5m2x2.rn"
+                                           : "llvm.nvvm.ff.to.e4m3x2.rn"),
+            ValueRange{x, x})
+            .getResult(0);
+    Value byte = arith::AndIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i32(), pair), int32(255));
+    if (!plan.inputE5M2)
+      return byte;
+    Value bits = arith::BitcastOp::create(b, loc, i32(), x);
+    Value isInf = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, loc, bits, int32(0x7fffffff)),
+        int32(0x7f800000));
+    Value inf = arith::OrIOp::create(
+        b, loc,
+        arith::AndIOp::create(
+            b, loc, arith::ShRUIOp::create(b, loc, bits, int32(24)),
+            int32(0x80)),
+        int32(0x7c));
+    return arith::SelectOp::create(b, loc, isInf, inf, byte);
+  }
+
   /// Input element `i` (static) as the value the product reads: an f16 for
-  /// the F16 family, the exact i32 for the 8-bit family.
+  /// the F16 family, the exact i32 for the 8-bit integer family, the f32 of
+  /// the 8-bit float for F8.
   Value inputValue(int64_t i) {
     Value input = op.getInput();
+    if (plan.family == Family::F8)
+      return decodeF8(inputByteF8(i), plan.inputE5M2);
     if (plan.family == Family::F16) {
       Value x = vector::ExtractOp::create(b, loc, input, i);
       return plan.inputElement.isF16() ? x : dxilToF16(x);
@@ -384,7 +470,7 @@ private:
   /// reference's order; NVPTX emits mul.rn/add.rn for ops without
   /// `contract`); integers exactly in i32.
   Value multiplyAdd(Value sum, Value w, Value x) {
-    if (plan.family == Family::F16)
+    if (plan.floatSums())
       return arith::AddFOp::create(b, loc, sum,
                                    arith::MulFOp::create(b, loc, w, x));
     return arith::AddIOp::create(b, loc, sum,
@@ -531,7 +617,11 @@ private:
         int64_t i = w * 4 + e;
         if (i >= plan.k)
           break;
-        Value byte = arith::AndIOp::create(b, loc, inputValue(i), int32(255));
+        Value byte =
+            plan.family == Family::F8
+                ? inputByteF8(i)
+                : Value(arith::AndIOp::create(b, loc, inputValue(i),
+                                              int32(255)));
         word = arith::OrIOp::create(
             b, loc, word, arith::ShLIOp::create(b, loc, byte, int32(8 * e)));
       }
@@ -614,6 +704,19 @@ private:
                                         NVVM::MMATypes::f16},
           std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                          NVVM::MMALayout::col});
+    } else if (plan.family == Family::F8) {
+      // MLIR 22's nvvm.mma.sync has no e4m3/e5m2 forms: the intrinsic.
+      auto name = [](bool e5m2) { return e5m2 ? "e5m2" : "e4m3"; };
+      SmallVector<Value> operands(a);
+      llvm::append_range(operands, bWords);
+      llvm::append_range(operands, c);
+      d = LLVM::CallIntrinsicOp::create(
+              b, loc, resultType,
+              b.getStringAttr(Twine("llvm.nvvm.mma.m16n8k32.row.col.f32.") +
+                              name(plan.matrixE5M2) + "." +
+                              name(plan.inputE5M2) + ".f32"),
+              operands)
+              .getResult(0);
     } else {
       auto type = [](bool isUnsigned) {
         return isUnsigned ? NVVM::MMATypes::u8 : NVVM::MMATypes::s8;
@@ -787,7 +890,7 @@ private:
         bias = memref::LoadOp::create(
             b, loc, biasView,
             ValueRange{arith::AddIOp::create(b, loc, biasStart, index(row))});
-      if (plan.family == Family::F16) {
+      if (plan.floatSums()) {
         if (bias) {
           if (!biasType.isF32())
             bias = arith::ExtFOp::create(b, loc, f32(), bias);
@@ -817,8 +920,8 @@ private:
 };
 
 struct MatVecToNVVM : OpRewritePattern<MatVecOp> {
-  MatVecToNVVM(MLIRContext *context, bool cooperative)
-      : OpRewritePattern(context), cooperative(cooperative) {}
+  MatVecToNVVM(MLIRContext *context, StringRef chip, bool cooperative)
+      : OpRewritePattern(context), chip(chip.str()), cooperative(cooperative) {}
 
   LogicalResult matchAndRewrite(MatVecOp op,
                                 PatternRewriter &rewriter) const override {
@@ -826,7 +929,7 @@ struct MatVecToNVVM : OpRewritePattern<MatVecOp> {
     FailureOr<Plan> plan = [&] {
       ScopedDiagnosticHandler silence(op.getContext(),
                                       [](Diagnostic &) { return success(); });
-      return planMatVec(op);
+      return planMatVec(op, chip);
     }();
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, "not supported");
@@ -835,6 +938,7 @@ struct MatVecToNVVM : OpRewritePattern<MatVecOp> {
     return success();
   }
 
+  std::string chip;
   bool cooperative;
 };
 
@@ -856,7 +960,7 @@ struct ConvertCoopVecToNVVMPass
     module.walk([&](gpu::GPUModuleOp device) {
       device.walk([&](Operation *op) {
         if (auto matvec = dyn_cast<MatVecOp>(op)) {
-          failedAny |= failed(planMatVec(matvec));
+          failedAny |= failed(planMatVec(matvec, chip));
         } else if (isa<CoopVecDialect>(op->getDialect())) {
           op->emitOpError("is not supported by convert-coopvec-to-nvvm yet "
                           "(lowered here: coopvec.matvec)");
@@ -868,7 +972,7 @@ struct ConvertCoopVecToNVVMPass
       return signalPassFailure();
     FrozenRewritePatternSet patterns = [&] {
       RewritePatternSet set(&getContext());
-      populateCoopVecToNVVMPatterns(set, cooperative);
+      populateCoopVecToNVVMPatterns(set, chip, cooperative);
       return FrozenRewritePatternSet(std::move(set));
     }();
     SmallVector<gpu::GPUModuleOp> devices(module.getOps<gpu::GPUModuleOp>());
@@ -880,6 +984,7 @@ struct ConvertCoopVecToNVVMPass
 } // namespace
 
 void mlir::coopvec::populateCoopVecToNVVMPatterns(RewritePatternSet &patterns,
+                                                  StringRef chip,
                                                   bool cooperative) {
-  patterns.add<MatVecToNVVM>(patterns.getContext(), cooperative);
+  patterns.add<MatVecToNVVM>(patterns.getContext(), chip, cooperative);
 }

@@ -1,14 +1,15 @@
 // Every combination convert-coopvec-to-nvvm does not lower is a located
 // error (never an llc abort), one rule per case.
-// RUN: coopvec-opt %s -split-input-file --convert-coopvec-to-nvvm -verify-diagnostics
+// RUN: coopvec-opt %s -split-input-file --convert-coopvec-to-nvvm=chip=sm_89 -verify-diagnostics
 // RUN: not coopvec-opt %s --convert-coopvec-to-nvvm=chip=sm_75 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: error: convert-coopvec-to-nvvm: unknown chip 'sm_75' (expected sm_80, sm_89, sm_90, sm_100a or sm_120a)
 // What the SM lacks is the profile's (the pipeline checks it first): fp8
 // matrices need sm_89.
 // RUN: not coopvec-opt %S/Inputs/fp8.mlir --coopvec-nvvm-pipeline=chip=sm_80 2>&1 | FileCheck %s --check-prefix=SM80
 // SM80: fp8.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'coopvec.matvec' is not supported by profile 'sm_80': it does not list the matrix-vector combination input = F16, input_interp = F8_E4M3, matrix = F8_E4M3, output = F32
-// RUN: not coopvec-opt %S/Inputs/fp8.mlir --coopvec-nvvm-pipeline=chip=sm_89 2>&1 | FileCheck %s --check-prefix=SM89
-// SM89: fp8.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'coopvec.matvec' op is not supported by convert-coopvec-to-nvvm: matrix interpretation F8_E4M3 (lowered here: F16, I8, U8)
+// The pass alone checks it too.
+// RUN: not coopvec-opt %S/Inputs/fp8.mlir --convert-coopvec-to-nvvm=chip=sm_80 2>&1 | FileCheck %s --check-prefix=FP8SM80
+// FP8SM80: fp8.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'coopvec.matvec' op is not supported by convert-coopvec-to-nvvm: 8-bit float mma.sync needs sm_89 or later, not sm_80
 
 module attributes {gpu.container_module} {
   gpu.module @m {
@@ -195,10 +196,56 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @m {
+    gpu.func @f8_input(%x: vector<32xf16>, %w: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 32 : index
+      // expected-error@+1 {{an F8 matrix takes F8_E4M3/F8_E5M2 inputs of f16 or f32 elements here}}
+      %r = coopvec.matvec %x as F16, %w[%c0] matrix<F8_E4M3, 16x32, RowMajor> stride %s
+             : vector<32xf16>, memref<?xi8> -> vector<16xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @f8_result(%x: vector<32xf16>, %w: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 32 : index
+      // expected-error@+1 {{an F8 matrix gives f16 or f32 results here}}
+      %r = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F8_E4M3, 16x32, RowMajor> stride %s
+             : vector<32xf16>, memref<?xi8> -> vector<16xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @f8_bias(%x: vector<32xf16>, %w: memref<?xi8>, %b: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 32 : index
+      // expected-error@+1 {{an F8 matrix takes an F16 or F32 bias here}}
+      %r = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F8_E4M3, 16x32, RowMajor> stride %s
+             bias %b[%c0] as I32
+             : vector<32xf16>, memref<?xi8>, memref<?xi8> -> vector<16xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
     gpu.func @f32_matrix(%x: vector<8xf32>, %w: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 32 : index
-      // expected-error@+1 {{matrix interpretation F32 (lowered here: F16, I8, U8)}}
+      // expected-error@+1 {{matrix interpretation F32 (lowered here: F16, I8, U8, F8_E4M3, F8_E5M2)}}
       %r = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 16x8, RowMajor> stride %s
              : vector<8xf32>, memref<?xi8> -> vector<16xf32>
       gpu.return

@@ -23,10 +23,11 @@ namespace coopvec {
 
 /// Adds the pattern that rewrites coopvec.matvec in a gpu.func into the
 /// warp-cooperative mma.sync step (when `cooperative`) guarded by a run-time
-/// uniformity check, with the per-lane loop as the other branch. Ops the
-/// lowering does not cover fail to match; the pass reports them first.
+/// uniformity check, with the per-lane loop as the other branch, for SM
+/// `chip`. Ops the lowering does not cover fail to match; the pass reports
+/// them first.
 void populateCoopVecToNVVMPatterns(RewritePatternSet &patterns,
-                                   bool cooperative);
+                                   StringRef chip, bool cooperative);
 
 /// Options of the `coopvec-nvvm-pipeline` pipeline.
 struct CoopVecNVVMPipelineOptions
