@@ -375,8 +375,7 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
     `RowMajor` and `ColumnMajor` matrices in a `memref<?xi8>` with the
     identity layout. Everything else (other interpretations, the optimal
     layouts, block-scaled matrices, math fidelity, other coopvec ops, a
-    matvec outside a `gpu.func`, an integer K whose products could overflow
-    `i32`) is a located error, never an llc abort. Run
+    matvec outside a `gpu.func`, M or K above 4096) is a located error, never an llc abort. Run
     `coopvec-check-support{profile=<chip>}` first (the
     `coopvec-nvvm-pipeline` does) for what the SM itself lacks.
   }];

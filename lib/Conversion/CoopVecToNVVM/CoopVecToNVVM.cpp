@@ -86,6 +86,11 @@ bool isByteBuffer(Value buffer) {
          type.getElementType().isInteger(8);
 }
 
+/// Largest M and K the lowering takes.
+constexpr int64_t kMaxDim = 4096;
+// Both 8-bit integer paths sum in i32: every partial sum fits.
+static_assert(kMaxDim * 255 * 255 <= INT32_MAX, "i32 sums may overflow");
+
 /// The plan for `op`, or a located error saying what the lowering lacks.
 FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
   auto unsupported = [&](const Twine &what) {
@@ -115,6 +120,14 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
       (op.getBias() && !isByteBuffer(op.getBias())))
     return unsupported("buffers must be 1-D i8 memrefs with the identity "
                        "layout"),
+           failure();
+
+  // Rows are unrolled (the per-lane path) and so are the B fragments along
+  // K: beyond this the code would take minutes to compile.
+  if (desc.getRows() > kMaxDim || desc.getCols() > kMaxDim)
+    return unsupported("a " + Twine(desc.getRows()) + "x" +
+                       Twine(desc.getCols()) + " matrix (M and K up to " +
+                       Twine(kMaxDim) + " here)"),
            failure();
 
   Plan plan;
@@ -177,13 +190,6 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
                             *plan.biasKind))
       return unsupported("an I8/U8 matrix takes an I32, U32, I16 or U16 "
                          "bias here"),
-             failure();
-    // Both paths sum in i32: every partial sum must fit.
-    int64_t largest = (plan.matrixUnsigned ? 255 : 128) *
-                      (plan.inputSigned() ? 128 : 255);
-    if (plan.k * largest > INT32_MAX)
-      return unsupported("K = " + Twine(plan.k) +
-                         " products could overflow the i32 accumulators"),
              failure();
     return plan;
   }

@@ -181,12 +181,12 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @m {
-    gpu.func @overflow(%x: vector<10000xi32>, %w: memref<?xi8>) kernel {
+    gpu.func @too_large(%x: vector<1250xi32>, %w: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
-      %s = arith.constant 40000 : index
-      // expected-error@+1 {{K = 40000 products could overflow the i32 accumulators}}
-      %r = coopvec.matvec %x as PackedU8x32, %w[%c0] matrix<U8, 16x40000, RowMajor> stride %s
-             : vector<10000xi32>, memref<?xi8> -> vector<16xi32>
+      %s = arith.constant 5008 : index
+      // expected-error@+1 {{a 16x5000 matrix (M and K up to 4096 here)}}
+      %r = coopvec.matvec %x as PackedU8x32, %w[%c0] matrix<U8, 16x5000, RowMajor> stride %s
+             : vector<1250xi32>, memref<?xi8> -> vector<16xi32>
       gpu.return
     }
   }
