@@ -44,6 +44,7 @@
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/DynamicLibrary.h"
@@ -642,6 +643,28 @@ static ResultLayout layoutOf(Type type) {
 }
 
 /// A result as an array (a scalar has shape ()).
+/// Frees the buffers that the memref results in `base` own: the program
+/// allocated them (memref.alloc: malloc). A result's buffer is left alone
+/// when it is an argument's (a result may return an argument),
+/// memref.get_global's (allocated pointer 0xdeadbeef) or an earlier
+/// result's.
+static void freeMemRefResults(ArrayRef<ResultLayout> results, uint8_t *base,
+                              ArrayRef<Argument> args) {
+  llvm::SmallPtrSet<void *, 4> seen;
+  for (const ResultLayout &l : results) {
+    if (!isa<MemRefType>(l.type))
+      continue;
+    void *allocated = *reinterpret_cast<void **>(base + l.offset);
+    if (!allocated || allocated == reinterpret_cast<void *>(0xdeadbeef) ||
+        !seen.insert(allocated).second)
+      continue;
+    if (llvm::none_of(args, [&](const Argument &arg) {
+          return arg.memref && arg.memref->data == allocated;
+        }))
+      std::free(allocated);
+  }
+}
+
 static Array resultArray(const ResultLayout &l, uint8_t *base) {
   Array array;
   uint8_t *at = base + l.offset;
@@ -1156,8 +1179,11 @@ int main(int argc, char **argv) {
     SmallVector<void *> call(packed);
     if (!results.empty())
       call.push_back(resultStorage[invocation]);
-    for (unsigned r = 0; r < repeat; ++r)
+    for (unsigned r = 0; r < repeat; ++r) {
       (*function)(call.data());
+      if (r + 1 < repeat && !results.empty())
+        freeMemRefResults(results, resultStorage[invocation], args);
+    }
   };
   if (invocations == 1) {
     invoke(0);
@@ -1190,6 +1216,9 @@ int main(int argc, char **argv) {
   for (auto &[index, path] : argOutputs)
     saveArray(path, *args[index].memref);
   llvm::outs().flush();
+  if (!results.empty())
+    for (uint8_t *storage : resultStorage)
+      freeMemRefResults(results, storage, args);
   Clock::time_point reported = Clock::now();
   // The DXIL software driver (host-driver=true) reports invalid calls and
   // goes on, as a GPU would; a run that leaves its sticky error flag set
