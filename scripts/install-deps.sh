@@ -9,6 +9,9 @@ PKGS=(
   # Sanitizer and libFuzzer runtimes (fuzz/, the sanitizer build).
   libclang-rt-22-dev
   cmake ninja-build python3 spirv-tools
+  # Vulkan target: the loader, lavapipe (Vulkan 1.3 on the CPU) and the
+  # Khronos validation layer the tests run under.
+  libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers
   # RISC-V cross execution.
   qemu-user gcc-riscv64-linux-gnu g++-riscv64-linux-gnu libc6-dev-riscv64-cross
   # Benchmark peers and image output.
