@@ -121,6 +121,22 @@ if os.path.exists(coopvec_run):
             config.substitutions.append(("%cuda_chip", probe.stdout.strip()))
     except (OSError, subprocess.TimeoutExpired):
         pass
+# vulkan-runtime: libcoopvec_vulkan_runtime.so was built (CMake found the
+# Vulkan loader). vulkan: it finds a Vulkan 1.3 device too (lavapipe does,
+# on the CPU), as coopvec-vulkan-runtime-test --probe reports; the device
+# it prints is %vulkan_device.
+vulkan_test = os.path.join(config.coopvec_tools_dir, "coopvec-vulkan-runtime-test")
+if os.path.exists(vulkan_test):
+    config.available_features.add("vulkan-runtime")
+    import subprocess
+    try:
+        probe = subprocess.run([vulkan_test, "--probe"], capture_output=True,
+                               text=True, timeout=120)
+        if probe.returncode == 0:
+            config.available_features.add("vulkan")
+            config.substitutions.append(("%vulkan_device", probe.stdout.strip()))
+    except (OSError, subprocess.TimeoutExpired):
+        pass
 if shutil.which("spirv-val"):
     config.available_features.add("spirv-tools")
 if config.coopvec_fuzzers_built:
