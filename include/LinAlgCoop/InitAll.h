@@ -23,11 +23,13 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/SPIRV/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 namespace mlir::coopvec {
@@ -39,11 +41,13 @@ inline void registerAllDialects(DialectRegistry &registry) {
                   func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
                   LLVM::LLVMDialect, NVVM::NVVMDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect,
-                  vector::VectorDialect>();
+                  spirv::SPIRVDialect, vector::VectorDialect>();
   mlir::registerAllExtensions(registry);
   // gpu-module-to-binary (coopvec-nvvm-pipeline) serializes through the
   // #nvvm.target attribute's model and the dialects' LLVM IR translations.
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  // ... and coopvec-vulkan-pipeline through #spirv.target_env's.
+  spirv::registerSPIRVTargetInterfaceExternalModels(registry);
   registerAllToLLVMIRTranslations(registry);
 }
 
@@ -58,6 +62,7 @@ inline void registerAllPasses() {
   registerCoopVecDXILPipeline();
   registerCoopVecSiFivePipeline();
   registerCoopVecNVVMPipeline();
+  registerCoopVecVulkanPipeline();
 }
 
 } // namespace mlir::coopvec

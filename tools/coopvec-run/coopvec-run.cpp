@@ -10,7 +10,9 @@
 // NVIDIA GPU: the CUDA driver is probed first, the gpu.modules are compiled
 // for the device's chip (buildGpuDevicePipeline), the host code is lowered
 // by the CPU pipeline with gpu-host=true, and the JIT resolves the mgpu*
-// calls in libcoopvec_cuda_runtime.so. Arguments and results are host
+// calls in libcoopvec_cuda_runtime.so. With --gpu-api=vulkan the
+// gpu.modules become SPIR-V (coopvec-vulkan-pipeline) and the mgpu* calls
+// resolve in libcoopvec_vulkan_runtime.so, on any Vulkan 1.3 device. Arguments and results are host
 // memrefs, as for CPU programs.
 //
 // Calling convention: the ExecutionEngine's packed wrapper `_mlir_<entry>`
@@ -27,6 +29,7 @@
 #include "LinAlgCoop/InitAll.h"
 #include "LinAlgCoop/Runtime/CpuTarget.h"
 #include "LinAlgCoop/Runtime/CudaRuntime.h"
+#include "LinAlgCoop/Runtime/VulkanRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -184,7 +187,36 @@ static cl::opt<bool> probeGpu(
     "probe-gpu",
     cl::desc("Check that the CUDA driver loads and reports a GPU: print the "
              "chip of device 0 (sm_XY) and exit with 0, or say why not and "
-             "exit with 1. Takes no input"),
+             "exit with 1 (--gpu-api=vulkan: the Vulkan 1.3 device). Takes "
+             "no input"),
+    cl::cat(runCategory));
+enum class GpuApi { Cuda, Vulkan };
+static cl::opt<GpuApi> gpuApi(
+    "gpu-api",
+    cl::desc("GPU programs: what runs the gpu.modules"),
+    cl::values(clEnumValN(GpuApi::Cuda, "cuda",
+                          "PTX/cubin on an NVIDIA GPU through the CUDA "
+                          "driver (default)"),
+               clEnumValN(GpuApi::Vulkan, "vulkan",
+                          "SPIR-V compute shaders on a Vulkan 1.3 device "
+                          "(lavapipe included) through "
+                          "libcoopvec_vulkan_runtime.so")),
+    cl::init(GpuApi::Cuda), cl::cat(runCategory));
+static cl::opt<std::string> vulkanRuntimeLib(
+    "vulkan-runtime-lib",
+    cl::desc("--gpu-api=vulkan: path of libcoopvec_vulkan_runtime.so "
+             "(default: ../lib next to this executable)"),
+    cl::cat(runCategory));
+static cl::opt<bool> vulkanValidation(
+    "vulkan-validation",
+    cl::desc("--gpu-api=vulkan: run under the Khronos validation layer "
+             "(also COOPVEC_VULKAN_VALIDATION=1); what it reports is printed "
+             "and makes the run exit with 1"),
+    cl::cat(runCategory));
+static cl::opt<bool> vulkanFma(
+    "vulkan-fma",
+    cl::desc("--gpu-api=vulkan: float products with GL.Fma instead of "
+             "multiply then add (coopvec-vulkan-pipeline{fma=true})"),
     cl::cat(runCategory));
 
 //===----------------------------------------------------------------------===//
@@ -844,6 +876,44 @@ static std::string buildGpuDevicePipeline(StringRef chip) {
   return ("coopvec-nvvm-pipeline{chip=" + chip + " format=bin}").str();
 }
 
+/// The Vulkan runtime's entry points, loaded from its library.
+struct VulkanRuntime {
+  decltype(&coopvecVulkanProbe) probe = nullptr;
+  decltype(&coopvecVulkanEnableValidation) enableValidation = nullptr;
+  decltype(&coopvecVulkanValidationMessages) validationMessages = nullptr;
+  decltype(&coopvecVulkanSetErrorPrefix) setErrorPrefix = nullptr;
+};
+
+/// Loads libcoopvec_vulkan_runtime.so into the process (where the JIT finds
+/// its mgpu* functions too) and resolves its own functions.
+static VulkanRuntime loadVulkanRuntime(const std::string &path) {
+  if (!llvm::sys::fs::exists(path))
+    fatal("cannot find the Vulkan runtime library '" + path +
+          "' (use --vulkan-runtime-lib; it is built where CMake finds "
+          "Vulkan)");
+  std::string error;
+  llvm::sys::DynamicLibrary library =
+      llvm::sys::DynamicLibrary::getPermanentLibrary(path.c_str(), &error);
+  if (!library.isValid())
+    fatal("cannot load the Vulkan runtime library '" + path + "': " + error);
+  VulkanRuntime runtime;
+  runtime.probe = reinterpret_cast<decltype(runtime.probe)>(
+      library.getAddressOfSymbol("coopvecVulkanProbe"));
+  runtime.enableValidation =
+      reinterpret_cast<decltype(runtime.enableValidation)>(
+          library.getAddressOfSymbol("coopvecVulkanEnableValidation"));
+  runtime.validationMessages =
+      reinterpret_cast<decltype(runtime.validationMessages)>(
+          library.getAddressOfSymbol("coopvecVulkanValidationMessages"));
+  runtime.setErrorPrefix = reinterpret_cast<decltype(runtime.setErrorPrefix)>(
+      library.getAddressOfSymbol("coopvecVulkanSetErrorPrefix"));
+  if (!runtime.probe || !runtime.enableValidation ||
+      !runtime.validationMessages || !runtime.setErrorPrefix)
+    fatal("'" + path + "' is not the coopvec Vulkan runtime library");
+  runtime.setErrorPrefix("coopvec-run: ");
+  return runtime;
+}
+
 /// The coopvec NVIDIA profile whose cubin runs on a device of compute
 /// capability sm_<major><minor>: a cubin runs on later minor versions of its
 /// major one, an arch-specific (`a`) one only on its own.
@@ -946,8 +1016,19 @@ int main(int argc, char **argv) {
       "gpu.modules are compiled for its chip (or --gpu-chip), the host code "
       "calls libcoopvec_cuda_runtime.so, which loads the CUDA driver "
       "(libcuda.so.1); without a driver or a GPU coopvec-run says so and "
-      "exits with 1.\n");
+      "exits with 1. With --gpu-api=vulkan they become SPIR-V compute "
+      "shaders run through libcoopvec_vulkan_runtime.so on a Vulkan 1.3 "
+      "device (lavapipe on a CPU-only machine).\n");
 
+  if (probeGpu && gpuApi == GpuApi::Vulkan) {
+    VulkanRuntime runtime = loadVulkanRuntime(findLibrary(
+        argv[0], vulkanRuntimeLib, "libcoopvec_vulkan_runtime.so"));
+    char message[1024];
+    if (runtime.probe(message, sizeof(message)))
+      fatal(message);
+    llvm::outs() << message << "\n";
+    return 0;
+  }
   if (probeGpu) {
     CudaRuntime runtime =
         loadCudaRuntime(findLibrary(argv[0], cudaRuntimeLib,
@@ -991,13 +1072,28 @@ int main(int argc, char **argv) {
   // unless it is only lowered for a chip that --gpu-chip names.
   bool gpuProgram = isGpuProgram(*module);
   std::string chip = gpuChip;
-  std::string cudaRuntimePath;
-  if (!chip.empty() && !isChipName(chip))
-    fatal("--gpu-chip=" + chip + " is not an NVIDIA chip name like sm_80");
-  if (gpuProgram && !(printLowered && !chip.empty())) {
-    cudaRuntimePath =
+  std::string gpuRuntimePath;
+  std::optional<VulkanRuntime> vulkan;
+  bool onVulkan = gpuApi == GpuApi::Vulkan;
+  if (!chip.empty() && (onVulkan || !isChipName(chip)))
+    fatal("--gpu-chip=" + chip + (onVulkan ? " is for --gpu-api=cuda"
+                                           : " is not an NVIDIA chip name "
+                                             "like sm_80"));
+  if (gpuProgram && onVulkan) {
+    gpuRuntimePath = findLibrary(argv[0], vulkanRuntimeLib,
+                                 "libcoopvec_vulkan_runtime.so");
+    vulkan = loadVulkanRuntime(gpuRuntimePath);
+    if (vulkanValidation)
+      vulkan->enableValidation(1);
+    char message[1024];
+    // --print-lowered needs no device: SPIR-V is the same for all.
+    if (!printLowered && vulkan->probe(message, sizeof(message)))
+      fatal("'" + inputFile + "' is a GPU program (gpu.container_module), "
+            "but no Vulkan device can run it: " + message);
+  } else if (gpuProgram && !(printLowered && !chip.empty())) {
+    gpuRuntimePath =
         findLibrary(argv[0], cudaRuntimeLib, "libcoopvec_cuda_runtime.so");
-    CudaRuntime runtime = loadCudaRuntime(cudaRuntimePath);
+    CudaRuntime runtime = loadCudaRuntime(gpuRuntimePath);
     std::string reason;
     FailureOr<std::string> deviceChip = probeGpuChip(runtime, reason);
     if (failed(deviceChip))
@@ -1088,7 +1184,11 @@ int main(int argc, char **argv) {
       fatal("invalid --pass-pipeline: " +
             StringRef(pipelineError).trim().split('\n').first);
   } else {
-    if (gpuProgram) {
+    if (gpuProgram && onVulkan) {
+      mlir::coopvec::CoopVecVulkanPipelineOptions vulkanOptions;
+      vulkanOptions.fma = vulkanFma;
+      mlir::coopvec::buildCoopVecVulkanPipeline(pm, vulkanOptions);
+    } else if (gpuProgram) {
       std::string pipelineError;
       llvm::raw_string_ostream errorStream(pipelineError);
       if (failed(parsePassPipeline(buildGpuDevicePipeline(chip), pm,
@@ -1125,7 +1225,7 @@ int main(int argc, char **argv) {
           "' (use --runtime-lib)");
   SmallVector<StringRef> libs{runtimePath};
   if (gpuProgram)
-    libs.push_back(cudaRuntimePath);
+    libs.push_back(gpuRuntimePath);
   for (const std::string &lib : sharedLibs) {
     if (!llvm::sys::fs::exists(lib))
       fatal("cannot find shared library '" + lib + "' (--shared-libs)");
@@ -1238,5 +1338,11 @@ int main(int argc, char **argv) {
         ms(finished - compiled).count(), repeat.getValue(),
         invocations.getValue(), ms(reported - finished).count());
   }
-  return dxilErrors ? 1 : 0;
+  // So does one the Vulkan validation layer reported on (the runtime
+  // printed each message).
+  unsigned validationMessages = vulkan ? vulkan->validationMessages() : 0;
+  if (validationMessages)
+    llvm::errs() << "coopvec-run: error: the Vulkan validation layer reported "
+                 << validationMessages << " message(s)\n";
+  return dxilErrors || validationMessages ? 1 : 0;
 }

@@ -7,6 +7,7 @@
 #include "LinAlgCoop/Conversion/CoopVecToDXIL/CoopVecToDXIL.h"
 #include "LinAlgCoop/Conversion/CoopVecToNVVM/CoopVecToNVVM.h"
 #include "LinAlgCoop/Conversion/CoopVecToRISCV/CoopVecToRISCV.h"
+#include "LinAlgCoop/Conversion/CoopVecToSPIRV/CoopVecToSPIRV.h"
 #include "mlir/Pass/Pass.h"
 
 // Each conversion's header declares its pass (GEN_PASS_DECL_<PASS>) and its

@@ -392,4 +392,114 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// CoopVecToSPIRV
+//===----------------------------------------------------------------------===//
+
+def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
+  let summary = "Prepare the gpu.modules of a coopvec program for Vulkan "
+                "SPIR-V: coopvec ops as per-invocation loops with packed "
+                "int8 dot products, vectors of at most 4 elements, the "
+                "entry-point ABI and the Vulkan 1.3 target environment";
+  let description = [{
+    Rewrites each `coopvec.matvec` and `coopvec.vector_accumulate` inside
+    a `gpu.func` (one vector per invocation, the DXIL/Vulkan semantics) into
+    `arith`/`scf`/`memref` code and SPIR-V dot products that
+    `convert-gpu-to-spirv` then lowers with the rest of the kernel:
+
+    * `I8`/`U8` matrices: four weights along `K` and four input bytes are
+      packed into 32-bit words and multiplied by `spirv.SDot`, `spirv.UDot`
+      or `spirv.SUDot` in `PackedVectorFormat4x8Bit`
+      (`SPV_KHR_integer_dot_product`, core in Vulkan 1.3), summed exactly
+      in `i32` (`M`, `K` <= 4096, so no partial sum overflows); `I8`/`U8`
+      inputs of `f32`, `i32` or `i16` elements are converted by the DXIL
+      rules (round to nearest even, saturate, NaN reads as 0) and go
+      through the same dot products.
+    * `F16`/`F32` matrices: one product per weight in the CPU reference's
+      order, `f32` multiply then add, each decorated `NoContraction` so a
+      driver cannot fuse them (bit-identical to the CPU); with `fma=true`,
+      `GL.Fma` instead (faster on GPUs; then within one rounding per
+      product of the CPU).
+    * The bias is added in `f32`, or exactly in `i64` for integers; results
+      convert by the DXIL rules (`f16`: round to nearest even, saturating
+      to +-65504; integers saturate).
+    * `coopvec.vector_accumulate` of `i32`/`u32` elements: one
+      `spirv.AtomicIAdd` (device scope, relaxed) per element on the buffer
+      viewed as 32-bit words.
+
+    Matrices, biases and accumulation buffers are byte-address storage
+    buffers (`memref<?xi8>`, 8-bit access); the input vector and the sums
+    of a row live in `Function`-storage arrays and rows loop, so a shader's
+    size does not grow with `M x K`. Vectors longer than four elements
+    (SPIR-V's limit without `Vector16`) that the kernel loads, stores,
+    computes with or passes to coopvec ops are split into scalars; one that
+    is still live across control flow is a located error.
+
+    Kernels get `spirv.entry_point_abi` with the workgroup size from the
+    kernel's `known_block_size`, else from the constant block size of every
+    `gpu.launch_func` of it (all must agree), else from the
+    `workgroup-size` option; a `gpu.module` without a SPIR-V target gets
+    the Vulkan 1.3 target environment (SPIR-V 1.6; `Shader`, `Int8`,
+    `Int16`, `Int64`, `Float16`, 8/16-bit storage, `DotProduct*`).
+
+    Everything the lowering does not cover (other interpretations and ops,
+    the optimal layouts, block scales, math fidelity, M or K above 4096) is
+    a located error. Run `coopvec-check-support{profile=vulkan1.3}` first
+    (`coopvec-vulkan-pipeline` does).
+  }];
+  let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
+                           "memref::MemRefDialect", "scf::SCFDialect",
+                           "spirv::SPIRVDialect", "vector::VectorDialect"];
+  let options = [
+    Option<"fma", "fma", "bool", /*default=*/"false",
+           "Float products with GL.Fma (default: multiply then add with "
+           "NoContraction, bit-identical to the CPU reference)">,
+    ListOption<"workgroupSize", "workgroup-size", "int32_t",
+               "Workgroup size (x[,y[,z]]) of kernels whose size neither "
+               "known_block_size nor their launches give">
+  ];
+}
+
+def CoopVecNestSPIRVModules : Pass<"coopvec-nest-spirv-modules", "ModuleOp"> {
+  let summary = "Move each spirv.module that convert-gpu-to-spirv made for "
+                "a gpu.module into it, for gpu-module-to-binary";
+  let description = [{
+    `convert-gpu-to-spirv` puts `spirv.module @__spv__<name>` next to
+    `gpu.module @<name>`; `gpu-module-to-binary` serializes the one inside.
+    This pass moves it there (the `gpu.func`s stay until the binary replaces
+    the module, so `gpu.launch_func` still verifies) and sets the module's
+    SPIR-V version back to its target environment's: `spirv-update-vce`
+    may lower it below 1.4, where an entry point's interface cannot list
+    the storage buffers Vulkan binds.
+  }];
+  let dependentDialects = ["gpu::GPUDialect", "spirv::SPIRVDialect"];
+}
+
+def CoopVecVulkanLaunchArgs : Pass<"coopvec-vulkan-launch-args", "ModuleOp"> {
+  let summary = "Pass the arguments of gpu.launch_func on SPIR-V binaries "
+                "as (size, address) pairs for the Vulkan runtime";
+  let description = [{
+    A Vulkan compute shader binds kernel argument `i` as the storage buffer
+    at descriptor set 0, binding `i` (`convert-gpu-to-spirv`), so the host
+    runtime (`libcoopvec_vulkan_runtime.so`) needs each buffer's extent,
+    which the memref descriptors that `gpu-to-llvm` passes do not say
+    (and its `intersperse-sizes-for-kernels` needs static shapes). This
+    pass rewrites each `gpu.launch_func` whose kernel module is a
+    `gpu.binary` for a `#spirv.target_env` so that every argument becomes
+    two `i64`s, `(tag, value)`:
+
+    * a memref (contiguous: identity layout, or strides that the kernel's
+      identity layout matches): `tag` = its size in bytes, `value` = the
+      address of its first element;
+    * an `index`, `i32` or `f32` scalar: `tag` = -4 and the bits in
+      `value` (`index` truncated to the kernel's 32-bit index); an `i64` or
+      `f64`: `tag` = -8.
+
+    Other arguments (memrefs of `index`, 8/16-bit scalars) are a located
+    error.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
+                           "memref::MemRefDialect"];
+}
+
 #endif // LINALGCOOP_CONVERSION_PASSES_TD

@@ -1,0 +1,992 @@
+//===- CoopVecToSPIRV.cpp - coopvec in GPU kernels to SPIR-V for Vulkan ---===//
+//
+// A cooperative vector is one invocation's vector (DXIL/Vulkan semantics).
+// Core Vulkan 1.3 has no cooperative vector instructions (those are
+// SPV_NV_cooperative_vector), so each coopvec.matvec becomes a
+// per-invocation loop over the rows:
+//
+//   xs[]  = the input, converted to what the products read (f32 values, or
+//           i32 words of four 8-bit values)
+//   for row in 0..M:
+//     sum = 0
+//     for each K step: sum += w(row, k) * xs[k]   (f32: FMul, FAdd)
+//                      sum += SDot(w word, xs[j]) (8-bit: 4 products)
+//     res[row] = convert(sum + bias[row])
+//
+// with xs[] and res[] in Function-storage arrays, and the matrix and bias
+// read from byte-address storage buffers (memref<?xi8>, 8-bit access) with
+// the op's byte offset and stride. convert-gpu-to-spirv lowers the rest;
+// this pass also splits the kernel's long vectors into scalars (SPIR-V
+// vectors have at most four elements) and gives kernels their entry-point
+// ABI and the Vulkan 1.3 target environment.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinAlgCoop/Conversion/CoopVecToSPIRV/CoopVecToSPIRV.h"
+#include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
+#include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+namespace mlir::coopvec {
+#define GEN_PASS_DEF_CONVERTCOOPVECTOSPIRV
+#define GEN_PASS_DEF_COOPVECNESTSPIRVMODULES
+#include "LinAlgCoop/Conversion/Passes.h.inc"
+} // namespace mlir::coopvec
+
+using namespace mlir;
+using namespace mlir::coopvec;
+
+namespace {
+
+/// SPIR-V vectors have 2, 3 or 4 elements (8 and 16 need Vector16).
+constexpr int64_t kMaxVectorElements = 4;
+
+/// Largest M and K the lowering takes.
+constexpr int64_t kMaxDim = 4096;
+// The 8-bit integer paths sum in i32: every partial sum fits.
+static_assert(kMaxDim * 255 * 255 <= INT32_MAX, "i32 sums may overflow");
+
+/// F32/F16 matrices multiply f32 values; I8/U8 matrices dot four bytes.
+enum class Family { F32, F16, Int8 };
+
+/// What the lowering needs to know about one supported coopvec.matvec.
+struct Plan {
+  Family family;
+  int64_t m, k;
+  bool columnMajor;
+  bool matrixUnsigned;
+  InterpKind inputKind;
+  bool inputElementsUnsigned;
+  Type inputElement, resultElement;
+  bool resultUnsigned;
+  std::optional<InterpKind> biasKind;
+
+  bool packedInput() const {
+    return inputKind == InterpKind::PackedS8x32 ||
+           inputKind == InterpKind::PackedU8x32;
+  }
+  bool inputSigned() const {
+    return inputKind == InterpKind::PackedS8x32 || inputKind == InterpKind::I8;
+  }
+  /// 32-bit words of four 8-bit values along K.
+  int64_t words() const { return (k + 3) / 4; }
+};
+
+bool isByteBuffer(Value buffer) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  return type && type.getRank() == 1 && type.getLayout().isIdentity() &&
+         type.getElementType().isInteger(8);
+}
+
+/// The plan for `op`, or a located error saying what the lowering lacks.
+FailureOr<Plan> planMatVec(MatVecOp op) {
+  auto unsupported = [&](const Twine &what) {
+    op.emitOpError("is not supported by convert-coopvec-to-spirv: ") << what;
+    return failure();
+  };
+  if (!op->getParentOfType<gpu::GPUFuncOp>())
+    return unsupported("it is not inside a gpu.func (one vector per "
+                       "invocation of a kernel or device function)");
+  if (op.getFidelity())
+    return unsupported("math fidelity is a Tenstorrent model with no SPIR-V "
+                       "lowering");
+  MatrixDescAttr desc = op.getMatrixDesc();
+  if (desc.isBlockScaled() || op.getScales())
+    return unsupported("block-scaled matrices (no Vulkan 1.3 form)");
+  if (desc.getLayout() != MatrixLayout::RowMajor &&
+      desc.getLayout() != MatrixLayout::ColumnMajor)
+    return unsupported("layout " + stringifyMatrixLayout(desc.getLayout()) +
+                       " (core Vulkan has no optimal layouts; use RowMajor "
+                       "or ColumnMajor)");
+  if (!op.getMatrixStride())
+    return unsupported("a RowMajor/ColumnMajor matrix needs a stride");
+  if (!isByteBuffer(op.getMatrix()) ||
+      (op.getBias() && !isByteBuffer(op.getBias())))
+    return unsupported("buffers must be 1-D i8 memrefs with the identity "
+                       "layout");
+  if (desc.getRows() > kMaxDim || desc.getCols() > kMaxDim)
+    return unsupported("a " + Twine(desc.getRows()) + "x" +
+                       Twine(desc.getCols()) + " matrix (M and K up to " +
+                       Twine(kMaxDim) + " here)");
+
+  Plan plan;
+  plan.m = desc.getRows();
+  plan.k = desc.getCols();
+  plan.columnMajor = desc.getLayout() == MatrixLayout::ColumnMajor;
+  plan.matrixUnsigned = false;
+  plan.inputKind = op.getInputInterp().getKind();
+  plan.inputElementsUnsigned = op.getInputUnsigned();
+  plan.inputElement = cast<VectorType>(op.getInput().getType()).getElementType();
+  plan.resultElement =
+      cast<VectorType>(op.getResult().getType()).getElementType();
+  plan.resultUnsigned = op.getOutputUnsigned();
+  if (auto bias = op.getBiasInterp())
+    plan.biasKind = bias->getKind();
+
+  auto floatFamily = [&](StringRef matrix, InterpKind input) -> FailureOr<Plan> {
+    if (plan.inputKind != input ||
+        !isa<Float16Type, Float32Type>(plan.inputElement))
+      return unsupported("an " + matrix + " matrix takes " + matrix +
+                         " inputs of f16 or f32 elements here");
+    if (!isa<Float16Type, Float32Type>(plan.resultElement))
+      return unsupported("an " + matrix +
+                         " matrix gives f16 or f32 results here");
+    if (plan.biasKind && *plan.biasKind != InterpKind::F16 &&
+        *plan.biasKind != InterpKind::F32)
+      return unsupported("an " + matrix + " matrix takes an F16 or F32 bias "
+                         "here");
+    return plan;
+  };
+
+  InterpKind matrixKind = desc.getInterpretation().getKind();
+  if (matrixKind == InterpKind::F16) {
+    plan.family = Family::F16;
+    return floatFamily("F16", InterpKind::F16);
+  }
+  if (matrixKind == InterpKind::F32) {
+    plan.family = Family::F32;
+    return floatFamily("F32", InterpKind::F32);
+  }
+  if (matrixKind == InterpKind::I8 || matrixKind == InterpKind::U8) {
+    plan.family = Family::Int8;
+    plan.matrixUnsigned = matrixKind == InterpKind::U8;
+    bool bytes =
+        plan.inputKind == InterpKind::I8 || plan.inputKind == InterpKind::U8;
+    if (!(plan.packedInput() && plan.inputElement.isInteger(32)) &&
+        !(bytes && (plan.inputElement.isF32() ||
+                    plan.inputElement.isInteger(32) ||
+                    plan.inputElement.isInteger(16))))
+      return unsupported("an I8/U8 matrix takes PackedS8x32/PackedU8x32 "
+                         "inputs (i32 words) or I8/U8 inputs (f32, i32 or "
+                         "i16 elements) here");
+    if (!plan.resultElement.isInteger(32))
+      return unsupported("an I8/U8 matrix gives i32 results here");
+    if (plan.biasKind &&
+        !llvm::is_contained({InterpKind::I32, InterpKind::U32,
+                             InterpKind::I16, InterpKind::U16},
+                            *plan.biasKind))
+      return unsupported("an I8/U8 matrix takes an I32, U32, I16 or U16 "
+                         "bias here");
+    return plan;
+  }
+  return unsupported("matrix interpretation " +
+                     desc.getInterpretation().getName() +
+                     " (lowered here: F32, F16, I8, U8)");
+}
+
+/// Whether `type` is a vector SPIR-V cannot hold.
+bool isLongVector(Type type) {
+  auto vector = dyn_cast<VectorType>(type);
+  return vector && (vector.getRank() != 1 || vector.isScalable() ||
+                    vector.getNumElements() > kMaxVectorElements);
+}
+
+/// A located error for a coopvec.vector_accumulate the lowering does not
+/// take, or success.
+LogicalResult checkVectorAccumulate(VectorAccumulateOp op) {
+  auto unsupported = [&](const Twine &what) {
+    op.emitOpError("is not supported by convert-coopvec-to-spirv: ") << what;
+    return failure();
+  };
+  if (!op->getParentOfType<gpu::GPUFuncOp>())
+    return unsupported("it is not inside a gpu.func");
+  if (!cast<VectorType>(op.getInput().getType()).getElementType().isInteger(32))
+    return unsupported("only i32/u32 elements accumulate here (core Vulkan "
+                       "has integer atomics only)");
+  auto arg = dyn_cast<BlockArgument>(op.getBuffer());
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  if (!arg || arg.getOwner() != &func.getBody().front() ||
+      !func.isKernel() || !isByteBuffer(arg))
+    return unsupported("the buffer must be an argument of the kernel (it is "
+                       "bound as 32-bit words for the atomics)");
+  for (Operation *user : arg.getUsers())
+    if (!isa<VectorAccumulateOp>(user))
+      return unsupported("the buffer it adds to is bound as 32-bit words for "
+                         "the atomics, so the kernel may only accumulate "
+                         "into it (found '" +
+                         user->getName().getStringRef() + "')");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// coopvec.matvec
+//===----------------------------------------------------------------------===//
+
+/// Emits one coopvec.matvec.
+class MatVecEmitter {
+public:
+  MatVecEmitter(OpBuilder &b, MatVecOp op, const Plan &plan, bool fma)
+      : b(b), loc(op.getLoc()), op(op), plan(plan), fma(fma) {}
+
+  Value emit() {
+    Value xs = storeInputs();
+    Value results = privateArray(plan.m, plan.resultElement);
+    Value zero = index(0);
+    auto rows = scf::ForOp::create(b, loc, zero, index(plan.m), index(1));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(rows.getBody());
+      Value row = rows.getInductionVar();
+      Value sum = plan.family == Family::Int8 ? dotRow(row, xs)
+                                              : floatRow(row, xs);
+      memref::StoreOp::create(b, loc, finish(sum, row), results, row);
+    }
+    SmallVector<Value> elements;
+    for (int64_t row = 0; row < plan.m; ++row)
+      elements.push_back(
+          memref::LoadOp::create(b, loc, results, ValueRange{index(row)}));
+    return vector::FromElementsOp::create(
+        b, loc, cast<VectorType>(op.getResult().getType()), elements);
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  MatVecOp op;
+  const Plan &plan;
+  bool fma;
+
+  Type i8() { return b.getI8Type(); }
+  Type i16() { return b.getI16Type(); }
+  Type i32() { return b.getI32Type(); }
+  Type i64() { return b.getI64Type(); }
+  Type f32() { return b.getF32Type(); }
+
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value int32(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i32(), v);
+  }
+  Value int64(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i64(), v);
+  }
+  Value float32(float v) {
+    return arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(v));
+  }
+
+  /// A Function-storage array of `n` `element`s, allocated at the start of
+  /// the function (where SPIR-V wants its OpVariables).
+  Value privateArray(int64_t n, Type element) {
+    OpBuilder::InsertionGuard guard(b);
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    b.setInsertionPointToStart(&func.getBody().front());
+    auto type = MemRefType::get(
+        {n}, element, MemRefLayoutAttrInterface(),
+        spirv::StorageClassAttr::get(b.getContext(),
+                                     spirv::StorageClass::Function));
+    return memref::AllocaOp::create(b, loc, type);
+  }
+
+  /// The `bytes` little-endian bytes of `buffer` from byte `at`, as an
+  /// integer of 8 * `bytes` bits.
+  Value loadBytes(Value buffer, Value at, unsigned bytes) {
+    Type wide = b.getIntegerType(8 * bytes);
+    Value value;
+    for (unsigned i = 0; i < bytes; ++i) {
+      Value where = i ? Value(arith::AddIOp::create(b, loc, at, index(i))) : at;
+      Value byte = memref::LoadOp::create(b, loc, buffer, ValueRange{where});
+      if (bytes == 1)
+        return byte;
+      Value part = arith::ExtUIOp::create(b, loc, wide, byte);
+      if (i)
+        part = arith::ShLIOp::create(
+            b, loc, part,
+            arith::ConstantIntOp::create(b, loc, wide, 8 * i));
+      value = i ? Value(arith::OrIOp::create(b, loc, value, part)) : part;
+    }
+    return value;
+  }
+
+  /// Byte index of stored element (row, col) of `bytes` bytes.
+  Value elementByte(Value row, Value col, unsigned bytes) {
+    Value major = plan.columnMajor ? col : row;
+    Value minor = plan.columnMajor ? row : col;
+    Value start = arith::AddIOp::create(
+        b, loc, op.getMatrixOffset(),
+        arith::MulIOp::create(b, loc, major, op.getMatrixStride()));
+    if (bytes != 1)
+      minor = arith::MulIOp::create(b, loc, minor, index(bytes));
+    return arith::AddIOp::create(b, loc, start, minor);
+  }
+
+  /// f32 -> f16 by the DXIL rule: round to nearest even, a finite value
+  /// beyond the range saturates to +-65504, infinities and NaN stay.
+  Value dxilToF16(Value x) {
+    Value rounded = arith::TruncFOp::create(
+        b, loc, b.getF16Type(), x,
+        arith::RoundingModeAttr::get(b.getContext(),
+                                     arith::RoundingMode::to_nearest_even),
+        arith::FastMathFlagsAttr());
+    Value bits16 = arith::ExtUIOp::create(
+        b, loc, i32(), arith::BitcastOp::create(b, loc, i16(), rounded));
+    Value bits32 = arith::BitcastOp::create(b, loc, i32(), x);
+    Value roundedInf = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, loc, bits16, int32(0x7fff)), int32(0x7c00));
+    Value xFinite = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult,
+        arith::AndIOp::create(b, loc, bits32, int32(0x7fffffff)),
+        int32(0x7f800000));
+    Value overflowed = arith::AndIOp::create(b, loc, roundedInf, xFinite);
+    Value saturatedBits = arith::OrIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, bits16, int32(0x8000)),
+        int32(0x7bff));
+    Value saturated = arith::BitcastOp::create(
+        b, loc, b.getF16Type(),
+        arith::TruncIOp::create(b, loc, i16(), saturatedBits));
+    return arith::SelectOp::create(b, loc, overflowed, saturated, rounded);
+  }
+
+  /// Input element `i` as the f32 value a float product reads.
+  Value inputFloat(int64_t i) {
+    Value x = vector::ExtractOp::create(b, loc, op.getInput(), i);
+    if (plan.family == Family::F16 && plan.inputElement.isF32())
+      x = dxilToF16(x);
+    if (!x.getType().isF32())
+      x = arith::ExtFOp::create(b, loc, f32(), x);
+    return x;
+  }
+
+  /// Input element `i` (I8/U8 of f32, i32 or i16 elements) as its exact
+  /// 8-bit value in an i32, by the DXIL conversion rules.
+  Value inputByteValue(int64_t i) {
+    int64_t lo = plan.inputSigned() ? -128 : 0;
+    int64_t hi = plan.inputSigned() ? 127 : 255;
+    Value x = vector::ExtractOp::create(b, loc, op.getInput(), i);
+    if (plan.inputElement.isF32()) {
+      // Round to nearest even, saturate, NaN -> 0. Clamped to
+      // [-1024, 1024] first (infinities too), the value rounds to an
+      // integer as (x + 1.5 2^23) - 1.5 2^23 in f32 (two RN adds, exact
+      // below 2^22, never fused), then saturates.
+      Value bounded = arith::MinimumFOp::create(
+          b, loc, arith::MaximumFOp::create(b, loc, x, float32(-1024)),
+          float32(1024));
+      Value magic = float32(12582912.0f);
+      auto up = spirv::FAddOp::create(b, loc, f32(), bounded, magic);
+      up->setAttr("no_contraction", b.getUnitAttr());
+      auto rounded = spirv::FSubOp::create(b, loc, f32(), up, magic);
+      rounded->setAttr("no_contraction", b.getUnitAttr());
+      Value clamped = arith::MinimumFOp::create(
+          b, loc,
+          arith::MaximumFOp::create(b, loc, rounded.getResult(), float32(lo)),
+          float32(hi));
+      Value value = arith::FPToSIOp::create(b, loc, i32(), clamped);
+      Value isNaN =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+      return arith::SelectOp::create(b, loc, isNaN, int32(0), value);
+    }
+    Value wide = plan.inputElementsUnsigned
+                     ? Value(arith::ExtUIOp::create(b, loc, i64(), x))
+                     : Value(arith::ExtSIOp::create(b, loc, i64(), x));
+    Value clamped = arith::MinSIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, wide, int64(lo)), int64(hi));
+    return arith::TruncIOp::create(b, loc, i32(), clamped);
+  }
+
+  /// The input in a Function array: K f32 values, or the 32-bit words of
+  /// four 8-bit values (bytes beyond K are zero).
+  Value storeInputs() {
+    if (plan.family != Family::Int8) {
+      Value xs = privateArray(plan.k, f32());
+      for (int64_t i = 0; i < plan.k; ++i)
+        memref::StoreOp::create(b, loc, inputFloat(i), xs,
+                                ValueRange{index(i)});
+      return xs;
+    }
+    Value xs = privateArray(plan.words(), i32());
+    for (int64_t w = 0; w < plan.words(); ++w) {
+      Value word;
+      if (plan.packedInput()) {
+        word = vector::ExtractOp::create(b, loc, op.getInput(), w);
+        if (int64_t tail = plan.k - 4 * w; tail < 4)
+          word = arith::AndIOp::create(b, loc, word,
+                                       int32((int64_t(1) << (8 * tail)) - 1));
+      } else {
+        for (int64_t t = 0; t < 4 && 4 * w + t < plan.k; ++t) {
+          Value byte = arith::AndIOp::create(
+              b, loc, inputByteValue(4 * w + t), int32(255));
+          if (t)
+            byte = arith::ShLIOp::create(b, loc, byte, int32(8 * t));
+          word = t ? Value(arith::OrIOp::create(b, loc, word, byte)) : byte;
+        }
+      }
+      memref::StoreOp::create(b, loc, word, xs, ValueRange{index(w)});
+    }
+    return xs;
+  }
+
+  /// sum += w * x in the reference's order: f32 multiply, then add, each
+  /// NoContraction; or one GL.Fma.
+  Value multiplyAdd(Value sum, Value w, Value x) {
+    if (fma)
+      return spirv::GLFmaOp::create(b, loc, f32(), w, x, sum);
+    auto product = spirv::FMulOp::create(b, loc, f32(), w, x);
+    product->setAttr("no_contraction", b.getUnitAttr());
+    auto added = spirv::FAddOp::create(b, loc, f32(), sum, product);
+    added->setAttr("no_contraction", b.getUnitAttr());
+    return added;
+  }
+
+  /// The f32 sum of row `row` of a float matrix.
+  Value floatRow(Value row, Value xs) {
+    auto loop = scf::ForOp::create(b, loc, index(0), index(plan.k), index(1),
+                                   ValueRange{float32(0.0f)});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value col = loop.getInductionVar();
+    Value weight;
+    if (plan.family == Family::F16) {
+      Value bits = loadBytes(op.getMatrix(), elementByte(row, col, 2), 2);
+      Value half = arith::BitcastOp::create(b, loc, b.getF16Type(), bits);
+      weight = arith::ExtFOp::create(b, loc, f32(), half);
+    } else {
+      Value bits = loadBytes(op.getMatrix(), elementByte(row, col, 4), 4);
+      weight = arith::BitcastOp::create(b, loc, f32(), bits);
+    }
+    Value x = memref::LoadOp::create(b, loc, xs, ValueRange{col});
+    scf::YieldOp::create(b, loc,
+                         multiplyAdd(loop.getRegionIterArgs()[0], weight, x));
+    return loop.getResult(0);
+  }
+
+  /// The weights (row, 4 word .. 4 word + n - 1) packed into an i32.
+  Value matrixWord(Value row, Value word, int64_t n) {
+    Value first = arith::MulIOp::create(b, loc, word, index(4));
+    Value packed;
+    for (int64_t t = 0; t < n; ++t) {
+      Value col = t ? Value(arith::AddIOp::create(b, loc, first, index(t)))
+                    : first;
+      Value byte = arith::ExtUIOp::create(
+          b, loc, i32(),
+          loadBytes(op.getMatrix(), elementByte(row, col, 1), 1));
+      if (t)
+        byte = arith::ShLIOp::create(b, loc, byte, int32(8 * t));
+      packed = t ? Value(arith::OrIOp::create(b, loc, packed, byte)) : byte;
+    }
+    return packed;
+  }
+
+  /// dot(weights, inputs) of four 8-bit pairs with the signedness of each
+  /// side: SDot, UDot or SUDot (signed operand first).
+  Value dot(Value weights, Value inputs) {
+    auto format = spirv::PackedVectorFormatAttr::get(
+        b.getContext(), spirv::PackedVectorFormat::PackedVectorFormat4x8Bit);
+    bool wSigned = !plan.matrixUnsigned, xSigned = plan.inputSigned();
+    if (wSigned && xSigned)
+      return spirv::SDotOp::create(b, loc, i32(), weights, inputs, format);
+    if (!wSigned && !xSigned)
+      return spirv::UDotOp::create(b, loc, i32(), weights, inputs, format);
+    if (wSigned)
+      return spirv::SUDotOp::create(b, loc, i32(), weights, inputs, format);
+    return spirv::SUDotOp::create(b, loc, i32(), inputs, weights, format);
+  }
+
+  /// The exact i32 sum of row `row` of an 8-bit matrix: whole words in a
+  /// loop, then the partial last word.
+  Value dotRow(Value row, Value xs) {
+    int64_t whole = plan.k / 4, tail = plan.k % 4;
+    auto loop = scf::ForOp::create(b, loc, index(0), index(whole), index(1),
+                                   ValueRange{int32(0)});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value word = loop.getInductionVar();
+      Value x = memref::LoadOp::create(b, loc, xs, ValueRange{word});
+      Value sum = arith::AddIOp::create(b, loc, loop.getRegionIterArgs()[0],
+                                        dot(matrixWord(row, word, 4), x));
+      scf::YieldOp::create(b, loc, sum);
+    }
+    Value sum = loop.getResult(0);
+    if (tail) {
+      Value word = index(whole);
+      Value x = memref::LoadOp::create(b, loc, xs, ValueRange{word});
+      sum = arith::AddIOp::create(b, loc, sum,
+                                  dot(matrixWord(row, word, tail), x));
+    }
+    return sum;
+  }
+
+  /// sum + bias[row], converted to the result type.
+  Value finish(Value sum, Value row) {
+    Value bias;
+    if (plan.biasKind) {
+      unsigned bytes = 4;
+      if (llvm::is_contained({InterpKind::F16, InterpKind::I16,
+                              InterpKind::U16},
+                             *plan.biasKind))
+        bytes = 2;
+      Value at = arith::AddIOp::create(
+          b, loc, op.getBiasOffset(),
+          arith::MulIOp::create(b, loc, row, index(bytes)));
+      bias = loadBytes(op.getBias(), at, bytes);
+      switch (*plan.biasKind) {
+      case InterpKind::F16:
+        bias = arith::BitcastOp::create(b, loc, b.getF16Type(), bias);
+        bias = arith::ExtFOp::create(b, loc, f32(), bias);
+        break;
+      case InterpKind::F32:
+        bias = arith::BitcastOp::create(b, loc, f32(), bias);
+        break;
+      case InterpKind::U16:
+      case InterpKind::U32:
+        bias = arith::ExtUIOp::create(b, loc, i64(), bias);
+        break;
+      default:
+        bias = arith::ExtSIOp::create(b, loc, i64(), bias);
+        break;
+      }
+    }
+    if (plan.family != Family::Int8) {
+      if (bias) {
+        auto added = spirv::FAddOp::create(b, loc, f32(), sum, bias);
+        added->setAttr("no_contraction", b.getUnitAttr());
+        sum = added;
+      }
+      return plan.resultElement.isF16() ? dxilToF16(sum) : sum;
+    }
+    Value wide = arith::ExtSIOp::create(b, loc, i64(), sum);
+    if (bias)
+      wide = arith::AddIOp::create(b, loc, wide, bias);
+    int64_t lo = plan.resultUnsigned ? 0 : INT32_MIN;
+    int64_t hi = plan.resultUnsigned ? int64_t(UINT32_MAX) : INT32_MAX;
+    Value clamped = arith::MinSIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, wide, int64(lo)), int64(hi));
+    return arith::TruncIOp::create(b, loc, i32(), clamped);
+  }
+};
+
+struct MatVecToSPIRV : OpRewritePattern<MatVecOp> {
+  MatVecToSPIRV(MLIRContext *context, bool fma)
+      : OpRewritePattern(context), fma(fma) {}
+
+  LogicalResult matchAndRewrite(MatVecOp op,
+                                PatternRewriter &rewriter) const override {
+    // The pass has reported every op planMatVec rejects.
+    FailureOr<Plan> plan = [&] {
+      ScopedDiagnosticHandler silence(op.getContext(),
+                                      [](Diagnostic &) { return success(); });
+      return planMatVec(op);
+    }();
+    if (failed(plan))
+      return rewriter.notifyMatchFailure(op, "not supported");
+    MatVecEmitter emitter(rewriter, op, *plan, fma);
+    rewriter.replaceOp(op, emitter.emit());
+    return success();
+  }
+
+  bool fma;
+};
+
+//===----------------------------------------------------------------------===//
+// coopvec.vector_accumulate
+//===----------------------------------------------------------------------===//
+
+/// Element i of the vector goes to word offset / 4 + i of the buffer, which
+/// the pass has retyped to memref<?xi32> (the kernel argument is bound as
+/// 32-bit words): one relaxed device-scope AtomicIAdd each.
+struct VectorAccumulateToSPIRV : OpRewritePattern<VectorAccumulateOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(VectorAccumulateOp op,
+                                PatternRewriter &rewriter) const override {
+    auto words = dyn_cast<MemRefType>(op.getBuffer().getType());
+    if (!words || !words.getElementType().isInteger(32))
+      return rewriter.notifyMatchFailure(op, "buffer not bound as words");
+    Location loc = op.getLoc();
+    Value first = arith::DivUIOp::create(
+        rewriter, loc, op.getOffset(),
+        arith::ConstantIndexOp::create(rewriter, loc, 4));
+    int64_t n = cast<VectorType>(op.getInput().getType()).getNumElements();
+    for (int64_t i = 0; i < n; ++i) {
+      Value at = arith::AddIOp::create(
+          rewriter, loc, first, arith::ConstantIndexOp::create(rewriter, loc, i));
+      Value value = vector::ExtractOp::create(rewriter, loc, op.getInput(), i);
+      memref::AtomicRMWOp::create(rewriter, loc, arith::AtomicRMWKind::addi,
+                                  value, op.getBuffer(), ValueRange{at});
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Long vectors to scalars
+//===----------------------------------------------------------------------===//
+
+/// vector.load of more than four elements from a 1-D memref: one load per
+/// element.
+struct ScalarizeLongLoad : OpRewritePattern<vector::LoadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::LoadOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getVectorType();
+    if (!isLongVector(type) || type.getRank() != 1 || type.isScalable())
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> indices(op.getIndices());
+    Value base = indices.back();
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < type.getNumElements(); ++i) {
+      indices.back() = i ? Value(arith::AddIOp::create(
+                               rewriter, loc, base,
+                               arith::ConstantIndexOp::create(rewriter, loc, i)))
+                         : base;
+      elements.push_back(
+          memref::LoadOp::create(rewriter, loc, op.getBase(), indices));
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, elements);
+    return success();
+  }
+};
+
+/// vector.store of more than four elements: one store per element.
+struct ScalarizeLongStore : OpRewritePattern<vector::StoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::StoreOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getVectorType();
+    if (!isLongVector(type) || type.getRank() != 1 || type.isScalable())
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> indices(op.getIndices());
+    Value base = indices.back();
+    for (int64_t i = 0; i < type.getNumElements(); ++i) {
+      indices.back() = i ? Value(arith::AddIOp::create(
+                               rewriter, loc, base,
+                               arith::ConstantIndexOp::create(rewriter, loc, i)))
+                         : base;
+      Value element =
+          vector::ExtractOp::create(rewriter, loc, op.getValueToStore(), i);
+      memref::StoreOp::create(rewriter, loc, element, op.getBase(), indices);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// An elementwise op (arith, math) on long 1-D vectors: the op per element.
+struct ScalarizeElementwise : RewritePattern {
+  ScalarizeElementwise(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!OpTrait::hasElementwiseMappableTraits(op) || op->getNumResults() != 1 ||
+        op->getNumRegions() != 0)
+      return failure();
+    auto type = dyn_cast<VectorType>(op->getResult(0).getType());
+    if (!type || !isLongVector(type) || type.getRank() != 1 ||
+        type.isScalable())
+      return failure();
+    Location loc = op->getLoc();
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < type.getNumElements(); ++i) {
+      SmallVector<Value> operands;
+      for (Value operand : op->getOperands())
+        operands.push_back(
+            isa<VectorType>(operand.getType())
+                ? Value(vector::ExtractOp::create(rewriter, loc, operand, i))
+                : operand);
+      OperationState state(loc, op->getName(), operands,
+                           TypeRange{type.getElementType()}, op->getAttrs());
+      elements.push_back(rewriter.create(state)->getResult(0));
+    }
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, elements);
+    return success();
+  }
+};
+
+/// vector.broadcast of a scalar to a long vector: the scalar N times.
+struct ScalarizeBroadcast : OpRewritePattern<vector::BroadcastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::BroadcastOp op,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = op.getResultVectorType();
+    if (!isLongVector(type) || type.getRank() != 1 ||
+        isa<VectorType>(op.getSource().getType()))
+      return failure();
+    SmallVector<Value> elements(type.getNumElements(), op.getSource());
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, elements);
+    return success();
+  }
+};
+
+/// A dense constant long vector: its scalars.
+struct ScalarizeConstant : OpRewritePattern<arith::ConstantOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::ConstantOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<VectorType>(op.getType());
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!type || !dense || !isLongVector(type) || type.getRank() != 1)
+      return failure();
+    SmallVector<Value> elements;
+    for (Attribute element : dense.getValues<Attribute>())
+      elements.push_back(arith::ConstantOp::create(
+          rewriter, op.getLoc(), cast<TypedAttr>(element)));
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, elements);
+    return success();
+  }
+};
+
+/// vector.insert of a scalar at a static position into a from_elements.
+struct FoldInsertIntoFromElements : OpRewritePattern<vector::InsertOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::InsertOp op,
+                                PatternRewriter &rewriter) const override {
+    auto from = op.getDest().getDefiningOp<vector::FromElementsOp>();
+    if (!from || !isLongVector(op.getType()) || op.hasDynamicPosition() ||
+        op.getStaticPosition().size() != 1 ||
+        isa<VectorType>(op.getValueToStore().getType()))
+      return failure();
+    SmallVector<Value> elements(from.getElements());
+    elements[op.getStaticPosition()[0]] = op.getValueToStore();
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, op.getType(),
+                                                        elements);
+    return success();
+  }
+};
+
+/// The Vulkan 1.3 target environment: SPIR-V 1.6 and what core Vulkan 1.3
+/// devices (lavapipe included) offer for these kernels.
+spirv::TargetEnvAttr vulkan13TargetEnv(MLIRContext *context) {
+  using spirv::Capability;
+  using spirv::Extension;
+  auto triple = spirv::VerCapExtAttr::get(
+      spirv::Version::V_1_6,
+      {Capability::Shader, Capability::Int8, Capability::Int16,
+       Capability::Int64, Capability::Float16,
+       Capability::StorageBuffer8BitAccess,
+       Capability::StorageBuffer16BitAccess, Capability::DotProduct,
+       Capability::DotProductInputAll, Capability::DotProductInput4x8BitPacked},
+      {Extension::SPV_KHR_storage_buffer_storage_class,
+       Extension::SPV_KHR_8bit_storage, Extension::SPV_KHR_16bit_storage,
+       Extension::SPV_KHR_integer_dot_product},
+      context);
+  return spirv::TargetEnvAttr::get(
+      triple, spirv::getDefaultResourceLimits(context), spirv::ClientAPI::Vulkan);
+}
+
+struct ConvertCoopVecToSPIRVPass
+    : coopvec::impl::ConvertCoopVecToSPIRVBase<ConvertCoopVecToSPIRVPass> {
+  using Base::Base;
+
+  /// The workgroup size of `kernel`: known_block_size, else the constant
+  /// block size all its launches agree on, else the option.
+  FailureOr<SmallVector<int32_t, 3>> workgroupSizeOf(ModuleOp module,
+                                                     gpu::GPUModuleOp device,
+                                                     gpu::GPUFuncOp kernel) {
+    if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize())
+      return SmallVector<int32_t, 3>(*known);
+    std::optional<SmallVector<int32_t, 3>> fromLaunches;
+    bool disagree = false, dynamic = false;
+    module.walk([&](gpu::LaunchFuncOp launch) {
+      if (launch.getKernelModuleName() != device.getNameAttr() ||
+          launch.getKernelName() != kernel.getNameAttr())
+        return;
+      SmallVector<int32_t, 3> size;
+      for (Value dim : {launch.getBlockSizeX(), launch.getBlockSizeY(),
+                        launch.getBlockSizeZ()}) {
+        APInt value;
+        if (!matchPattern(dim, m_ConstantInt(&value))) {
+          dynamic = true;
+          return;
+        }
+        size.push_back(int32_t(value.getSExtValue()));
+      }
+      if (fromLaunches && *fromLaunches != size)
+        disagree = true;
+      fromLaunches = size;
+    });
+    if (fromLaunches && !dynamic && !disagree)
+      return *fromLaunches;
+    if (!workgroupSize.empty()) {
+      SmallVector<int32_t, 3> size(workgroupSize.begin(), workgroupSize.end());
+      size.resize(3, 1);
+      return size;
+    }
+    kernel.emitError("convert-coopvec-to-spirv: the workgroup size of this "
+                     "kernel is fixed in SPIR-V, and neither "
+                     "known_block_size nor its gpu.launch_func ops (")
+        << (disagree ? "they differ" : dynamic ? "not constant" : "none")
+        << ") nor the workgroup-size option give it";
+    return failure();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    if (workgroupSize.size() > 3 ||
+        llvm::any_of(workgroupSize, [](int32_t v) { return v < 1; })) {
+      module.emitError("convert-coopvec-to-spirv: workgroup-size takes one "
+                       "to three positive sizes");
+      return signalPassFailure();
+    }
+    SmallVector<gpu::GPUModuleOp> devices(module.getOps<gpu::GPUModuleOp>());
+
+    // Device code only: coopvec ops in host code are the host pipeline's.
+    bool failedAny = false;
+    for (gpu::GPUModuleOp device : devices)
+      device.walk([&](Operation *op) {
+        if (auto matvec = dyn_cast<MatVecOp>(op))
+          failedAny |= failed(planMatVec(matvec));
+        else if (auto accumulate = dyn_cast<VectorAccumulateOp>(op))
+          failedAny |= failed(checkVectorAccumulate(accumulate));
+        else if (isa<CoopVecDialect>(op->getDialect())) {
+          op->emitOpError("is not supported by convert-coopvec-to-spirv yet "
+                          "(lowered here: coopvec.matvec, "
+                          "coopvec.vector_accumulate)");
+          failedAny = true;
+        }
+      });
+    if (failedAny)
+      return signalPassFailure();
+
+    // Buffers that vector_accumulate adds to are bound as 32-bit words.
+    for (gpu::GPUModuleOp device : devices)
+      for (auto kernel : device.getOps<gpu::GPUFuncOp>()) {
+        Block &entry = kernel.getBody().front();
+        SmallVector<Type> inputs(kernel.getArgumentTypes());
+        bool changed = false;
+        for (BlockArgument arg : entry.getArguments()) {
+          if (arg.use_empty() ||
+              !llvm::all_of(arg.getUsers(), llvm::IsaPred<VectorAccumulateOp>))
+            continue;
+          auto bytes = cast<MemRefType>(arg.getType());
+          auto words = MemRefType::get({ShapedType::kDynamic},
+                                       IntegerType::get(context, 32),
+                                       MemRefLayoutAttrInterface(),
+                                       bytes.getMemorySpace());
+          arg.setType(words);
+          inputs[arg.getArgNumber()] = words;
+          changed = true;
+        }
+        if (changed)
+          kernel.setFunctionType(
+              FunctionType::get(context, inputs, kernel.getResultTypes()));
+      }
+
+    {
+      RewritePatternSet set(context);
+      populateCoopVecToSPIRVPatterns(set, fma);
+      FrozenRewritePatternSet patterns(std::move(set));
+      for (gpu::GPUModuleOp device : devices)
+        walkAndApplyPatterns(device, patterns);
+    }
+    {
+      RewritePatternSet set(context);
+      populateScalarizeLongVectorsPatterns(set);
+      FrozenRewritePatternSet patterns(std::move(set));
+      for (gpu::GPUModuleOp device : devices)
+        if (failed(applyPatternsGreedily(device, patterns))) {
+          device.emitError("convert-coopvec-to-spirv: splitting long vectors "
+                           "did not converge");
+          return signalPassFailure();
+        }
+    }
+    // What is left of a long vector cannot be lowered.
+    for (gpu::GPUModuleOp device : devices)
+      device.walk([&](Operation *op) {
+        auto isLong = [](Value v) { return isLongVector(v.getType()); };
+        if (llvm::any_of(op->getResults(), isLong) ||
+            llvm::any_of(op->getOperands(), isLong)) {
+          op->emitOpError("uses a vector of more than ")
+              << kMaxVectorElements
+              << " elements that convert-coopvec-to-spirv cannot split into "
+                 "scalars (SPIR-V vectors have at most 4): index it with "
+                 "constants, and keep it out of loop-carried values and "
+                 "function signatures";
+          failedAny = true;
+        }
+      });
+    if (failedAny)
+      return signalPassFailure();
+
+    // Entry-point ABI and target environment.
+    for (gpu::GPUModuleOp device : devices) {
+      for (auto kernel : device.getOps<gpu::GPUFuncOp>()) {
+        if (!kernel.isKernel() ||
+            kernel->hasAttr(spirv::getEntryPointABIAttrName()))
+          continue;
+        FailureOr<SmallVector<int32_t, 3>> size =
+            workgroupSizeOf(module, device, kernel);
+        if (failed(size))
+          return signalPassFailure();
+        kernel->setAttr(spirv::getEntryPointABIAttrName(),
+                        spirv::getEntryPointABIAttr(context, *size));
+      }
+      bool hasSPIRVTarget =
+          device->hasAttr(spirv::getTargetEnvAttrName()) ||
+          llvm::any_of(device.getTargetsAttr()
+                           ? device.getTargetsAttr().getValue()
+                           : ArrayRef<Attribute>(),
+                       llvm::IsaPred<spirv::TargetEnvAttr>);
+      if (!hasSPIRVTarget) {
+        SmallVector<Attribute> targets;
+        if (ArrayAttr existing = device.getTargetsAttr())
+          targets.append(existing.begin(), existing.end());
+        targets.push_back(vulkan13TargetEnv(context));
+        device.setTargetsAttr(ArrayAttr::get(context, targets));
+      }
+    }
+  }
+};
+
+struct CoopVecNestSPIRVModulesPass
+    : coopvec::impl::CoopVecNestSPIRVModulesBase<CoopVecNestSPIRVModulesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    for (auto spirvModule :
+         llvm::make_early_inc_range(module.getOps<spirv::ModuleOp>())) {
+      std::optional<StringRef> name = spirvModule.getName();
+      if (!name || !name->starts_with("__spv__"))
+        continue;
+      auto device =
+          symbols.lookup<gpu::GPUModuleOp>(name->drop_front(strlen("__spv__")));
+      if (!device)
+        continue;
+      // spirv-update-vce keeps the least version the ops need; Vulkan binds
+      // storage buffers through the entry point's interface from 1.4 on.
+      spirv::TargetEnvAttr env = spirv::lookupTargetEnv(spirvModule);
+      std::optional<spirv::VerCapExtAttr> triple =
+          spirvModule.getVceTriple();
+      if (env && triple && triple->getVersion() < env.getVersion())
+        spirvModule.setVceTripleAttr(spirv::VerCapExtAttr::get(
+            env.getVersion(), llvm::to_vector(triple->getCapabilities()),
+            llvm::to_vector(triple->getExtensions()), &getContext()));
+      spirvModule->moveBefore(device.getBody(), device.getBody()->begin());
+    }
+  }
+};
+
+} // namespace
+
+void mlir::coopvec::populateCoopVecToSPIRVPatterns(RewritePatternSet &patterns,
+                                                   bool fma) {
+  patterns.add<MatVecToSPIRV>(patterns.getContext(), fma);
+  patterns.add<VectorAccumulateToSPIRV>(patterns.getContext());
+}
+
+void mlir::coopvec::populateScalarizeLongVectorsPatterns(
+    RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<ScalarizeLongLoad, ScalarizeLongStore, ScalarizeElementwise,
+               ScalarizeBroadcast, ScalarizeConstant,
+               FoldInsertIntoFromElements>(context);
+  vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
+  vector::FromElementsOp::getCanonicalizationPatterns(patterns, context);
+}

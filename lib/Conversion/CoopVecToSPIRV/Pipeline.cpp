@@ -1,0 +1,50 @@
+//===- Pipeline.cpp - coopvec-vulkan-pipeline: coopvec kernels to SPIR-V --===//
+
+#include "LinAlgCoop/Conversion/CoopVecToSPIRV/CoopVecToSPIRV.h"
+#include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h"
+
+#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::coopvec;
+
+void mlir::coopvec::buildCoopVecVulkanPipeline(
+    OpPassManager &pm, const CoopVecVulkanPipelineOptions &options) {
+  CoopVecCheckSupportOptions support;
+  support.profile = "vulkan1.3";
+  pm.addPass(createCoopVecCheckSupport(support));
+  ConvertCoopVecToSPIRVOptions lowering;
+  lowering.fma = options.fma;
+  lowering.workgroupSize.assign(options.workgroupSize.begin(),
+                               options.workgroupSize.end());
+  pm.addPass(createConvertCoopVecToSPIRV(lowering));
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addPass(createConvertGPUToSPIRVPass(/*mapMemorySpace=*/true));
+  OpPassManager &spirvModule = pm.nest<spirv::ModuleOp>();
+  spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
+  spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
+  pm.addPass(createCoopVecNestSPIRVModules());
+  if (!options.binary)
+    return;
+  pm.addPass(createGpuModuleToBinaryPass());
+  pm.addPass(createCoopVecVulkanLaunchArgs());
+}
+
+void mlir::coopvec::registerCoopVecVulkanPipeline() {
+  PassPipelineRegistration<CoopVecVulkanPipelineOptions>(
+      "coopvec-vulkan-pipeline",
+      "Lower the gpu.modules of a coopvec program to Vulkan SPIR-V: "
+      "coopvec-check-support{profile=vulkan1.3}, convert-coopvec-to-spirv, "
+      "convert-gpu-to-spirv, spirv-lower-abi-attrs, spirv-update-vce, "
+      "coopvec-nest-spirv-modules, then (binary=true) gpu-module-to-binary "
+      "and coopvec-vulkan-launch-args. Host code is left for the host "
+      "lowering (gpu-to-llvm) and libcoopvec_vulkan_runtime.so",
+      buildCoopVecVulkanPipeline);
+}
