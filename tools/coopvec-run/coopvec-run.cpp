@@ -33,6 +33,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -859,13 +860,22 @@ static std::string findRuntimeLibrary(const char *argv0) {
 // GPU programs
 //===----------------------------------------------------------------------===//
 
+/// Whether `module` has gpu.launch regions, which gpu-kernel-outlining turns
+/// into kernels first.
+static bool hasInlineKernels(ModuleOp module) {
+  return module
+      .walk([](gpu::LaunchOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 /// Whether `module` is a GPU program: kernels in gpu.modules (or already
-/// compiled to gpu.binary) that its host code launches.
+/// compiled to gpu.binary) that its host code launches, or gpu.launch
+/// regions.
 static bool isGpuProgram(ModuleOp module) {
   if (module->hasAttr(gpu::GPUDialect::getContainerModuleAttrName()))
     return true;
   return !module.getOps<gpu::GPUModuleOp>().empty() ||
-         !module.getOps<gpu::BinaryOp>().empty();
+         !module.getOps<gpu::BinaryOp>().empty() || hasInlineKernels(module);
 }
 
 /// The device-side pipeline: every gpu.module compiled for `chip` into a
@@ -1184,6 +1194,9 @@ int main(int argc, char **argv) {
       fatal("invalid --pass-pipeline: " +
             StringRef(pipelineError).trim().split('\n').first);
   } else {
+    // gpu.launch regions become gpu.launch_func of outlined kernels.
+    if (gpuProgram && hasInlineKernels(*module))
+      pm.addPass(createGpuKernelOutliningPass());
     if (gpuProgram && onVulkan) {
       mlir::coopvec::CoopVecVulkanPipelineOptions vulkanOptions;
       vulkanOptions.fma = vulkanFma;

@@ -625,14 +625,15 @@ struct VectorAccumulateToSPIRV : OpRewritePattern<VectorAccumulateOp> {
 // Long vectors to scalars
 //===----------------------------------------------------------------------===//
 
-/// vector.load of more than four elements from a 1-D memref: one load per
-/// element.
-struct ScalarizeLongLoad : OpRewritePattern<vector::LoadOp> {
+/// vector.load of a 1-D vector: one load per element. (Short vectors too:
+/// MemRefToSPIRV would load them through a pointer bitcast, which Vulkan's
+/// logical addressing forbids.)
+struct ScalarizeVectorLoad : OpRewritePattern<vector::LoadOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::LoadOp op,
                                 PatternRewriter &rewriter) const override {
     VectorType type = op.getVectorType();
-    if (!isLongVector(type) || type.getRank() != 1 || type.isScalable())
+    if (type.getRank() != 1 || type.isScalable())
       return failure();
     Location loc = op.getLoc();
     SmallVector<Value> indices(op.getIndices());
@@ -651,13 +652,13 @@ struct ScalarizeLongLoad : OpRewritePattern<vector::LoadOp> {
   }
 };
 
-/// vector.store of more than four elements: one store per element.
-struct ScalarizeLongStore : OpRewritePattern<vector::StoreOp> {
+/// vector.store of a 1-D vector: one store per element.
+struct ScalarizeVectorStore : OpRewritePattern<vector::StoreOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::StoreOp op,
                                 PatternRewriter &rewriter) const override {
     VectorType type = op.getVectorType();
-    if (!isLongVector(type) || type.getRank() != 1 || type.isScalable())
+    if (type.getRank() != 1 || type.isScalable())
       return failure();
     Location loc = op.getLoc();
     SmallVector<Value> indices(op.getIndices());
@@ -984,7 +985,7 @@ void mlir::coopvec::populateCoopVecToSPIRVPatterns(RewritePatternSet &patterns,
 void mlir::coopvec::populateScalarizeLongVectorsPatterns(
     RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<ScalarizeLongLoad, ScalarizeLongStore, ScalarizeElementwise,
+  patterns.add<ScalarizeVectorLoad, ScalarizeVectorStore, ScalarizeElementwise,
                ScalarizeBroadcast, ScalarizeConstant,
                FoldInsertIntoFromElements>(context);
   vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
