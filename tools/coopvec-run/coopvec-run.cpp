@@ -214,6 +214,12 @@ static cl::opt<bool> vulkanValidation(
              "(also COOPVEC_VULKAN_VALIDATION=1); what it reports is printed "
              "and makes the run exit with 1"),
     cl::cat(runCategory));
+static cl::list<int32_t> vulkanWorkgroupSize(
+    "vulkan-workgroup-size",
+    cl::desc("--gpu-api=vulkan: the workgroup size (x[,y[,z]]) of kernels "
+             "whose size neither known_block_size nor constant launch sizes "
+             "give (SPIR-V fixes it in the shader; launches must match it)"),
+    cl::CommaSeparated, cl::cat(runCategory));
 static cl::opt<bool> vulkanFma(
     "vulkan-fma",
     cl::desc("--gpu-api=vulkan: float products with GL.Fma instead of "
@@ -1200,6 +1206,9 @@ int main(int argc, char **argv) {
     if (gpuProgram && onVulkan) {
       mlir::coopvec::CoopVecVulkanPipelineOptions vulkanOptions;
       vulkanOptions.fma = vulkanFma;
+      SmallVector<int32_t> workgroupSize(vulkanWorkgroupSize.begin(),
+                                         vulkanWorkgroupSize.end());
+      vulkanOptions.workgroupSize = workgroupSize;
       mlir::coopvec::buildCoopVecVulkanPipeline(pm, vulkanOptions);
     } else if (gpuProgram) {
       std::string pipelineError;

@@ -322,31 +322,75 @@ private:
   }
 
   /// f32 -> f16 by the DXIL rule: round to nearest even, a finite value
-  /// beyond the range saturates to +-65504, infinities and NaN stay.
+  /// beyond the range saturates to +-65504, infinities stay, NaN stays NaN
+  /// (quiet, the payload's top bits kept, as APFloat does). In integer
+  /// arithmetic on the bits: OpFConvert's rounding is the driver's choice,
+  /// and Vulkan allows the FPRoundingMode decoration only on a value that
+  /// is stored.
   Value dxilToF16(Value x) {
-    Value rounded = arith::TruncFOp::create(
-        b, loc, b.getF16Type(), x,
-        arith::RoundingModeAttr::get(b.getContext(),
-                                     arith::RoundingMode::to_nearest_even),
-        arith::FastMathFlagsAttr());
-    Value bits16 = arith::ExtUIOp::create(
-        b, loc, i32(), arith::BitcastOp::create(b, loc, i16(), rounded));
-    Value bits32 = arith::BitcastOp::create(b, loc, i32(), x);
-    Value roundedInf = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq,
-        arith::AndIOp::create(b, loc, bits16, int32(0x7fff)), int32(0x7c00));
-    Value xFinite = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ult,
-        arith::AndIOp::create(b, loc, bits32, int32(0x7fffffff)),
-        int32(0x7f800000));
-    Value overflowed = arith::AndIOp::create(b, loc, roundedInf, xFinite);
-    Value saturatedBits = arith::OrIOp::create(
-        b, loc, arith::AndIOp::create(b, loc, bits16, int32(0x8000)),
-        int32(0x7bff));
-    Value saturated = arith::BitcastOp::create(
-        b, loc, b.getF16Type(),
-        arith::TruncIOp::create(b, loc, i16(), saturatedBits));
-    return arith::SelectOp::create(b, loc, overflowed, saturated, rounded);
+    auto shr = [&](Value v, Value n) {
+      return Value(arith::ShRUIOp::create(b, loc, v, n));
+    };
+    auto shl = [&](Value v, Value n) {
+      return Value(arith::ShLIOp::create(b, loc, v, n));
+    };
+    auto band = [&](Value v, Value m) {
+      return Value(arith::AndIOp::create(b, loc, v, m));
+    };
+    auto bor = [&](Value v, Value m) {
+      return Value(arith::OrIOp::create(b, loc, v, m));
+    };
+    auto cmp = [&](arith::CmpIPredicate p, Value l, Value r) {
+      return Value(arith::CmpIOp::create(b, loc, p, l, r));
+    };
+    auto select = [&](Value c, Value t, Value f) {
+      return Value(arith::SelectOp::create(b, loc, c, t, f));
+    };
+    using P = arith::CmpIPredicate;
+    Value bits = arith::BitcastOp::create(b, loc, i32(), x);
+    Value sign = band(shr(bits, int32(16)), int32(0x8000));
+    Value a = band(bits, int32(0x7fffffff));
+    Value exponent = shr(a, int32(23));
+    Value fraction = band(a, int32(0x7fffff));
+    // Normal results: drop 13 fraction bits.
+    Value normalBase = bor(
+        shl(arith::SubIOp::create(b, loc, exponent, int32(112)), int32(10)),
+        shr(fraction, int32(13)));
+    Value normalRest = band(a, int32(0x1fff));
+    // Subnormal results (and zero): the significand shifted to units of
+    // 2^-24, by 14 to 25 places.
+    Value shift = arith::MinSIOp::create(
+        b, loc,
+        arith::MaxSIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, int32(126), exponent),
+            int32(14)),
+        int32(25));
+    Value significand = bor(fraction, int32(0x800000));
+    Value subBase = shr(significand, shift);
+    Value subRest = band(significand, arith::SubIOp::create(
+                                          b, loc, shl(int32(1), shift),
+                                          int32(1)));
+    Value subHalf =
+        shl(int32(1), arith::SubIOp::create(b, loc, shift, int32(1)));
+    Value normal = cmp(P::uge, a, int32(0x38800000));
+    Value base = select(normal, normalBase, subBase);
+    Value rest = select(normal, normalRest, subRest);
+    Value half = select(normal, int32(0x1000), subHalf);
+    Value tie = arith::AndIOp::create(
+        b, loc, cmp(P::eq, rest, half),
+        cmp(P::ne, band(base, int32(1)), int32(0)));
+    Value up = arith::OrIOp::create(b, loc, cmp(P::ugt, rest, half), tie);
+    Value rounded = arith::AddIOp::create(
+        b, loc, base, arith::ExtUIOp::create(b, loc, i32(), up));
+    // Finite values from 65520 up round beyond 65504: saturate.
+    Value magnitude = select(cmp(P::uge, a, int32(0x477ff000)),
+                             int32(0x7bff), rounded);
+    magnitude = select(cmp(P::eq, a, int32(0x7f800000)), int32(0x7c00),
+                       magnitude);
+    Value nan = bor(int32(0x7e00), band(shr(a, int32(13)), int32(0x1ff)));
+    magnitude = select(cmp(P::ugt, a, int32(0x7f800000)), nan, magnitude);
+    Value half16 = arith::TruncIOp::create(b, loc, i16(), bor(sign, magnitude));
+    return arith::BitcastOp::create(b, loc, b.getF16Type(), half16);
   }
 
   /// Input element `i` as the f32 value a float product reads.
@@ -708,39 +752,6 @@ struct ScalarizeElementwise : RewritePattern {
   }
 };
 
-/// vector.broadcast of a scalar to a long vector: the scalar N times.
-struct ScalarizeBroadcast : OpRewritePattern<vector::BroadcastOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(vector::BroadcastOp op,
-                                PatternRewriter &rewriter) const override {
-    VectorType type = op.getResultVectorType();
-    if (!isLongVector(type) || type.getRank() != 1 ||
-        isa<VectorType>(op.getSource().getType()))
-      return failure();
-    SmallVector<Value> elements(type.getNumElements(), op.getSource());
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, elements);
-    return success();
-  }
-};
-
-/// A dense constant long vector: its scalars.
-struct ScalarizeConstant : OpRewritePattern<arith::ConstantOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(arith::ConstantOp op,
-                                PatternRewriter &rewriter) const override {
-    auto type = dyn_cast<VectorType>(op.getType());
-    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
-    if (!type || !dense || !isLongVector(type) || type.getRank() != 1)
-      return failure();
-    SmallVector<Value> elements;
-    for (Attribute element : dense.getValues<Attribute>())
-      elements.push_back(arith::ConstantOp::create(
-          rewriter, op.getLoc(), cast<TypedAttr>(element)));
-    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, elements);
-    return success();
-  }
-};
-
 /// vector.insert of a scalar at a static position into a from_elements.
 struct FoldInsertIntoFromElements : OpRewritePattern<vector::InsertOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -854,12 +865,14 @@ struct ConvertCoopVecToSPIRVPass
     if (failedAny)
       return signalPassFailure();
 
-    // Buffers that vector_accumulate adds to are bound as 32-bit words.
+    // Buffers that vector_accumulate adds to are bound as 32-bit words: the
+    // kernel argument becomes memref<?xi32>, and each launch passes a view
+    // of the whole words of its byte buffer.
     for (gpu::GPUModuleOp device : devices)
       for (auto kernel : device.getOps<gpu::GPUFuncOp>()) {
         Block &entry = kernel.getBody().front();
         SmallVector<Type> inputs(kernel.getArgumentTypes());
-        bool changed = false;
+        SmallVector<unsigned> retyped;
         for (BlockArgument arg : entry.getArguments()) {
           if (arg.use_empty() ||
               !llvm::all_of(arg.getUsers(), llvm::IsaPred<VectorAccumulateOp>))
@@ -871,12 +884,46 @@ struct ConvertCoopVecToSPIRVPass
                                        bytes.getMemorySpace());
           arg.setType(words);
           inputs[arg.getArgNumber()] = words;
-          changed = true;
+          retyped.push_back(arg.getArgNumber());
         }
-        if (changed)
-          kernel.setFunctionType(
-              FunctionType::get(context, inputs, kernel.getResultTypes()));
+        if (retyped.empty())
+          continue;
+        kernel.setFunctionType(
+            FunctionType::get(context, inputs, kernel.getResultTypes()));
+        module.walk([&](gpu::LaunchFuncOp launch) {
+          if (launch.getKernelModuleName() != device.getNameAttr() ||
+              launch.getKernelName() != kernel.getNameAttr())
+            return;
+          OpBuilder b(launch);
+          Location loc = launch.getLoc();
+          for (unsigned position : retyped) {
+            Value buffer = launch.getKernelOperands()[position];
+            if (!isByteBuffer(buffer)) {
+              launch.emitOpError("argument ")
+                  << position << " is a buffer that coopvec.vector_accumulate "
+                  << "adds to, bound as 32-bit words: pass a memref<?xi8> "
+                     "with the identity layout";
+              failedAny = true;
+              continue;
+            }
+            Value size = memref::DimOp::create(b, loc, buffer, 0);
+            Value count = arith::DivUIOp::create(
+                b, loc, size, arith::ConstantIndexOp::create(b, loc, 4));
+            auto viewType = MemRefType::get(
+                {ShapedType::kDynamic}, b.getI32Type(),
+                MemRefLayoutAttrInterface(),
+                cast<MemRefType>(buffer.getType()).getMemorySpace());
+            Value view = memref::ViewOp::create(
+                b, loc, viewType, buffer,
+                arith::ConstantIndexOp::create(b, loc, 0), ValueRange{count});
+            launch.getKernelOperandsMutable()
+                .slice(position, 1)
+                .assign(view);
+          }
+        });
       }
+    if (failedAny)
+      return signalPassFailure();
 
     {
       RewritePatternSet set(context);
@@ -896,20 +943,22 @@ struct ConvertCoopVecToSPIRVPass
           return signalPassFailure();
         }
     }
-    // What is left of a long vector cannot be lowered.
+    // What is left of a long vector cannot be lowered: the first such op
+    // of each module is reported (the rest are usually its uses).
     for (gpu::GPUModuleOp device : devices)
-      device.walk([&](Operation *op) {
+      device.walk<WalkOrder::PreOrder>([&](Operation *op) {
         auto isLong = [](Value v) { return isLongVector(v.getType()); };
-        if (llvm::any_of(op->getResults(), isLong) ||
-            llvm::any_of(op->getOperands(), isLong)) {
-          op->emitOpError("uses a vector of more than ")
-              << kMaxVectorElements
-              << " elements that convert-coopvec-to-spirv cannot split into "
-                 "scalars (SPIR-V vectors have at most 4): index it with "
-                 "constants, and keep it out of loop-carried values and "
-                 "function signatures";
-          failedAny = true;
-        }
+        if (!llvm::any_of(op->getResults(), isLong) &&
+            !llvm::any_of(op->getOperands(), isLong))
+          return WalkResult::advance();
+        op->emitOpError("uses a vector of more than ")
+            << kMaxVectorElements
+            << " elements that convert-coopvec-to-spirv cannot split into "
+               "scalars (SPIR-V vectors have at most 4): index it with "
+               "constants, and keep it out of loop-carried values and "
+               "function signatures";
+        failedAny = true;
+        return WalkResult::interrupt();
       });
     if (failedAny)
       return signalPassFailure();
@@ -922,8 +971,10 @@ struct ConvertCoopVecToSPIRVPass
           continue;
         FailureOr<SmallVector<int32_t, 3>> size =
             workgroupSizeOf(module, device, kernel);
-        if (failed(size))
-          return signalPassFailure();
+        if (failed(size)) {
+          failedAny = true;
+          continue;
+        }
         kernel->setAttr(spirv::getEntryPointABIAttrName(),
                         spirv::getEntryPointABIAttr(context, *size));
       }
@@ -941,6 +992,8 @@ struct ConvertCoopVecToSPIRVPass
         device.setTargetsAttr(ArrayAttr::get(context, targets));
       }
     }
+    if (failedAny)
+      signalPassFailure();
   }
 };
 
@@ -985,8 +1038,10 @@ void mlir::coopvec::populateCoopVecToSPIRVPatterns(RewritePatternSet &patterns,
 void mlir::coopvec::populateScalarizeLongVectorsPatterns(
     RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
+  // vector.extract folds through from_elements, broadcasts and constants,
+  // so those need no pattern (and one would fight the folders that build
+  // them back).
   patterns.add<ScalarizeVectorLoad, ScalarizeVectorStore, ScalarizeElementwise,
-               ScalarizeBroadcast, ScalarizeConstant,
                FoldInsertIntoFromElements>(context);
   vector::ExtractOp::getCanonicalizationPatterns(patterns, context);
   vector::FromElementsOp::getCanonicalizationPatterns(patterns, context);

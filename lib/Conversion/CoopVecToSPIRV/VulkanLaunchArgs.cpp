@@ -120,20 +120,22 @@ struct CoopVecVulkanLaunchArgsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
+    bool failedAny = false;
+    module.walk([&](gpu::LaunchFuncOp launch) {
       auto binary =
           symbols.lookup<gpu::BinaryOp>(launch.getKernelModuleName());
       if (!binary || !isSPIRVBinary(binary))
-        return WalkResult::advance();
+        return;
       OpBuilder b(launch);
       SmallVector<Value> args;
+      bool ok = true;
       for (auto [position, arg] : llvm::enumerate(launch.getKernelOperands()))
-        if (failed(lowerArgument(b, launch, position, arg, args)))
-          return WalkResult::interrupt();
-      launch.getKernelOperandsMutable().assign(args);
-      return WalkResult::advance();
+        ok &= succeeded(lowerArgument(b, launch, position, arg, args));
+      if (ok)
+        launch.getKernelOperandsMutable().assign(args);
+      failedAny |= !ok;
     });
-    if (result.wasInterrupted())
+    if (failedAny)
       signalPassFailure();
   }
 };

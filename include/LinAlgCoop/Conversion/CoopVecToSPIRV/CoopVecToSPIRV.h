@@ -31,9 +31,9 @@ namespace coopvec {
 void populateCoopVecToSPIRVPatterns(RewritePatternSet &patterns, bool fma);
 
 /// Adds the patterns that split vectors of more than four elements in a
-/// kernel into scalars: long vector.load/vector.store become element
-/// accesses, elementwise ops and broadcasts act per element, and
-/// vector.extract of a vector.from_elements folds.
+/// kernel into scalars: vector.load/vector.store become element accesses,
+/// elementwise ops act per element, and vector.extract folds through
+/// vector.from_elements, broadcasts and constants.
 void populateScalarizeLongVectorsPatterns(RewritePatternSet &patterns);
 
 /// Options of the `coopvec-vulkan-pipeline` pipeline.

@@ -177,15 +177,23 @@ constexpr StringRef kSiFiveFeatures[] = {
 // A shader reads a matrix in any order, so transpose is fine.
 //===----------------------------------------------------------------------===//
 
-constexpr std::pair<I, I> kVkF32In[] = {{I::F32, I::F32}};
+constexpr std::pair<I, I> kVkF32In[] = {{I::F32, I::F32}, {I::F16, I::F32}};
+constexpr std::pair<I, I> kVkF16In[] = {{I::F16, I::F16}, {I::F32, I::F16}};
+constexpr std::pair<I, I> kVkS8In[] = {{I::PackedS8x32, I::I8},
+                                       {I::F32, I::I8}};
 constexpr std::pair<I, I> kPackedU8[] = {{I::PackedU8x32, I::U8}};
 constexpr I kU8[] = {I::U8}, kU32[] = {I::U32};
+// 8-bit products are SDot, UDot or SUDot (either side signed), so every
+// signedness pairing is native.
+// Integer biases are read as 16 or 32 bits and added exactly.
+constexpr I kVkIntBiases[] = {I::I32, I::U32, I::I16, I::U16};
 constexpr MatVecGroup kVulkanMatVec[] = {
     {kVkF32In, kF32, kF32, true, {}},
-    {kF16In, kF16, kF16F32, true, {}},
-    {kPackedS8, kI8, kI32, true, {}},
-    {kF32ReadAsI8, kI8, kI32, true, {}},
-    {kPackedU8, kU8, kU32, true, {}},
+    {kVkF16In, kF16, kF16F32, true, {}},
+    {kVkS8In, kI8, kI32, true, {}, kVkIntBiases},
+    {kVkS8In, kU8, kI32, true, {}, kVkIntBiases},
+    {kPackedU8, kU8, kU32, true, {}, kVkIntBiases},
+    {kPackedU8, kI8, kI32, true, {}, kVkIntBiases},
 };
 constexpr AccumRow kVulkanVectorAccumulate[] = {{I::I32, I::I32},
                                                 {I::U32, I::U32}};
