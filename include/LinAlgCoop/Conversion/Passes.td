@@ -421,11 +421,15 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
       `GL.Fma` instead (faster on GPUs; then within one rounding per
       product of the CPU).
     * The bias is added in `f32`, or exactly in `i64` for integers; results
-      convert by the DXIL rules (`f16`: round to nearest even, saturating
+      convert by the DXIL rules (`f16`: round to nearest even computed on
+      the bits, since `OpFConvert` rounds as the driver likes and Vulkan
+      allows `FPRoundingMode` only on stored values; finite values saturate
       to +-65504; integers saturate).
     * `coopvec.vector_accumulate` of `i32`/`u32` elements: one
-      `spirv.AtomicIAdd` (device scope, relaxed) per element on the buffer
-      viewed as 32-bit words.
+      `spirv.AtomicIAdd` (device scope, relaxed) per element. Atomics need
+      32-bit words: the kernel argument becomes `memref<?xi32>` and every
+      `gpu.launch_func` passes a `memref.view` of its byte buffer's whole
+      words, so the kernel may only accumulate into that buffer.
 
     Matrices, biases and accumulation buffers are byte-address storage
     buffers (`memref<?xi8>`, 8-bit access); the input vector and the sums
