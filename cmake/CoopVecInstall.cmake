@@ -5,7 +5,8 @@
 #   bin/                   coopvec-opt, coopvec-run (RPATH: ../lib and LLVM's)
 #   lib/                   MLIR libraries (libMLIRCoopVec*.a), runtime archives,
 #                          libcoopvec_runtime.so, libcoopvec_dxil_driver.so,
-#                          libcoopvec_cuda_runtime.so
+#                          libcoopvec_cuda_runtime.so,
+#                          libcoopvec_vulkan_runtime.so (where CMake found Vulkan)
 #   include/LinAlgCoop/    headers, .td files and the generated .inc files
 #   lib/cmake/CoopVec/     CoopVecConfig.cmake, CoopVecConfigVersion.cmake,
 #                          CoopVecTargets.cmake (targets named CoopVec::...)
@@ -36,7 +37,8 @@ get_property(COOPVEC_MLIR_LIBS GLOBAL PROPERTY MLIR_EXPORTS)
 set(COOPVEC_RUNTIME_LIBS)
 set(seen)
 set(pending ${COOPVEC_MLIR_LIBS} CoopVecNumerics CoopVecLayout CoopVecKernels
-  CoopVecDxil coopvec_runtime coopvec_dxil_driver coopvec_cuda_runtime)
+  CoopVecDxil coopvec_runtime coopvec_dxil_driver coopvec_cuda_runtime
+  coopvec_vulkan_runtime)
 while(pending)
   list(POP_FRONT pending lib)
   if(NOT TARGET ${lib} OR lib IN_LIST seen)

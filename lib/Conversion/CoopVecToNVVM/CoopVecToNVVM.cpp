@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LinAlgCoop/Conversion/CoopVecToNVVM/CoopVecToNVVM.h"
+#include "LinAlgCoop/Conversion/DxilInputs.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
 
@@ -426,39 +427,18 @@ private:
                  ? Value(arith::ShRSIOp::create(b, loc, high, int32(24)))
                  : Value(arith::ShRUIOp::create(b, loc, high, int32(24)));
     }
-    int64_t lo = plan.inputSigned() ? -128 : 0;
-    int64_t hi = plan.inputSigned() ? 127 : 255;
-    Value x = vector::ExtractOp::create(b, loc, input, i);
-    if (plan.inputElement.isF32()) {
-      // f32 read as I8/U8 (DXIL): round to nearest even, saturate, NaN -> 0.
-      // Clamped to [-1024, 1024] first (infinities too), the value rounds
-      // to an integer as (x + 1.5 2^23) - 1.5 2^23 in f32 (two RN adds,
-      // exact below 2^22), then saturates to the interpretation's range.
-      auto f32Const = [&](double v) {
-        return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
-                                              APFloat(float(v)));
-      };
-      Value bounded = arith::MinimumFOp::create(
-          b, loc, arith::MaximumFOp::create(b, loc, x, f32Const(-1024)),
-          f32Const(1024));
-      Value magic = f32Const(12582912.0);
-      Value rounded = arith::SubFOp::create(
-          b, loc, arith::AddFOp::create(b, loc, bounded, magic), magic);
-      Value clamped = arith::MinimumFOp::create(
-          b, loc, arith::MaximumFOp::create(b, loc, rounded, f32Const(lo)),
-          f32Const(hi));
-      Value value = arith::FPToSIOp::create(b, loc, i32(), clamped);
-      Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO,
-                                          x, x);
-      return arith::SelectOp::create(b, loc, isNaN, int32(0), value);
-    }
-    // I8/U8 of i32 or i16 elements: saturate (DXIL integer conversion).
-    Value wide = plan.inputElementsUnsigned
-                     ? Value(arith::ExtUIOp::create(b, loc, i64(), x))
-                     : Value(arith::ExtSIOp::create(b, loc, i64(), x));
-    Value clamped = arith::MinSIOp::create(
-        b, loc, arith::MaxSIOp::create(b, loc, wide, int64(lo)), int64(hi));
-    return arith::TruncIOp::create(b, loc, i32(), clamped);
+    // I8/U8 of f32, i32 or i16 elements (DXIL: round to nearest even,
+    // saturate, NaN -> 0). NVPTX never fuses arith.addf/subf without
+    // `contract`.
+    return dxilInputToByte(
+        b, loc, vector::ExtractOp::create(b, loc, input, i),
+        plan.inputSigned(), plan.inputElementsUnsigned,
+        [&](Value x, Value y) {
+          return Value(arith::AddFOp::create(b, loc, x, y));
+        },
+        [&](Value x, Value y) {
+          return Value(arith::SubFOp::create(b, loc, x, y));
+        });
   }
 
   //===--------------------------------------------------------------------===//

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LinAlgCoop/Conversion/CoopVecToSPIRV/CoopVecToSPIRV.h"
+#include "LinAlgCoop/Conversion/DxilInputs.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
 
@@ -404,39 +405,22 @@ private:
   }
 
   /// Input element `i` (I8/U8 of f32, i32 or i16 elements) as its exact
-  /// 8-bit value in an i32, by the DXIL conversion rules.
+  /// 8-bit value in an i32, by the DXIL conversion rules; the f32 rounding
+  /// steps are NoContraction.
   Value inputByteValue(int64_t i) {
-    int64_t lo = plan.inputSigned() ? -128 : 0;
-    int64_t hi = plan.inputSigned() ? 127 : 255;
-    Value x = vector::ExtractOp::create(b, loc, op.getInput(), i);
-    if (plan.inputElement.isF32()) {
-      // Round to nearest even, saturate, NaN -> 0. Clamped to
-      // [-1024, 1024] first (infinities too), the value rounds to an
-      // integer as (x + 1.5 2^23) - 1.5 2^23 in f32 (two RN adds, exact
-      // below 2^22, never fused), then saturates.
-      Value bounded = arith::MinimumFOp::create(
-          b, loc, arith::MaximumFOp::create(b, loc, x, float32(-1024)),
-          float32(1024));
-      Value magic = float32(12582912.0f);
-      auto up = spirv::FAddOp::create(b, loc, f32(), bounded, magic);
-      up->setAttr("no_contraction", b.getUnitAttr());
-      auto rounded = spirv::FSubOp::create(b, loc, f32(), up, magic);
-      rounded->setAttr("no_contraction", b.getUnitAttr());
-      Value clamped = arith::MinimumFOp::create(
-          b, loc,
-          arith::MaximumFOp::create(b, loc, rounded.getResult(), float32(lo)),
-          float32(hi));
-      Value value = arith::FPToSIOp::create(b, loc, i32(), clamped);
-      Value isNaN =
-          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-      return arith::SelectOp::create(b, loc, isNaN, int32(0), value);
-    }
-    Value wide = plan.inputElementsUnsigned
-                     ? Value(arith::ExtUIOp::create(b, loc, i64(), x))
-                     : Value(arith::ExtSIOp::create(b, loc, i64(), x));
-    Value clamped = arith::MinSIOp::create(
-        b, loc, arith::MaxSIOp::create(b, loc, wide, int64(lo)), int64(hi));
-    return arith::TruncIOp::create(b, loc, i32(), clamped);
+    auto exact = [&](auto op) {
+      op->setAttr("no_contraction", b.getUnitAttr());
+      return Value(op);
+    };
+    return dxilInputToByte(
+        b, loc, vector::ExtractOp::create(b, loc, op.getInput(), i),
+        plan.inputSigned(), plan.inputElementsUnsigned,
+        [&](Value x, Value y) {
+          return exact(spirv::FAddOp::create(b, loc, f32(), x, y));
+        },
+        [&](Value x, Value y) {
+          return exact(spirv::FSubOp::create(b, loc, f32(), x, y));
+        });
   }
 
   /// The input in a Function array: K f32 values, or the 32-bit words of
@@ -669,6 +653,16 @@ struct VectorAccumulateToSPIRV : OpRewritePattern<VectorAccumulateOp> {
 // Long vectors to scalars
 //===----------------------------------------------------------------------===//
 
+/// The indices of element `i` of a 1-D vector access at `indices`.
+SmallVector<Value> elementIndices(OpBuilder &b, Location loc,
+                                  ValueRange indices, int64_t i) {
+  SmallVector<Value> at(indices);
+  if (i)
+    at.back() = arith::AddIOp::create(
+        b, loc, at.back(), arith::ConstantIndexOp::create(b, loc, i));
+  return at;
+}
+
 /// vector.load of a 1-D vector: one load per element. (Short vectors too:
 /// MemRefToSPIRV would load them through a pointer bitcast, which Vulkan's
 /// logical addressing forbids.)
@@ -679,18 +673,11 @@ struct ScalarizeVectorLoad : OpRewritePattern<vector::LoadOp> {
     VectorType type = op.getVectorType();
     if (type.getRank() != 1 || type.isScalable())
       return failure();
-    Location loc = op.getLoc();
-    SmallVector<Value> indices(op.getIndices());
-    Value base = indices.back();
     SmallVector<Value> elements;
-    for (int64_t i = 0; i < type.getNumElements(); ++i) {
-      indices.back() = i ? Value(arith::AddIOp::create(
-                               rewriter, loc, base,
-                               arith::ConstantIndexOp::create(rewriter, loc, i)))
-                         : base;
-      elements.push_back(
-          memref::LoadOp::create(rewriter, loc, op.getBase(), indices));
-    }
+    for (int64_t i = 0; i < type.getNumElements(); ++i)
+      elements.push_back(memref::LoadOp::create(
+          rewriter, op.getLoc(), op.getBase(),
+          elementIndices(rewriter, op.getLoc(), op.getIndices(), i)));
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, elements);
     return success();
   }
@@ -705,16 +692,11 @@ struct ScalarizeVectorStore : OpRewritePattern<vector::StoreOp> {
     if (type.getRank() != 1 || type.isScalable())
       return failure();
     Location loc = op.getLoc();
-    SmallVector<Value> indices(op.getIndices());
-    Value base = indices.back();
     for (int64_t i = 0; i < type.getNumElements(); ++i) {
-      indices.back() = i ? Value(arith::AddIOp::create(
-                               rewriter, loc, base,
-                               arith::ConstantIndexOp::create(rewriter, loc, i)))
-                         : base;
       Value element =
           vector::ExtractOp::create(rewriter, loc, op.getValueToStore(), i);
-      memref::StoreOp::create(rewriter, loc, element, op.getBase(), indices);
+      memref::StoreOp::create(rewriter, loc, element, op.getBase(),
+                              elementIndices(rewriter, loc, op.getIndices(), i));
     }
     rewriter.eraseOp(op);
     return success();
