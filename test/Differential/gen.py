@@ -110,6 +110,20 @@ def vulkan_supports(op):
     return False
 
 
+# lavapipe (llvmpipe's gallivm) ends every loop of a shader invocation
+# silently once the invocation has taken LP_MAX_TGSI_LOOP_ITERATIONS
+# (65535) loop iterations in all; the single-thread kernel runs each
+# matvec as loops over rows and k, so programs that would take more
+# (counted generously: rows x (k + 2) per invocation) are left out.
+VK_LOOP_BUDGET = 60000
+
+
+def vulkan_wants(ops):
+    return (all(vulkan_supports(op) for op in ops)
+            and sum(max(op["loop"], 1) * op["m"] * (op["k"] + 2) for op in ops
+                    if op["kind"] == "matvec") <= VK_LOOP_BUDGET)
+
+
 def vulkan_program(p, text):
     """The program for the Vulkan target: @main's body moved into one
     single-thread gpu.launch (outlined by coopvec-run). Vector arguments
@@ -197,7 +211,7 @@ TARGETS = [
     # Vulkan 1.3 (lavapipe here, under the validation layer): @main's body
     # in one single-thread gpu.launch, compiled to SPIR-V.
     Target("vulkan", "vulkan", None, vulkan_supports, flags=("--gpu-api=vulkan", "--vulkan-validation"),
-           rewrite=vulkan_program, wants=lambda ops: all(vulkan_supports(op) for op in ops),
+           rewrite=vulkan_program, wants=vulkan_wants,
            bounds_checked=False, concurrent=False, common=False),
 ]
 
