@@ -72,22 +72,22 @@ def dxil_supports(op):
 # results); the bias, when there is one, has the result's interpretation
 # (the profile lists no biases of its own).
 #
-# Left out, lowering gaps found by this tester (README.md, "What it found"):
-# every f32 -> f16 rounding (F16 results, f32 inputs read as F16) gives an
-# OpFConvert decorated FPRoundingMode RTE that the SPIR-V validator rejects
-# (the decoration is allowed only on a value stored to 16-bit storage), and
-# vector_accumulate's buffer, retyped to memref<?xi32> in the kernel, no
-# longer matches its gpu.launch_func operand (memref<?xi8>).
+# The combinations the vulkan1.3 profile lists and convert-coopvec-to-spirv
+# lowers: (matrix, input interpretation, input element types, results).
 VK_MATVEC = [
-    ("F32", "F32", ("f32",), ("F32",)),
-    ("F16", "F16", ("f16",), ("F32",)),
+    ("F32", "F32", ("f32", "f16"), ("F32",)),
+    ("F16", "F16", ("f16", "f32"), ("F32", "F16")),
     ("I8", "PackedS8x32", ("i32",), ("I32",)),
     ("I8", "I8", ("f32",), ("I32",)),
+    ("U8", "PackedS8x32", ("i32",), ("I32",)),
+    ("U8", "I8", ("f32",), ("I32",)),
     ("U8", "PackedU8x32", ("i32",), ("U32",)),
+    ("I8", "PackedU8x32", ("i32",), ("I32",)),
 ]
+VK_INT_BIASES = ("I32", "U32", "I16", "U16")
 
 
-VK_VACC = False  # i32 vector_accumulate, once the launch operand type is fixed
+VK_VACC = True  # i32 vector_accumulate (OpAtomicIAdd)
 
 
 def vulkan_supports(op):
@@ -101,7 +101,10 @@ def vulkan_supports(op):
         res = out_interp(op["out"], op["out_uns"])
         for matrix, interp, phys, results in VK_MATVEC:
             if (op["matrix"] == matrix and op["in_interp"] == interp and op["in_phys"] in phys
-                    and res in results and (op["bias"] is None or op["bias"] == res)
+                    and res in results
+                    and (op["bias"] is None or op["bias"] == res
+                         or (res in ("I32", "U32") and op["bias"] in VK_INT_BIASES)
+                         or (res in ("F32", "F16") and op["bias"] in ("F32", "F16")))
                     and not (op["in_uns"] and op["in_phys"].startswith("f"))):
                 return True
         return False

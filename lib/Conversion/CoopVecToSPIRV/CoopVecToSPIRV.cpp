@@ -467,26 +467,44 @@ private:
     return added;
   }
 
-  /// The f32 sum of row `row` of a float matrix.
-  Value floatRow(Value row, Value xs) {
-    auto loop = scf::ForOp::create(b, loc, index(0), index(plan.k), index(1),
-                                   ValueRange{float32(0.0f)});
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value col = loop.getInductionVar();
-    Value weight;
+  /// Weight (row, col) of a float matrix as f32.
+  Value floatWeight(Value row, Value col) {
     if (plan.family == Family::F16) {
       Value bits = loadBytes(op.getMatrix(), elementByte(row, col, 2), 2);
       Value half = arith::BitcastOp::create(b, loc, b.getF16Type(), bits);
-      weight = arith::ExtFOp::create(b, loc, f32(), half);
-    } else {
-      Value bits = loadBytes(op.getMatrix(), elementByte(row, col, 4), 4);
-      weight = arith::BitcastOp::create(b, loc, f32(), bits);
+      return arith::ExtFOp::create(b, loc, f32(), half);
     }
-    Value x = memref::LoadOp::create(b, loc, xs, ValueRange{col});
-    scf::YieldOp::create(b, loc,
-                         multiplyAdd(loop.getRegionIterArgs()[0], weight, x));
-    return loop.getResult(0);
+    Value bits = loadBytes(op.getMatrix(), elementByte(row, col, 4), 4);
+    return arith::BitcastOp::create(b, loc, f32(), bits);
+  }
+
+  /// sum += w(row, first + t) * xs[first + t] for t in 0..n, in order.
+  Value floatSteps(Value sum, Value row, Value first, int64_t n, Value xs) {
+    for (int64_t t = 0; t < n; ++t) {
+      Value col =
+          t ? Value(arith::AddIOp::create(b, loc, first, index(t))) : first;
+      Value x = memref::LoadOp::create(b, loc, xs, ValueRange{col});
+      sum = multiplyAdd(sum, floatWeight(row, col), x);
+    }
+    return sum;
+  }
+
+  /// The f32 sum of row `row` of a float matrix: four products per loop
+  /// iteration (in order), then the rest. Fewer iterations also keep an
+  /// invocation under lavapipe's limit of 65535 loop iterations.
+  Value floatRow(Value row, Value xs) {
+    int64_t whole = plan.k / 4 * 4;
+    auto loop = scf::ForOp::create(b, loc, index(0), index(whole), index(4),
+                                   ValueRange{float32(0.0f)});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      scf::YieldOp::create(b, loc,
+                           floatSteps(loop.getRegionIterArgs()[0], row,
+                                      loop.getInductionVar(), 4, xs));
+    }
+    return floatSteps(loop.getResult(0), row, index(whole), plan.k - whole,
+                      xs);
   }
 
   /// The weights (row, 4 word .. 4 word + n - 1) packed into an i32.
