@@ -322,13 +322,15 @@ private:
   }
 
   /// f32 -> f16 by the DXIL rule: round to nearest even, a finite value
-  /// beyond the range saturates to +-65504, infinities and NaN stay.
+  /// beyond the range saturates to +-65504, infinities and NaN stay. The
+  /// truncf carries no rounding mode: an explicit one becomes an
+  /// FPRoundingMode decoration, which SPIR-V allows only on a conversion
+  /// stored straight to a 16-bit storage buffer (it needs
+  /// StorageBuffer16BitAccess, which spirv-update-vce does not add for it,
+  /// and the validation layer rejects the shader); a plain FConvert rounds
+  /// by the device's default mode, to nearest even on lavapipe.
   Value dxilToF16(Value x) {
-    Value rounded = arith::TruncFOp::create(
-        b, loc, b.getF16Type(), x,
-        arith::RoundingModeAttr::get(b.getContext(),
-                                     arith::RoundingMode::to_nearest_even),
-        arith::FastMathFlagsAttr());
+    Value rounded = arith::TruncFOp::create(b, loc, b.getF16Type(), x);
     Value bits16 = arith::ExtUIOp::create(
         b, loc, i32(), arith::BitcastOp::create(b, loc, i16(), rounded));
     Value bits32 = arith::BitcastOp::create(b, loc, i32(), x);
