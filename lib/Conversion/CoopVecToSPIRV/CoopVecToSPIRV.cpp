@@ -978,17 +978,24 @@ struct ConvertCoopVecToSPIRVPass
         kernel->setAttr(spirv::getEntryPointABIAttrName(),
                         spirv::getEntryPointABIAttr(context, *size));
       }
-      bool hasSPIRVTarget =
-          device->hasAttr(spirv::getTargetEnvAttrName()) ||
-          llvm::any_of(device.getTargetsAttr()
-                           ? device.getTargetsAttr().getValue()
-                           : ArrayRef<Attribute>(),
-                       llvm::IsaPred<spirv::TargetEnvAttr>);
-      if (!hasSPIRVTarget) {
-        SmallVector<Attribute> targets;
-        if (ArrayAttr existing = device.getTargetsAttr())
-          targets.append(existing.begin(), existing.end());
-        targets.push_back(vulkan13TargetEnv(context));
+      // The environment goes into the targets (gpu-module-to-binary
+      // serializes for it) and into `spirv.target_env`, where the upstream
+      // SPIR-V conversions (convert-math-to-spirv, ...) look it up.
+      auto env = device->getAttrOfType<spirv::TargetEnvAttr>(
+          spirv::getTargetEnvAttrName());
+      ArrayRef<Attribute> existing = device.getTargetsAttr()
+                                         ? device.getTargetsAttr().getValue()
+                                         : ArrayRef<Attribute>();
+      auto inTargets = llvm::find_if(existing,
+                                     llvm::IsaPred<spirv::TargetEnvAttr>);
+      if (!env)
+        env = inTargets != existing.end()
+                  ? cast<spirv::TargetEnvAttr>(*inTargets)
+                  : vulkan13TargetEnv(context);
+      device->setAttr(spirv::getTargetEnvAttrName(), env);
+      if (inTargets == existing.end()) {
+        SmallVector<Attribute> targets(existing);
+        targets.push_back(env);
         device.setTargetsAttr(ArrayAttr::get(context, targets));
       }
     }

@@ -4,6 +4,7 @@
 #include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h"
 
 #include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
+#include "mlir/Conversion/MathToSPIRV/MathToSPIRVPass.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -26,6 +27,10 @@ void mlir::coopvec::buildCoopVecVulkanPipeline(
                                options.workgroupSize.end());
   pm.addPass(createConvertCoopVecToSPIRV(lowering));
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  // convert-gpu-to-spirv has no math patterns: math ops become
+  // GLSL.std.450 ops first, under the spirv.target_env that
+  // convert-coopvec-to-spirv put on the gpu.module.
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
   pm.addPass(createConvertGPUToSPIRVPass(/*mapMemorySpace=*/true));
   OpPassManager &spirvModule = pm.nest<spirv::ModuleOp>();
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
@@ -42,6 +47,7 @@ void mlir::coopvec::registerCoopVecVulkanPipeline() {
       "coopvec-vulkan-pipeline",
       "Lower the gpu.modules of a coopvec program to Vulkan SPIR-V: "
       "coopvec-check-support{profile=vulkan1.3}, convert-coopvec-to-spirv, "
+      "convert-math-to-spirv in each gpu.module, "
       "convert-gpu-to-spirv, spirv-lower-abi-attrs, spirv-update-vce, "
       "coopvec-nest-spirv-modules, then (binary=true) gpu-module-to-binary "
       "and coopvec-vulkan-launch-args. Host code is left for the host "
