@@ -183,7 +183,8 @@ int main(int argc, char **argv) {
                          std::istreambuf_iterator<char>());
   // Words, aligned.
   std::vector<uint32_t> words((blob.size() + 3) / 4);
-  std::memcpy(words.data(), blob.data(), blob.size());
+  if (!blob.empty()) // An empty file: no data to copy (and null pointers).
+    std::memcpy(words.data(), blob.data(), blob.size());
   std::atexit(unloadAtExit);
 
   loaded = mgpuModuleLoad(words.data(), blob.size());
