@@ -330,8 +330,9 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
 //===----------------------------------------------------------------------===//
 
 def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
-  let summary = "Lower coopvec.matvec in GPU kernels to NVVM: a warp's "
-                "vectors as one tensor-core product, or a per-lane loop";
+  let summary = "Lower coopvec.matvec in GPU kernels to NVVM (a warp's "
+                "vectors as one tensor-core product, or a per-lane loop) "
+                "and coopvec.convert/pack to PTX cvt";
   let description = [{
     Rewrites each `coopvec.matvec` inside a `gpu.func` (one vector per
     thread) into what a GPU driver does with a cooperative vector (seed 000):
@@ -373,7 +374,20 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
     `f32` elements, converted by `cvt.rn.satfinite` with the DXIL rule),
     `f16`/`f32` results and `F16`/`F32` biases;
     `RowMajor` and `ColumnMajor` matrices in a `memref<?xi8>` with the
-    identity layout. Everything else (other interpretations, the optimal
+    identity layout.
+
+    `coopvec.convert` and `coopvec.pack` in a `gpu.module` become PTX `cvt`
+    through NVVM's conversion ops (`nvvm.convert.f32x2.to.{f16x2,bf16x2,
+    f8x2,f6x2,f4x2}`, `nvvm.convert.f32x4.to.*` for `rs`,
+    `nvvm.convert.{f8x2,f6x2,f4x2}.to.*` for
+    widening; `cvt.{rm,rp}.{f16,bf16}.f32`, which no NVVM op has, as inline
+    PTX), bit-identical to the CPU runtime (NaN results are its canonical
+    NaN with the input's sign, `relu` gives +0 for -0). Per SM: fp8 from
+    sm_89, fp6/fp4/ue8m0 on sm_100a and sm_120a, `rs` on sm_100a; `tf32`
+    results (a 19-bit builtin type with no LLVM type) and anything else are
+    located errors.
+
+    Everything else (other interpretations, the optimal
     layouts, block-scaled matrices, math fidelity, other coopvec ops, a
     matvec outside a `gpu.func`, M or K above 4096) is a located error, never an llc abort. Run
     `coopvec-check-support{profile=<chip>}` first (the

@@ -17,7 +17,8 @@
 //   A: a0 = (row g, word t), a1 = (g + 8, t), a2 = (g, t + 4), a3 = (g + 8, t + 4)
 //   B: b0 = (word t, column g), b1 = (word t + 4, column g)
 //   C: c0, c1 = (row g, columns 2t, 2t + 1), c2, c3 = (row g + 8, same)
-// so both families share one word-level plan.
+// so both families share one word-level plan. coopvec.convert and
+// coopvec.pack are NumericsToNVVM.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -947,9 +948,12 @@ struct ConvertCoopVecToNVVMPass
       device.walk([&](Operation *op) {
         if (auto matvec = dyn_cast<MatVecOp>(op)) {
           failedAny |= failed(planMatVec(matvec, chip));
+        } else if (isa<ConvertOp, PackOp>(op)) {
+          failedAny |= failed(checkNumericsForNVVM(op, chip));
         } else if (isa<CoopVecDialect>(op->getDialect())) {
           op->emitOpError("is not supported by convert-coopvec-to-nvvm yet "
-                          "(lowered here: coopvec.matvec)");
+                          "(lowered here: coopvec.matvec, coopvec.convert, "
+                          "coopvec.pack)");
           failedAny = true;
         }
       });
@@ -959,6 +963,7 @@ struct ConvertCoopVecToNVVMPass
     FrozenRewritePatternSet patterns = [&] {
       RewritePatternSet set(&getContext());
       populateCoopVecToNVVMPatterns(set, chip, cooperative);
+      populateCoopVecNumericsToNVVMPatterns(set);
       return FrozenRewritePatternSet(std::move(set));
     }();
     SmallVector<gpu::GPUModuleOp> devices(module.getOps<gpu::GPUModuleOp>());

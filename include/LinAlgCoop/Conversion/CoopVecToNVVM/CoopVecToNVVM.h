@@ -29,6 +29,15 @@ namespace coopvec {
 void populateCoopVecToNVVMPatterns(RewritePatternSet &patterns,
                                    StringRef chip, bool cooperative);
 
+/// Adds the patterns that rewrite coopvec.convert and coopvec.pack inside a
+/// gpu.module into PTX cvt through NVVM's conversion ops.
+void populateCoopVecNumericsToNVVMPatterns(RewritePatternSet &patterns);
+
+/// Emits a located error when SM `chip` has no cvt for the coopvec.convert
+/// or coopvec.pack `op` (fp8 before sm_89, fp6/fp4/ue8m0 before sm_100a,
+/// rs off sm_100a, tf32 rn/rz before sm_90).
+LogicalResult checkNumericsForNVVM(Operation *op, StringRef chip);
+
 /// Options of the `coopvec-nvvm-pipeline` pipeline.
 struct CoopVecNVVMPipelineOptions
     : public PassPipelineOptions<CoopVecNVVMPipelineOptions> {
