@@ -1,7 +1,8 @@
 /* Runs @check of the program test/Integration/GPU/Inputs/make-convert-check.py
  * writes, compiled ahead of time (bench/nvidia/convert_gpu.py prepare), on a
  * machine with a GPU but no LLVM: @check prints one line per case (case,
- * mismatches, first bad element or -1, its GPU word, its CPU word) through
+ * mismatches, first bad element or -1, its GPU word, its CPU word, non-zero
+ * GPU words) through
  * the vector.print entry points below (those of MLIR's c_runner_utils) and
  * returns the total number of mismatches; the exit status is 1 if any. */
 #include <stdint.h>

@@ -332,7 +332,8 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
 def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
   let summary = "Lower coopvec.matvec in GPU kernels to NVVM (a warp's "
                 "vectors as one tensor-core product, or a per-lane loop) "
-                "and coopvec.convert/pack to PTX cvt";
+                "and coopvec.convert/pack/mx_quantize/mx_dequantize to PTX "
+                "cvt";
   let description = [{
     Rewrites each `coopvec.matvec` inside a `gpu.func` (one vector per
     thread) into what a GPU driver does with a cooperative vector (seed 000):
@@ -382,7 +383,9 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
     `nvvm.convert.{f8x2,f6x2,f4x2}.to.*` for
     widening; `cvt.{rm,rp}.{f16,bf16}.f32`, which no NVVM op has, as inline
     PTX), bit-identical to the CPU runtime (NaN results are its canonical
-    NaN with the input's sign, `relu` gives +0 for -0). Per SM: fp8 from
+    NaN with the input's sign, `relu` gives +0 for -0); so do
+    `coopvec.mx_quantize`/`mx_dequantize` (block scales in integer
+    arithmetic, elements through the same cvt). Per SM: fp8 from
     sm_89, fp6/fp4/ue8m0 on sm_100a and sm_120a, `rs` on sm_100a; `tf32`
     results (a 19-bit builtin type with no LLVM type) and anything else are
     located errors.

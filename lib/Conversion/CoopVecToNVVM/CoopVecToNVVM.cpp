@@ -948,12 +948,13 @@ struct ConvertCoopVecToNVVMPass
       device.walk([&](Operation *op) {
         if (auto matvec = dyn_cast<MatVecOp>(op)) {
           failedAny |= failed(planMatVec(matvec, chip));
-        } else if (isa<ConvertOp, PackOp>(op)) {
+        } else if (isa<ConvertOp, PackOp, MXQuantizeOp, MXDequantizeOp>(op)) {
           failedAny |= failed(checkNumericsForNVVM(op, chip));
         } else if (isa<CoopVecDialect>(op->getDialect())) {
           op->emitOpError("is not supported by convert-coopvec-to-nvvm yet "
                           "(lowered here: coopvec.matvec, coopvec.convert, "
-                          "coopvec.pack)");
+                          "coopvec.pack, coopvec.mx_quantize, "
+                          "coopvec.mx_dequantize)");
           failedAny = true;
         }
       });

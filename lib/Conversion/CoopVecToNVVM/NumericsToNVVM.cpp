@@ -1,4 +1,4 @@
-//===- NumericsToNVVM.cpp - coopvec.convert/pack in GPU kernels to NVVM ---===//
+//===- NumericsToNVVM.cpp - coopvec numerics ops in GPU kernels to NVVM ---===//
 //
 // coopvec.convert and coopvec.pack inside a gpu.module become the PTX cvt
 // instructions they model (seed 004), through MLIR 22's NVVM conversion ops:
@@ -19,6 +19,8 @@
 // f16 and bf16 sources are widened to f32 first (exact); wider results of the
 // small formats go through f16 (or bf16 for ue8m0), which hold them exactly.
 // Elements are converted two at a time, as the x2 instructions do.
+// coopvec.mx_quantize/mx_dequantize compute block scales with integer
+// arithmetic and convert elements through the same instructions.
 //
 // The results are the CPU runtime's bit for bit
 // (include/LinAlgCoop/Runtime/Numerics.h), which fixes two things PTX leaves
@@ -568,6 +570,209 @@ struct PackToNVVM : OpRewritePattern<PackOp> {
   }
 };
 
+/// floor(log2(MAX_NORM)) of an MX element format (Numerics.h).
+int mxEmax(unsigned elem) {
+  switch (elem) {
+  case COOPVEC_FMT_E4M3:
+    return 8;
+  case COOPVEC_FMT_E5M2:
+    return 15;
+  case COOPVEC_FMT_E3M2:
+    return 4;
+  default: // E2M3, E2M1
+    return 2;
+  }
+}
+
+/// Integer helpers for the block-scale code.
+struct IntBuilder {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+  Value bits(Value f) {
+    return arith::BitcastOp::create(b, loc, b.getI32Type(), f);
+  }
+  Value flt(Value i) {
+    return arith::BitcastOp::create(b, loc, b.getF32Type(), i);
+  }
+  Value eq(Value x, int64_t v) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(v));
+  }
+  Value sel(Value cond, Value t, Value f) {
+    return arith::SelectOp::create(b, loc, cond, t, f);
+  }
+  Value sel(Value cond, int64_t t, Value f) { return sel(cond, c(t), f); }
+};
+
+/// coopvec.mx_quantize in GPU code, one block at a time, exactly as the
+/// runtime (Numerics.h, "OCP MX block quantization"):
+///   MX:     amax by integer max of |bits|; the UE8M0 scale from its exponent
+///           (ctlz for a subnormal amax), clamped; elements x * 2^-s (a
+///           normal power of two: exact unless the product is an f32
+///           subnormal, which rounds to +-0 in every element format either
+///           way) through cvt.rn.satfinite;
+///   NVFP4:  scale = cvt.rn.satfinite.e4m3 of amax / 6 and elements of
+///           x / scale (div.rn: a quotient that is not dyadic is never an
+///           e4m3 or e2m1 tie, so rounding it twice is rounding it once).
+/// A block with an infinity or NaN gets the NaN scale and zero codes.
+struct MXQuantizeToNVVM : OpRewritePattern<MXQuantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MXQuantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op->getParentOfType<gpu::GPUModuleOp>())
+      return rewriter.notifyMatchFailure(op, "host code");
+    Location loc = op.getLoc();
+    IntBuilder ib{rewriter, loc};
+    VectorType elemsType = op.getElements().getType();
+    VectorType scalesType = op.getScales().getType();
+    unsigned elem = *getNumericsFormat(elemsType.getElementType());
+    bool nvfp4 = !isa<Float8E8M0FNUType>(scalesType.getElementType());
+    SmallVector<Value> xs = elementsOf(rewriter, loc, op.getInput());
+    int64_t block = op.getBlockSize();
+    SmallVector<Value> codes, scales;
+    for (int64_t start = 0; start < int64_t(xs.size()); start += block) {
+      ArrayRef<Value> blockXs =
+          ArrayRef(xs).slice(start, std::min<int64_t>(block, xs.size() - start));
+      Value amax = ib.c(0);
+      for (Value x : blockXs)
+        amax = arith::MaxUIOp::create(
+            rewriter, loc, amax,
+            arith::AndIOp::create(rewriter, loc, ib.bits(x),
+                                  ib.c(0x7fffffff)));
+      Value nonFinite = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::uge, amax, ib.c(0x7f800000));
+      SmallVector<Value> scaled;
+      Value scale;
+      if (!nvfp4) {
+        // floor(log2(amax)): the exponent, or for a subnormal amax
+        // (31 - ctlz) - 149.
+        Value exp = arith::ShRUIOp::create(rewriter, loc, amax, ib.c(23));
+        Value lz = LLVM::CountLeadingZerosOp::create(rewriter, loc, amax,
+                                                     /*is_zero_poison=*/false);
+        Value log2 = ib.sel(ib.eq(exp, 0),
+                            arith::SubIOp::create(rewriter, loc, ib.c(-118), lz),
+                            arith::SubIOp::create(rewriter, loc, exp, ib.c(127)));
+        Value s = arith::SubIOp::create(rewriter, loc, log2, ib.c(mxEmax(elem)));
+        s = arith::MinSIOp::create(
+            rewriter, loc, arith::MaxSIOp::create(rewriter, loc, s, ib.c(-127)),
+            ib.c(127));
+        scale = ib.sel(nonFinite, 0xff,
+                       ib.sel(ib.eq(amax, 0), 0,
+                              arith::AddIOp::create(rewriter, loc, s,
+                                                    ib.c(127))));
+        // 2^-s: s <= 126 even for a non-finite amax, so the exponent field
+        // 127 - s is in [1, 254].
+        Value factor = ib.flt(arith::ShLIOp::create(
+            rewriter, loc, arith::SubIOp::create(rewriter, loc, ib.c(127), s),
+            ib.c(23)));
+        for (Value x : blockXs)
+          scaled.push_back(arith::MulFOp::create(rewriter, loc, x, factor));
+      } else {
+        Value six = arith::ConstantOp::create(rewriter, loc,
+                                              rewriter.getF32FloatAttr(6.0f));
+        Value q = arith::DivFOp::create(rewriter, loc, ib.flt(amax), six);
+        CvtEmitter toE4M3(rewriter, loc, COOPVEC_FMT_F32, COOPVEC_FMT_E4M3,
+                          RoundingMode::RN, /*satfinite=*/true, false);
+        scale = ib.sel(nonFinite, 0x7f, toE4M3.narrow({q}, {}).front());
+        CvtEmitter fromE4M3(rewriter, loc, COOPVEC_FMT_E4M3, COOPVEC_FMT_F32,
+                            RoundingMode::RN, false, false);
+        Value d = ib.flt(fromE4M3.widen({scale}).front());
+        Value zeroScale = ib.eq(scale, 0);
+        for (Value x : blockXs) {
+          // A scale of 0: +-0 with the sign kept.
+          Value signedZero = ib.flt(arith::AndIOp::create(
+              rewriter, loc, ib.bits(x), ib.c(int32_t(0x80000000u))));
+          scaled.push_back(arith::SelectOp::create(
+              rewriter, loc, zeroScale, signedZero,
+              arith::DivFOp::create(rewriter, loc, x, d)));
+        }
+      }
+      CvtEmitter toElem(rewriter, loc, COOPVEC_FMT_F32, elem, RoundingMode::RN,
+                        /*satfinite=*/true, false);
+      for (Value code : toElem.narrow(scaled, {}))
+        codes.push_back(ib.sel(nonFinite, 0, code));
+      scales.push_back(scale);
+    }
+    auto build = [&](VectorType type, ArrayRef<Value> cs) {
+      SmallVector<Value> values;
+      for (Value code : cs)
+        values.push_back(fromCode(rewriter, loc, type.getElementType(), code));
+      return vector::FromElementsOp::create(rewriter, loc, type, values);
+    };
+    rewriter.replaceOp(op, {build(elemsType, codes), build(scalesType, scales)});
+    return success();
+  }
+};
+
+/// coopvec.mx_dequantize in GPU code: each element decoded by cvt (exact,
+/// to f32) times its block's scale (MX: the power of two 2^(s-127) as an
+/// f32, 2^-127 a subnormal; NVFP4: the decoded UE4M3): one rounding, as the
+/// runtime's. A NaN scale gives the canonical NaN, a NaN element its own.
+struct MXDequantizeToNVVM : OpRewritePattern<MXDequantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MXDequantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op->getParentOfType<gpu::GPUModuleOp>())
+      return rewriter.notifyMatchFailure(op, "host code");
+    Location loc = op.getLoc();
+    IntBuilder ib{rewriter, loc};
+    VectorType elemsType = op.getElements().getType();
+    VectorType scalesType = op.getScales().getType();
+    unsigned elem = *getNumericsFormat(elemsType.getElementType());
+    bool nvfp4 = !isa<Float8E8M0FNUType>(scalesType.getElementType());
+    auto codesOf = [&](Value v) {
+      SmallVector<Value> out;
+      for (Value x : elementsOf(rewriter, loc, v))
+        out.push_back(rewriter.createOrFold<arith::ExtUIOp>(
+            loc, rewriter.getI32Type(),
+            arith::BitcastOp::create(
+                rewriter, loc,
+                rewriter.getIntegerType(x.getType().getIntOrFloatBitWidth()),
+                x)));
+      return out;
+    };
+    SmallVector<Value> codes = codesOf(op.getElements());
+    SmallVector<Value> scaleCodes = codesOf(op.getScales());
+    CvtEmitter decode(rewriter, loc, elem, COOPVEC_FMT_F32, RoundingMode::RN,
+                      false, false);
+    SmallVector<Value> decoded = decode.widen(codes);
+    SmallVector<Value> factors, nanScale;
+    for (Value s : scaleCodes) {
+      if (nvfp4) {
+        CvtEmitter fromE4M3(rewriter, loc, COOPVEC_FMT_E4M3, COOPVEC_FMT_F32,
+                            RoundingMode::RN, false, false);
+        factors.push_back(ib.flt(fromE4M3.widen({s}).front()));
+        nanScale.push_back(ib.eq(s, 0x7f));
+      } else {
+        factors.push_back(ib.flt(ib.sel(
+            ib.eq(s, 0), 0x00400000,
+            arith::ShLIOp::create(rewriter, loc, s, ib.c(23)))));
+        nanScale.push_back(ib.eq(s, 0xff));
+      }
+    }
+    int64_t block = op.getBlockSize();
+    SmallVector<Value> results;
+    for (auto [i, bits] : llvm::enumerate(decoded)) {
+      Value v = ib.flt(bits);
+      Value product = ib.bits(
+          arith::MulFOp::create(rewriter, loc, v, factors[i / block]));
+      Value isNaN =
+          arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO, v, v);
+      Value r = ib.sel(isNaN, bits, product);
+      r = ib.sel(nanScale[i / block], 0x7fc00000, r);
+      results.push_back(ib.flt(r));
+    }
+    rewriter.replaceOp(op, vector::FromElementsOp::create(
+                               rewriter, loc, op.getResult().getType(),
+                               results));
+    return success();
+  }
+};
+
 } // namespace
 
 LogicalResult mlir::coopvec::checkNumericsForNVVM(Operation *op,
@@ -577,8 +782,15 @@ LogicalResult mlir::coopvec::checkNumericsForNVVM(Operation *op,
            << chip << ": " << what;
   };
   unsigned src, dst;
-  RoundingMode rounding;
-  if (auto convert = dyn_cast<ConvertOp>(op)) {
+  RoundingMode rounding = RoundingMode::RN;
+  if (isa<MXQuantizeOp, MXDequantizeOp>(op)) {
+    // Block scaling is integer arithmetic here; the elements need their cvt.
+    Type elems = isa<MXQuantizeOp>(op)
+                     ? Type(cast<MXQuantizeOp>(op).getElements().getType())
+                     : Type(cast<MXDequantizeOp>(op).getElements().getType());
+    src = COOPVEC_FMT_F32;
+    dst = *getNumericsFormat(getElementTypeOrSelf(elems));
+  } else if (auto convert = dyn_cast<ConvertOp>(op)) {
     src = *getNumericsFormat(getElementTypeOrSelf(convert.getInput()));
     dst = *getNumericsFormat(getElementTypeOrSelf(convert.getResult()));
     rounding = convert.getRounding();
@@ -616,5 +828,6 @@ LogicalResult mlir::coopvec::checkNumericsForNVVM(Operation *op,
 
 void mlir::coopvec::populateCoopVecNumericsToNVVMPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<ConvertToNVVM, PackToNVVM>(patterns.getContext());
+  patterns.add<ConvertToNVVM, PackToNVVM, MXQuantizeToNVVM,
+               MXDequantizeToNVVM>(patterns.getContext());
 }

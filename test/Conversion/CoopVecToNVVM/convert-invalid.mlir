@@ -73,12 +73,24 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Other numerics ops are not lowered for GPUs yet.
+// MX elements need their format's cvt.
 module attributes {gpu.container_module} {
   gpu.module @m {
-    gpu.func @mx(%x: vector<32xf32>) kernel {
-      // expected-error@+1 {{'coopvec.mx_quantize' op is not supported by convert-coopvec-to-nvvm yet (lowered here: coopvec.matvec, coopvec.convert, coopvec.pack)}}
-      %e, %s = coopvec.mx_quantize %x block 32 : vector<32xf32> -> vector<32xf8E4M3FN>, vector<1xf8E8M0FNU>
+    gpu.func @mx_fp4(%x: vector<32xf32>) kernel {
+      // expected-error@+1 {{'coopvec.mx_quantize' op is not supported by convert-coopvec-to-nvvm on sm_90: PTX converts e2m1 on sm_100a and sm_120a only}}
+      %e, %s = coopvec.mx_quantize %x block 32 : vector<32xf32> -> vector<32xf4E2M1FN>, vector<1xf8E8M0FNU>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @nvfp4_dequantize(%e: vector<16xf4E2M1FN>, %s: vector<1xf8E4M3FN>) kernel {
+      // expected-error@+1 {{'coopvec.mx_dequantize' op is not supported by convert-coopvec-to-nvvm on sm_90: PTX converts e2m1 on sm_100a and sm_120a only}}
+      %y = coopvec.mx_dequantize %e, %s block 16 : vector<16xf4E2M1FN>, vector<1xf8E4M3FN> -> vector<16xf32>
       gpu.return
     }
   }

@@ -1,6 +1,6 @@
-// coopvec.convert and coopvec.pack in GPU code: PTX cvt through NVVM's
-// conversion ops, two elements per x2 instruction, plus the CPU runtime's
-// NaN and relu rules (docs/NVIDIA.md, "Conversions").
+// coopvec.convert, coopvec.pack and MX (de)quantization in GPU code: PTX
+// cvt through NVVM's conversion ops, two elements per x2 instruction, plus
+// the CPU runtime's NaN and relu rules (docs/NVIDIA.md, "Conversions").
 // RUN: coopvec-opt %s --convert-coopvec-to-nvvm=chip=sm_90 | FileCheck %s
 // RUN: coopvec-opt %s --coopvec-nvvm-pipeline="chip=sm_90 format=isa" \
 // RUN:   | sed -e 's/\\0A/\n/g' -e 's/\\09/ /g' | FileCheck %s --check-prefix=PTX
@@ -93,6 +93,28 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %p = coopvec.pack %a, %b to f8E5M2 rounding rn satfinite : f32, f32 -> i16
       memref.store %p, %out[%c0] : memref<?xi16>
+      gpu.return
+    }
+
+    // MX: the block's amax by integer max, the UE8M0 scale from its
+    // exponent (ctlz for a subnormal amax), elements x * 2^-s through cvt.
+    // CHECK-LABEL: gpu.func @mx
+    // CHECK: arith.maxui
+    // CHECK: llvm.intr.ctlz
+    // CHECK: arith.mulf
+    // CHECK: nvvm.convert.f32x2.to.f8x2 {{.*}} : i16(f8E4M3FN)
+    // Dequantization: cvt back to f16, f32, times 2^(s-127).
+    // CHECK: nvvm.convert.f8x2.to.f16x2
+    // CHECK: arith.mulf
+    // PTX-LABEL: .entry mx(
+    // PTX: clz.b32
+    // PTX: cvt.rn.satfinite.e4m3x2.f32
+    // PTX: cvt.rn.f16x2.e4m3x2
+    gpu.func @mx(%x: vector<32xf32>, %out: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %e, %s = coopvec.mx_quantize %x block 32 : vector<32xf32> -> vector<32xf8E4M3FN>, vector<1xf8E8M0FNU>
+      %y = coopvec.mx_dequantize %e, %s block 32 : vector<32xf8E4M3FN>, vector<1xf8E8M0FNU> -> vector<32xf32>
+      vector.store %y, %out[%c0] : memref<?xf32>, vector<32xf32>
       gpu.return
     }
   }

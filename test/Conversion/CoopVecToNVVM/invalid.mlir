@@ -259,7 +259,7 @@ module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @other_op(%v: vector<16xf16>, %buf: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
-      // expected-error@+1 {{is not supported by convert-coopvec-to-nvvm yet (lowered here: coopvec.matvec, coopvec.convert, coopvec.pack)}}
+      // expected-error@+1 {{is not supported by convert-coopvec-to-nvvm yet (lowered here: coopvec.matvec, coopvec.convert, coopvec.pack, coopvec.mx_quantize, coopvec.mx_dequantize)}}
       coopvec.vector_accumulate %v, %buf[%c0] : vector<16xf16>, memref<?xi8>
       gpu.return
     }

@@ -47,8 +47,11 @@ module attributes {coopvec.profile = "sm_80"} {
 module attributes {coopvec.profile = "sm_89"} {
   func.func @sm89(%f: vector<32xf32>, %w: memref<?xi8>, %o: index) {
     %0 = coopvec.matvec %f as F8_E4M3, %w[%o] matrix<F8_E5M2, 8x32, RowMajor> stride %o : vector<32xf32>, memref<?xi8> -> vector<8xf32>
-    // expected-error@+1 {{'coopvec.mx_quantize' is not supported by profile 'sm_89': it does not list the feature 'mx'}}
+    // MX with fp8 elements is fp8 cvt and integer scale arithmetic; fp4
+    // elements need the fp4 cvt of sm_100a/sm_120a.
     %1, %2 = coopvec.mx_quantize %f block 32 : vector<32xf32> -> vector<32xf8E4M3FN>, vector<1xf8E8M0FNU>
+    // expected-error@+1 {{'coopvec.mx_quantize' is not supported by profile 'sm_89': it does not list the feature 'fp4'}}
+    %3, %4 = coopvec.mx_quantize %f block 32 : vector<32xf32> -> vector<32xf4E2M1FN>, vector<1xf8E8M0FNU>
     return
   }
 }

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Writes a coopvec program that runs coopvec.convert and coopvec.pack on the
 GPU (convert-coopvec-to-nvvm: PTX cvt) and on the CPU (the runtime's
-numerics) over the same inputs and compares the bits.
+numerics) over the same inputs and compares the bits; likewise
+coopvec.mx_quantize and coopvec.mx_dequantize.
 
     make-convert-check.py --chip sm_90 > check.mlir
     coopvec-run check.mlir -e check --gpu-chip=sm_90
 
 Every case the chip has a cvt for is included. @check prints one line per
 case, `( case, mismatches, first bad element or -1, its GPU word, its CPU
-word )`, and returns the total number of mismatches.
+word, non-zero GPU words )`, and returns the total number of mismatches.
 
 Inputs, per element i of 4 * THREADS: f32 patterns (raw random words; random
 words with exponents near the small formats' ranges, half of them forced
@@ -87,6 +88,80 @@ def pack_cases():
     return cases
 
 
+def mx_cases():
+    """(kind, element type, scale type, block, "", chips): 128 threads of 64
+    values (two MX blocks or four NVFP4 blocks) writing 128 words each."""
+    cases = []
+    for elem, chips in (("f8E4M3FN", SM89), ("f8E5M2", SM89),
+                        ("f6E2M3FN", BW), ("f6E3M2FN", BW),
+                        ("f4E2M1FN", BW)):
+        cases.append(("mxq", elem, "f8E8M0FNU", 32, "", chips))
+        cases.append(("mxd", elem, "f8E8M0FNU", 32, "", chips))
+    cases.append(("mxq", "f4E2M1FN", "f8E4M3FN", 16, "", BW))
+    cases.append(("mxd", "f4E2M1FN", "f8E4M3FN", 16, "", BW))
+    return cases
+
+
+def mx_body(case, ind, dest):
+    kind, elem, scale, block, _, _ = case
+    ns = 64 // block
+    w = WIDTH[elem]
+    f = dict(elem=elem, scale=scale, block=block, ns=ns, w=w, dest=dest,
+             rest=64 - ns,
+             keep=", ".join(["false"] * block + ["true"] * (64 - block)))
+    text = """%base = arith.muli %t, %c64 : index
+%obase = arith.muli %t, %c128 : index
+%oscale = arith.addi %obase, %c64 : index
+%pad = arith.constant dense<0> : vector<{rest}xi32>
+"""
+    if kind == "mxq":
+        # Only the first block keeps its infinities and NaNs; the others
+        # are made finite (exponent 0xFF -> 0x7F), so most scales are real.
+        text += """%v = vector.load %in32[%base] : memref<?xi32>, vector<64xi32>
+%expm = arith.constant dense<2139095040> : vector<64xi32>
+%finm = arith.constant dense<-1073741825> : vector<64xi32>
+%e = arith.andi %v, %expm : vector<64xi32>
+%nf = arith.cmpi eq, %e, %expm : vector<64xi32>
+%keep = arith.constant dense<[{keep}]> : vector<64xi1>
+%fix = arith.andi %nf, %keep : vector<64xi1>
+%vf = arith.andi %v, %finm : vector<64xi32>
+%v2 = arith.select %fix, %vf, %v : vector<64xi1>, vector<64xi32>
+%x = arith.bitcast %v2 : vector<64xi32> to vector<64xf32>
+%q, %s = coopvec.mx_quantize %x block {block} : vector<64xf32> -> vector<64x{elem}>, vector<{ns}x{scale}>
+%qi = arith.bitcast %q : vector<64x{elem}> to vector<64xi{w}>
+%qw = arith.extui %qi : vector<64xi{w}> to vector<64xi32>
+%si = arith.bitcast %s : vector<{ns}x{scale}> to vector<{ns}xi8>
+%sw = arith.extui %si : vector<{ns}xi8> to vector<{ns}xi32>
+"""
+    else:
+        text += "%c8 = vector.load %in8[%base] : memref<?xi8>, vector<64xi8>\n"
+        if w < 8:
+            text += "%ci = arith.trunci %c8 : vector<64xi8> to vector<64xi{w}>\n"
+        else:
+            text += "%ci = arith.ori %c8, %c8 : vector<64xi8>\n"
+        text += """%codes = arith.bitcast %ci : vector<64xi{w}> to vector<64x{elem}>
+%sbase = arith.muli %t, %c4 : index
+%s16 = vector.load %in16[%sbase] : memref<?xi16>, vector<{ns}xi16>
+%s8 = arith.trunci %s16 : vector<{ns}xi16> to vector<{ns}xi8>
+"""
+        if scale == "f8E4M3FN":
+            # UE4M3 scales have sign 0.
+            text += """%m7f = arith.constant dense<127> : vector<{ns}xi8>
+%s8u = arith.andi %s8, %m7f : vector<{ns}xi8>
+"""
+        else:
+            text += "%s8u = arith.ori %s8, %s8 : vector<{ns}xi8>\n"
+        text += """%scales = arith.bitcast %s8u : vector<{ns}xi8> to vector<{ns}x{scale}>
+%y = coopvec.mx_dequantize %codes, %scales block {block} : vector<64x{elem}>, vector<{ns}x{scale}> -> vector<64xf32>
+%qw = arith.bitcast %y : vector<64xf32> to vector<64xi32>
+%sw = arith.extui %s8u : vector<{ns}xi8> to vector<{ns}xi32>
+"""
+    text += """vector.store %qw, {dest}[%obase] : memref<?xi32>, vector<64xi32>
+vector.store %sw, {dest}[%oscale] : memref<?xi32>, vector<{ns}xi32>
+%opad = arith.addi %oscale, %c{ns} : index
+vector.store %pad, {dest}[%opad] : memref<?xi32>, vector<{rest}xi32>"""
+    return "\n".join(ind + l for l in text.format(**f).split("\n"))
+
 WIDTH = {"f32": 32, "f16": 16, "bf16": 16, "tf32": 19, "f8E4M3FN": 8,
          "f8E5M2": 8, "f8E8M0FNU": 8, "f6E2M3FN": 6, "f6E3M2FN": 6,
          "f4E2M1FN": 4}
@@ -95,9 +170,11 @@ PACKED = {"f16": 32, "bf16": 32, "f8E4M3FN": 16, "f8E5M2": 16,
 PACKED4 = {"f8E4M3FN": 32, "f8E5M2": 32, "f6E3M2FN": 32, "f4E2M1FN": 16}
 
 
-def body(case, ind):
-    """Ops computing %words (vector<4xi32>) for thread %t from the buffers
-    %in32, %in16, %in8, %rb (memref<?xi32|i16|i8|i32>), indented."""
+def body(case, ind, dest):
+    """Ops storing thread %t's words into `dest` (memref<?xi32>) from the
+    buffers %in32, %in16, %in8, %rb (memref<?xi32|i16|i8|i32>), indented."""
+    if case[0] in ("mxq", "mxd"):
+        return mx_body(case, ind, dest)
     kind, src, dst, rnd, flags, _ = case
     lines = ["%base = arith.muli %t, %c4 : index"]
     if kind == "convert":
@@ -128,6 +205,7 @@ def body(case, ind):
             lines.append("%words = arith.addi %yb, %zero4 : vector<4xi32>")
         else:
             lines.append("%%words = arith.extui %%yb : vector<4xi%d> to vector<4xi32>" % dw)
+        lines.append("vector.store %%words, %s[%%base] : memref<?xi32>, vector<4xi32>" % dest)
         return "\n".join(ind + l for l in lines)
     # pack2: words 0 and 1 pack elements (0, 1) and (2, 3); pack4 word 0
     # packs all four.
@@ -158,6 +236,7 @@ def body(case, ind):
         else:
             lines.append("%q0 = arith.addi %p0, %zero : i32")
         lines.append("%words = vector.from_elements %q0, %zero, %zero, %zero : vector<4xi32>")
+    lines.append("vector.store %%words, %s[%%base] : memref<?xi32>, vector<4xi32>" % dest)
     return "\n".join(ind + l for l in lines)
 
 
@@ -165,7 +244,10 @@ CONSTS = """%c0 = arith.constant 0 : index
 %c1 = arith.constant 1 : index
 %c4 = arith.constant 4 : index
 %zero = arith.constant 0 : i32
-%zero4 = arith.constant dense<0> : vector<4xi32>"""
+%zero4 = arith.constant dense<0> : vector<4xi32>
+%c2 = arith.constant 2 : index
+%c64 = arith.constant 64 : index
+%c128 = arith.constant 128 : index"""
 
 
 def indent(text, ind):
@@ -184,27 +266,27 @@ def kernel(i, case):
       %live = arith.cmpi ult, %t, %n : index
       scf.if %live {{
 {body}
-        vector.store %words, %out[%base] : memref<?xi32>, vector<4xi32>
       }}
       gpu.return
     }}""".format(i=i, consts=indent(CONSTS, "      "),
-                 body=body(case, "        "))
+                 body=body(case, "        ", "%out"))
 
 
 def host_case(i, case):
     return """    // case {i}: {desc}
-    gpu.launch_func @kernels::@case{i} blocks in (%grid, %c1, %c1) threads in (%c128, %c1, %c1)
-        args(%d32 : memref<?xi32>, %d16 : memref<?xi16>, %d8 : memref<?xi8>, %drb : memref<?xi32>, %dout : memref<?xi32>, %n : index)
+    gpu.launch_func @kernels::@case{i} blocks in ({grid}, %c1, %c1) threads in (%c128, %c1, %c1)
+        args(%d32 : memref<?xi32>, %d16 : memref<?xi16>, %d8 : memref<?xi8>, %drb : memref<?xi32>, %dout : memref<?xi32>, {n} : index)
     gpu.memcpy %gpu, %dout : memref<?xi32>, memref<?xi32>
-    scf.for %t = %c0 to %n step %c1 {{
+    scf.for %t = %c0 to {n} step %c1 {{
 {body}
-      vector.store %words, %cpu[%base] : memref<?xi32>, vector<4xi32>
     }}
     %r{i}:3 = func.call @compare(%gpu, %cpu) : (memref<?xi32>, memref<?xi32>) -> (index, index, index)
-    func.call @report(%case{i}, %r{i}#0, %r{i}#1, %gpu, %cpu) : (index, index, index, memref<?xi32>, memref<?xi32>) -> ()
+    func.call @report(%case{i}, %r{i}#0, %r{i}#1, %r{i}#2, %gpu, %cpu) : (index, index, index, index, memref<?xi32>, memref<?xi32>) -> ()
     %total{j} = arith.addi %total{i}, %r{i}#0 : index
-""".format(i=i, j=i + 1, desc=" ".join(x for x in case[:5] if x),
-           body=body(case, "      "))
+""".format(i=i, j=i + 1, desc=" ".join(str(x) for x in case[:5] if x),
+           body=body(case, "      ", "%cpu"),
+           n="%nmx" if case[0] in ("mxq", "mxd") else "%n",
+           grid="%c1" if case[0] in ("mxq", "mxd") else "%grid")
 
 
 HOST_HEAD = """
@@ -299,13 +381,14 @@ HOST_HEAD = """
     return %v : i32
   }
 
-  // (mismatches, first mismatching element or -1, 0)
+  // (mismatches, first mismatching element or -1, non-zero GPU words)
   func.func private @compare(%gpu: memref<?xi32>, %cpu: memref<?xi32>) -> (index, index, index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %none = arith.constant -1 : index
     %n = memref.dim %gpu, %c0 : memref<?xi32>
-    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%cnt = %c0, %first = %none) -> (index, index) {
+    %z = arith.constant 0 : i32
+    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%cnt = %c0, %first = %none, %nz = %c0) -> (index, index, index) {
       %g = memref.load %gpu[%i] : memref<?xi32>
       %c = memref.load %cpu[%i] : memref<?xi32>
       %ne = arith.cmpi ne, %g, %c : i32
@@ -314,12 +397,15 @@ HOST_HEAD = """
       %unset = arith.cmpi eq, %first, %none : index
       %take = arith.andi %ne, %unset : i1
       %first2 = arith.select %take, %i, %first : index
-      scf.yield %cnt2, %first2 : index, index
+      %isnz = arith.cmpi ne, %g, %z : i32
+      %nz1 = arith.addi %nz, %c1 : index
+      %nz2 = arith.select %isnz, %nz1, %nz : index
+      scf.yield %cnt2, %first2, %nz2 : index, index, index
     }
-    return %r#0, %r#1, %c0 : index, index, index
+    return %r#0, %r#1, %r#2 : index, index, index
   }
 
-  func.func private @report(%case: index, %bad: index, %first: index, %gpu: memref<?xi32>, %cpu: memref<?xi32>) {
+  func.func private @report(%case: index, %bad: index, %first: index, %nonzero: index, %gpu: memref<?xi32>, %cpu: memref<?xi32>) {
     %c0 = arith.constant 0 : index
     %neg = arith.cmpi slt, %first, %c0 : index
     %at = arith.select %neg, %c0, %first : index
@@ -330,19 +416,23 @@ HOST_HEAD = """
     %casei = arith.index_cast %case : index to i64
     %badi = arith.index_cast %bad : index to i64
     %firsti = arith.index_cast %first : index to i64
-    %line = vector.from_elements %casei, %badi, %firsti, %gi, %ci : vector<5xi64>
-    vector.print %line : vector<5xi64>
+    %nzi = arith.index_cast %nonzero : index to i64
+    %line = vector.from_elements %casei, %badi, %firsti, %gi, %ci, %nzi : vector<6xi64>
+    vector.print %line : vector<6xi64>
     return
   }
 
   func.func @check() -> index {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
     %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
     %zero = arith.constant 0 : i32
     %zero4 = arith.constant dense<0> : vector<4xi32>
     %n = arith.constant THREADS : index
+    %nmx = arith.constant 128 : index
     %len = arith.constant LEN : index
     %grid = arith.constant GRID : index
     %in32 = memref.alloc(%len) : memref<?xi32>
@@ -381,7 +471,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--chip", required=True)
     args = ap.parse_args()
-    cases = [c for c in convert_cases() + pack_cases() if args.chip in c[5]]
+    cases = [c for c in convert_cases() + pack_cases() + mx_cases()
+             if args.chip in c[5]]
     out = ["// Generated by make-convert-check.py --chip %s: %d cases."
            % (args.chip, len(cases)),
            "module attributes {gpu.container_module} {",
