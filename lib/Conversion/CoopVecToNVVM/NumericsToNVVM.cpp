@@ -471,13 +471,32 @@ SmallVector<Value> elementsOf(OpBuilder &b, Location loc, Value v) {
   return out;
 }
 
-/// A code (i32) as an element of `type`.
-Value fromCode(OpBuilder &b, Location loc, Type type, Value code) {
-  unsigned width = type.getIntOrFloatBitWidth();
-  Value bits = code;
-  if (width < 32)
-    bits = arith::TruncIOp::create(b, loc, b.getIntegerType(width), code);
-  return arith::BitcastOp::create(b, loc, type, bits);
+/// The elements of a small-format scalar or vector as i32 codes.
+SmallVector<Value> codesOf(OpBuilder &b, Location loc, Value v) {
+  SmallVector<Value> codes;
+  for (Value x : elementsOf(b, loc, v))
+    codes.push_back(b.createOrFold<arith::ExtUIOp>(
+        loc, b.getI32Type(),
+        arith::BitcastOp::create(
+            b, loc, b.getIntegerType(x.getType().getIntOrFloatBitWidth()),
+            x)));
+  return codes;
+}
+
+/// Codes (i32) as a scalar or vector of `type`.
+Value fromCodes(OpBuilder &b, Location loc, Type type, ArrayRef<Value> codes) {
+  Type element = getElementTypeOrSelf(type);
+  unsigned width = element.getIntOrFloatBitWidth();
+  SmallVector<Value> values;
+  for (Value code : codes) {
+    Value bits = code;
+    if (width < 32)
+      bits = arith::TruncIOp::create(b, loc, b.getIntegerType(width), code);
+    values.push_back(arith::BitcastOp::create(b, loc, element, bits));
+  }
+  if (auto vec = dyn_cast<VectorType>(type))
+    return vector::FromElementsOp::create(b, loc, vec, values);
+  return values.front();
 }
 
 struct ConvertToNVVM : OpRewritePattern<ConvertOp> {
@@ -494,32 +513,16 @@ struct ConvertToNVVM : OpRewritePattern<ConvertOp> {
     unsigned dst = *getNumericsFormat(dstElement);
     CvtEmitter emit(rewriter, loc, src, dst, op.getRounding(),
                     op.getSatfinite(), op.getRelu());
-    SmallVector<Value> inputs = elementsOf(rewriter, loc, op.getInput());
     SmallVector<Value> codes;
     if (isSmall(src)) {
-      SmallVector<Value> in;
-      for (Value x : inputs)
-        in.push_back(rewriter.createOrFold<arith::ExtUIOp>(
-            loc, rewriter.getI32Type(),
-            arith::BitcastOp::create(
-                rewriter, loc,
-                rewriter.getIntegerType(x.getType().getIntOrFloatBitWidth()),
-                x)));
-      codes = emit.widen(in);
+      codes = emit.widen(codesOf(rewriter, loc, op.getInput()));
     } else {
       SmallVector<Value> rbits;
       if (op.getRbits())
         rbits = elementsOf(rewriter, loc, op.getRbits());
-      codes = emit.narrow(inputs, rbits);
+      codes = emit.narrow(elementsOf(rewriter, loc, op.getInput()), rbits);
     }
-    SmallVector<Value> results;
-    for (Value code : codes)
-      results.push_back(fromCode(rewriter, loc, dstElement, code));
-    if (auto vec = dyn_cast<VectorType>(resultType))
-      rewriter.replaceOp(
-          op, vector::FromElementsOp::create(rewriter, loc, vec, results));
-    else
-      rewriter.replaceOp(op, results.front());
+    rewriter.replaceOp(op, fromCodes(rewriter, loc, resultType, codes));
     return success();
   }
 };
@@ -696,13 +699,8 @@ struct MXQuantizeToNVVM : OpRewritePattern<MXQuantizeOp> {
         codes.push_back(ib.sel(nonFinite, 0, code));
       scales.push_back(scale);
     }
-    auto build = [&](VectorType type, ArrayRef<Value> cs) {
-      SmallVector<Value> values;
-      for (Value code : cs)
-        values.push_back(fromCode(rewriter, loc, type.getElementType(), code));
-      return vector::FromElementsOp::create(rewriter, loc, type, values);
-    };
-    rewriter.replaceOp(op, {build(elemsType, codes), build(scalesType, scales)});
+    rewriter.replaceOp(op, {fromCodes(rewriter, loc, elemsType, codes),
+                            fromCodes(rewriter, loc, scalesType, scales)});
     return success();
   }
 };
@@ -724,19 +722,8 @@ struct MXDequantizeToNVVM : OpRewritePattern<MXDequantizeOp> {
     VectorType scalesType = op.getScales().getType();
     unsigned elem = *getNumericsFormat(elemsType.getElementType());
     bool nvfp4 = !isa<Float8E8M0FNUType>(scalesType.getElementType());
-    auto codesOf = [&](Value v) {
-      SmallVector<Value> out;
-      for (Value x : elementsOf(rewriter, loc, v))
-        out.push_back(rewriter.createOrFold<arith::ExtUIOp>(
-            loc, rewriter.getI32Type(),
-            arith::BitcastOp::create(
-                rewriter, loc,
-                rewriter.getIntegerType(x.getType().getIntOrFloatBitWidth()),
-                x)));
-      return out;
-    };
-    SmallVector<Value> codes = codesOf(op.getElements());
-    SmallVector<Value> scaleCodes = codesOf(op.getScales());
+    SmallVector<Value> codes = codesOf(rewriter, loc, op.getElements());
+    SmallVector<Value> scaleCodes = codesOf(rewriter, loc, op.getScales());
     CvtEmitter decode(rewriter, loc, elem, COOPVEC_FMT_F32, RoundingMode::RN,
                       false, false);
     SmallVector<Value> decoded = decode.widen(codes);
