@@ -419,8 +419,9 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
                 "int8 dot products, vectors of at most 4 elements, the "
                 "entry-point ABI and the Vulkan 1.3 target environment";
   let description = [{
-    Rewrites each `coopvec.matvec` and `coopvec.vector_accumulate` inside
-    a `gpu.func` (one vector per invocation, the DXIL/Vulkan semantics) into
+    Rewrites each `coopvec.matvec`, `coopvec.vector_accumulate` and
+    `coopvec.outer_product_accumulate` inside a `gpu.func` (one vector per
+    invocation, the DXIL/Vulkan semantics) into
     `arith`/`scf`/`memref` code and SPIR-V dot products that
     `convert-gpu-to-spirv` then lowers with the rest of the kernel:
 
@@ -447,6 +448,14 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
       32-bit words: the kernel argument becomes `memref<?xi32>` and every
       `gpu.launch_func` passes a `memref.view` of its byte buffer's whole
       words, so the kernel may only accumulate into that buffer.
+    * Float accumulation (`vector_accumulate` of `f32`/`f16`,
+      `outer_product_accumulate` of `f16`/`f32` vectors into an `F16`/`F32`
+      `RowMajor` or `ColumnMajor` matrix, up to 4096 elements): core Vulkan
+      has no float atomics, so each element is a `memref.generic_atomic_rmw`
+      on its 32-bit word (an `f16` is one half of it) adding in `f32`
+      (`NoContraction`) and rounding to `f16` by the DXIL rule, the CPU
+      runtime's sum; `coopvec-convert-gpu-to-spirv` makes it a
+      compare-and-swap loop.
 
     Matrices, biases and accumulation buffers are byte-address storage
     buffers (`memref<?xi8>`, 8-bit access); the input vector and the sums
@@ -479,6 +488,20 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
                "Workgroup size (x[,y[,z]]) of kernels whose size neither "
                "known_block_size nor their launches give">
   ];
+}
+
+def CoopVecConvertGPUToSPIRV : Pass<"coopvec-convert-gpu-to-spirv", "ModuleOp"> {
+  let summary = "convert-gpu-to-spirv for Vulkan, with memref.generic_atomic_rmw "
+                "as a compare-and-swap loop";
+  let description = [{
+    Upstream `convert-gpu-to-spirv{map-memory-space=true}` for Vulkan (a
+    `spirv.module` made from a copy of each `gpu.module`, placed before it),
+    plus one pattern upstream lacks: `memref.generic_atomic_rmw` on a 32-bit
+    element becomes a loop around `OpAtomicCompareExchange` (device scope,
+    relaxed), which is how `convert-coopvec-to-spirv` adds floats
+    atomically: core Vulkan 1.3 has integer atomics only.
+  }];
+  let dependentDialects = ["spirv::SPIRVDialect"];
 }
 
 def CoopVecNestSPIRVModules : Pass<"coopvec-nest-spirv-modules", "ModuleOp"> {

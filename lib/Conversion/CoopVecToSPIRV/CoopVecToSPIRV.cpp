@@ -195,36 +195,166 @@ bool isLongVector(Type type) {
                     vector.getNumElements() > kMaxVectorElements);
 }
 
-/// A located error for a coopvec.vector_accumulate the lowering does not
-/// take, or success.
-LogicalResult checkVectorAccumulate(VectorAccumulateOp op) {
+/// Whether `op` adds into its buffer atomically (the buffer is then bound
+/// as 32-bit words).
+bool isAccumulate(Operation *op) {
+  return isa<VectorAccumulateOp, OuterProductAccumulateOp>(op);
+}
+
+/// Whether `use` is the buffer an accumulation adds into.
+bool isAccumulatedBuffer(OpOperand &use) {
+  if (auto accumulate = dyn_cast<VectorAccumulateOp>(use.getOwner()))
+    return use.get() == accumulate.getBuffer();
+  if (auto outer = dyn_cast<OuterProductAccumulateOp>(use.getOwner()))
+    return use.get() == outer.getMatrix();
+  return false;
+}
+
+/// Largest M x N outer product the lowering takes (one compare-and-swap
+/// loop per element, and lavapipe ends an invocation after 65535 loop
+/// iterations in all).
+constexpr int64_t kMaxOuterProduct = 4096;
+
+/// A located error for a coopvec.vector_accumulate or
+/// coopvec.outer_product_accumulate the lowering does not take, or success.
+LogicalResult checkAccumulate(Operation *op) {
   auto unsupported = [&](const Twine &what) {
-    op.emitOpError("is not supported by convert-coopvec-to-spirv: ") << what;
+    op->emitOpError("is not supported by convert-coopvec-to-spirv: ") << what;
     return failure();
   };
-  if (!op->getParentOfType<gpu::GPUFuncOp>())
-    return unsupported("it is not inside a gpu.func");
-  if (!cast<VectorType>(op.getInput().getType()).getElementType().isInteger(32))
-    return unsupported("only i32/u32 elements accumulate here (core Vulkan "
-                       "has integer atomics only)");
-  auto arg = dyn_cast<BlockArgument>(op.getBuffer());
   auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  if (!func)
+    return unsupported("it is not inside a gpu.func");
+  Value buffer;
+  if (auto accumulate = dyn_cast<VectorAccumulateOp>(op)) {
+    Type element =
+        cast<VectorType>(accumulate.getInput().getType()).getElementType();
+    if (!element.isInteger(32) && !element.isF32() && !element.isF16()) {
+      op->emitOpError("is not supported by convert-coopvec-to-spirv: ")
+          << "elements of " << element
+          << " (lowered here: i32, f32 and f16; 16-bit integers would need "
+             "16-bit atomics)";
+      return failure();
+    }
+    buffer = accumulate.getBuffer();
+  } else {
+    auto outer = cast<OuterProductAccumulateOp>(op);
+    Type element = cast<VectorType>(outer.getLhs().getType()).getElementType();
+    MatrixDescAttr desc = outer.getMatrixDesc();
+    InterpKind interp = desc.getInterpretation().getKind();
+    if (!element.isF32() && !element.isF16()) {
+      op->emitOpError("is not supported by convert-coopvec-to-spirv: ")
+          << "elements of " << element << " (lowered here: f16 and f32)";
+      return failure();
+    }
+    if (interp != InterpKind::F16 && interp != InterpKind::F32)
+      return unsupported("matrix interpretation " +
+                         stringifyInterpKind(interp) +
+                         " (lowered here: F16, F32)");
+    if (desc.getLayout() != MatrixLayout::RowMajor &&
+        desc.getLayout() != MatrixLayout::ColumnMajor)
+      return unsupported("layout " + stringifyMatrixLayout(desc.getLayout()) +
+                         " (the optimal layouts have no Vulkan definition "
+                         "here; use RowMajor or ColumnMajor)");
+    if (desc.getRows() * desc.getCols() > kMaxOuterProduct)
+      return unsupported("a " + Twine(desc.getRows()) + "x" +
+                         Twine(desc.getCols()) + " outer product (up to " +
+                         Twine(kMaxOuterProduct) + " elements here)");
+    buffer = outer.getMatrix();
+  }
+  auto arg = dyn_cast<BlockArgument>(buffer);
   if (!arg || arg.getOwner() != &func.getBody().front() ||
       !func.isKernel() || !isByteBuffer(arg))
     return unsupported("the buffer must be an argument of the kernel (it is "
                        "bound as 32-bit words for the atomics)");
-  for (Operation *user : arg.getUsers())
-    if (!isa<VectorAccumulateOp>(user))
+  for (OpOperand &use : arg.getUses())
+    if (!isAccumulatedBuffer(use))
       return unsupported("the buffer it adds to is bound as 32-bit words for "
                          "the atomics, so the kernel may only accumulate "
                          "into it (found '" +
-                         user->getName().getStringRef() + "')");
+                         use.getOwner()->getName().getStringRef() + "')");
   return success();
 }
 
 //===----------------------------------------------------------------------===//
 // coopvec.matvec
 //===----------------------------------------------------------------------===//
+
+/// f32 -> f16 by the DXIL rule: round to nearest even, a finite value
+/// beyond the range saturates to +-65504, infinities stay, NaN stays NaN
+/// (quiet, the payload's top bits kept, as APFloat does). In integer
+/// arithmetic on the bits: OpFConvert's rounding is the driver's choice,
+/// and Vulkan allows the FPRoundingMode decoration only on a value that
+/// is stored.
+Value dxilToF16(OpBuilder &b, Location loc, Value x) {
+  Type i32 = b.getI32Type();
+  auto int32 = [&](int64_t v) {
+    return Value(arith::ConstantIntOp::create(b, loc, i32, v));
+  };
+  auto shr = [&](Value v, Value n) {
+    return Value(arith::ShRUIOp::create(b, loc, v, n));
+  };
+  auto shl = [&](Value v, Value n) {
+    return Value(arith::ShLIOp::create(b, loc, v, n));
+  };
+  auto band = [&](Value v, Value m) {
+    return Value(arith::AndIOp::create(b, loc, v, m));
+  };
+  auto bor = [&](Value v, Value m) {
+    return Value(arith::OrIOp::create(b, loc, v, m));
+  };
+  auto cmp = [&](arith::CmpIPredicate p, Value l, Value r) {
+    return Value(arith::CmpIOp::create(b, loc, p, l, r));
+  };
+  auto select = [&](Value c, Value t, Value f) {
+    return Value(arith::SelectOp::create(b, loc, c, t, f));
+  };
+  using P = arith::CmpIPredicate;
+  Value bits = arith::BitcastOp::create(b, loc, i32, x);
+  Value sign = band(shr(bits, int32(16)), int32(0x8000));
+  Value a = band(bits, int32(0x7fffffff));
+  Value exponent = shr(a, int32(23));
+  Value fraction = band(a, int32(0x7fffff));
+  // Normal results: drop 13 fraction bits.
+  Value normalBase = bor(
+      shl(arith::SubIOp::create(b, loc, exponent, int32(112)), int32(10)),
+      shr(fraction, int32(13)));
+  Value normalRest = band(a, int32(0x1fff));
+  // Subnormal results (and zero): the significand shifted to units of
+  // 2^-24, by 14 to 25 places.
+  Value shift = arith::MinSIOp::create(
+      b, loc,
+      arith::MaxSIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, int32(126), exponent),
+          int32(14)),
+      int32(25));
+  Value significand = bor(fraction, int32(0x800000));
+  Value subBase = shr(significand, shift);
+  Value subRest = band(significand, arith::SubIOp::create(
+                                        b, loc, shl(int32(1), shift),
+                                        int32(1)));
+  Value subHalf =
+      shl(int32(1), arith::SubIOp::create(b, loc, shift, int32(1)));
+  Value normal = cmp(P::uge, a, int32(0x38800000));
+  Value base = select(normal, normalBase, subBase);
+  Value rest = select(normal, normalRest, subRest);
+  Value half = select(normal, int32(0x1000), subHalf);
+  Value tie = arith::AndIOp::create(
+      b, loc, cmp(P::eq, rest, half),
+      cmp(P::ne, band(base, int32(1)), int32(0)));
+  Value up = arith::OrIOp::create(b, loc, cmp(P::ugt, rest, half), tie);
+  Value rounded = arith::AddIOp::create(
+      b, loc, base, arith::ExtUIOp::create(b, loc, i32, up));
+  // Finite values from 65520 up round beyond 65504: saturate.
+  Value magnitude = select(cmp(P::uge, a, int32(0x477ff000)),
+                           int32(0x7bff), rounded);
+  magnitude = select(cmp(P::eq, a, int32(0x7f800000)), int32(0x7c00),
+                     magnitude);
+  Value nan = bor(int32(0x7e00), band(shr(a, int32(13)), int32(0x1ff)));
+  magnitude = select(cmp(P::ugt, a, int32(0x7f800000)), nan, magnitude);
+  Value half16 = arith::TruncIOp::create(b, loc, b.getI16Type(), bor(sign, magnitude));
+  return arith::BitcastOp::create(b, loc, b.getF16Type(), half16);
+}
 
 /// Emits one coopvec.matvec.
 class MatVecEmitter {
@@ -322,77 +452,7 @@ private:
     return arith::AddIOp::create(b, loc, start, minor);
   }
 
-  /// f32 -> f16 by the DXIL rule: round to nearest even, a finite value
-  /// beyond the range saturates to +-65504, infinities stay, NaN stays NaN
-  /// (quiet, the payload's top bits kept, as APFloat does). In integer
-  /// arithmetic on the bits: OpFConvert's rounding is the driver's choice,
-  /// and Vulkan allows the FPRoundingMode decoration only on a value that
-  /// is stored.
-  Value dxilToF16(Value x) {
-    auto shr = [&](Value v, Value n) {
-      return Value(arith::ShRUIOp::create(b, loc, v, n));
-    };
-    auto shl = [&](Value v, Value n) {
-      return Value(arith::ShLIOp::create(b, loc, v, n));
-    };
-    auto band = [&](Value v, Value m) {
-      return Value(arith::AndIOp::create(b, loc, v, m));
-    };
-    auto bor = [&](Value v, Value m) {
-      return Value(arith::OrIOp::create(b, loc, v, m));
-    };
-    auto cmp = [&](arith::CmpIPredicate p, Value l, Value r) {
-      return Value(arith::CmpIOp::create(b, loc, p, l, r));
-    };
-    auto select = [&](Value c, Value t, Value f) {
-      return Value(arith::SelectOp::create(b, loc, c, t, f));
-    };
-    using P = arith::CmpIPredicate;
-    Value bits = arith::BitcastOp::create(b, loc, i32(), x);
-    Value sign = band(shr(bits, int32(16)), int32(0x8000));
-    Value a = band(bits, int32(0x7fffffff));
-    Value exponent = shr(a, int32(23));
-    Value fraction = band(a, int32(0x7fffff));
-    // Normal results: drop 13 fraction bits.
-    Value normalBase = bor(
-        shl(arith::SubIOp::create(b, loc, exponent, int32(112)), int32(10)),
-        shr(fraction, int32(13)));
-    Value normalRest = band(a, int32(0x1fff));
-    // Subnormal results (and zero): the significand shifted to units of
-    // 2^-24, by 14 to 25 places.
-    Value shift = arith::MinSIOp::create(
-        b, loc,
-        arith::MaxSIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, int32(126), exponent),
-            int32(14)),
-        int32(25));
-    Value significand = bor(fraction, int32(0x800000));
-    Value subBase = shr(significand, shift);
-    Value subRest = band(significand, arith::SubIOp::create(
-                                          b, loc, shl(int32(1), shift),
-                                          int32(1)));
-    Value subHalf =
-        shl(int32(1), arith::SubIOp::create(b, loc, shift, int32(1)));
-    Value normal = cmp(P::uge, a, int32(0x38800000));
-    Value base = select(normal, normalBase, subBase);
-    Value rest = select(normal, normalRest, subRest);
-    Value half = select(normal, int32(0x1000), subHalf);
-    Value tie = arith::AndIOp::create(
-        b, loc, cmp(P::eq, rest, half),
-        cmp(P::ne, band(base, int32(1)), int32(0)));
-    Value up = arith::OrIOp::create(b, loc, cmp(P::ugt, rest, half), tie);
-    Value rounded = arith::AddIOp::create(
-        b, loc, base, arith::ExtUIOp::create(b, loc, i32(), up));
-    // Finite values from 65520 up round beyond 65504: saturate.
-    Value magnitude = select(cmp(P::uge, a, int32(0x477ff000)),
-                             int32(0x7bff), rounded);
-    magnitude = select(cmp(P::eq, a, int32(0x7f800000)), int32(0x7c00),
-                       magnitude);
-    Value nan = bor(int32(0x7e00), band(shr(a, int32(13)), int32(0x1ff)));
-    magnitude = select(cmp(P::ugt, a, int32(0x7f800000)), nan, magnitude);
-    Value half16 = arith::TruncIOp::create(b, loc, i16(), bor(sign, magnitude));
-    return arith::BitcastOp::create(b, loc, b.getF16Type(), half16);
-  }
+  Value dxilToF16(Value x) { return ::dxilToF16(b, loc, x); }
 
   /// Input element `i` as the f32 value a float product reads.
   Value inputFloat(int64_t i) {
@@ -639,9 +699,75 @@ struct MatVecToSPIRV : OpRewritePattern<MatVecOp> {
 // coopvec.vector_accumulate
 //===----------------------------------------------------------------------===//
 
-/// Element i of the vector goes to word offset / 4 + i of the buffer, which
-/// the pass has retyped to memref<?xi32> (the kernel argument is bound as
-/// 32-bit words): one relaxed device-scope AtomicIAdd each.
+/// Adds the f32 `addend` to the float at byte `address` (index) of `words`
+/// (the buffer bound as 32-bit words), atomically: a memref.generic_atomic_rmw
+/// on the containing word, which coopvec-convert-gpu-to-spirv turns into a
+/// compare-and-swap loop (core Vulkan has no float atomics). `half`: the
+/// element is the f16 in bytes address..address+1 of its word, the other
+/// half is written back unchanged. The sum is one f32 addition (no
+/// contraction), rounded to f16 by the DXIL rule for a half: the CPU
+/// runtime's accumulation.
+void atomicAddFloat(OpBuilder &b, Location loc, Value words, Value address,
+                    Value addend, bool half) {
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto int32 = [&](int64_t v) {
+    return Value(arith::ConstantIntOp::create(b, loc, i32, v));
+  };
+  Value word = arith::DivUIOp::create(
+      b, loc, address, arith::ConstantIndexOp::create(b, loc, 4));
+  auto rmw = memref::GenericAtomicRMWOp::create(b, loc, words, ValueRange{word});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&rmw.getRegion().front());
+  Value current = rmw.getCurrentValue();
+  auto add = [&](Value x) {
+    auto sum = spirv::FAddOp::create(b, loc, f32, x, addend);
+    sum->setAttr("no_contraction", b.getUnitAttr());
+    return Value(sum);
+  };
+  Value desired;
+  if (!half) {
+    desired = arith::BitcastOp::create(
+        b, loc, i32, add(arith::BitcastOp::create(b, loc, f32, current)));
+  } else {
+    // Little-endian: the half at byte 2 of the word is its high half.
+    Value shift = arith::ShLIOp::create(
+        b, loc,
+        arith::AndIOp::create(
+            b, loc, arith::IndexCastOp::create(b, loc, i32, address),
+            int32(2)),
+        int32(3));
+    Value bits = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, current, shift), int32(0xffff));
+    Value bits16 = arith::TruncIOp::create(b, loc, b.getI16Type(), bits);
+    Value oldHalf = arith::BitcastOp::create(b, loc, b.getF16Type(), bits16);
+    Value old = arith::ExtFOp::create(b, loc, f32, oldHalf);
+    Value sum = arith::ExtUIOp::create(
+        b, loc, i32,
+        arith::BitcastOp::create(b, loc, b.getI16Type(),
+                                 dxilToF16(b, loc, add(old))));
+    Value keep = arith::AndIOp::create(
+        b, loc, current,
+        arith::XOrIOp::create(
+            b, loc, arith::ShLIOp::create(b, loc, int32(0xffff), shift),
+            int32(-1)));
+    desired = arith::OrIOp::create(
+        b, loc, keep, arith::ShLIOp::create(b, loc, sum, shift));
+  }
+  memref::AtomicYieldOp::create(b, loc, desired);
+}
+
+/// The f32 value of a float vector element (f16 widened exactly).
+Value floatElement(OpBuilder &b, Location loc, Value vector, int64_t i) {
+  Value x = vector::ExtractOp::create(b, loc, vector, i);
+  if (!x.getType().isF32())
+    x = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+  return x;
+}
+
+/// Element i of the vector goes to byte offset + i * size of the buffer,
+/// which the pass has retyped to memref<?xi32> (the kernel argument is bound
+/// as 32-bit words): i32 elements with one relaxed device-scope AtomicIAdd
+/// each, floats with a compare-and-swap loop each (atomicAddFloat).
 struct VectorAccumulateToSPIRV : OpRewritePattern<VectorAccumulateOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -651,16 +777,98 @@ struct VectorAccumulateToSPIRV : OpRewritePattern<VectorAccumulateOp> {
     if (!words || !words.getElementType().isInteger(32))
       return rewriter.notifyMatchFailure(op, "buffer not bound as words");
     Location loc = op.getLoc();
-    Value first = arith::DivUIOp::create(
-        rewriter, loc, op.getOffset(),
-        arith::ConstantIndexOp::create(rewriter, loc, 4));
-    int64_t n = cast<VectorType>(op.getInput().getType()).getNumElements();
-    for (int64_t i = 0; i < n; ++i) {
-      Value at = arith::AddIOp::create(
-          rewriter, loc, first, arith::ConstantIndexOp::create(rewriter, loc, i));
-      Value value = vector::ExtractOp::create(rewriter, loc, op.getInput(), i);
-      memref::AtomicRMWOp::create(rewriter, loc, arith::AtomicRMWKind::addi,
-                                  value, op.getBuffer(), ValueRange{at});
+    auto type = cast<VectorType>(op.getInput().getType());
+    Type element = type.getElementType();
+    int64_t size = element.getIntOrFloatBitWidth() / 8;
+    for (int64_t i = 0; i < type.getNumElements(); ++i) {
+      Value address = arith::AddIOp::create(
+          rewriter, loc, op.getOffset(),
+          arith::ConstantIndexOp::create(rewriter, loc, i * size));
+      if (element.isInteger(32)) {
+        Value at = arith::DivUIOp::create(
+            rewriter, loc, address,
+            arith::ConstantIndexOp::create(rewriter, loc, 4));
+        Value value = vector::ExtractOp::create(rewriter, loc, op.getInput(), i);
+        memref::AtomicRMWOp::create(rewriter, loc, arith::AtomicRMWKind::addi,
+                                    value, op.getBuffer(), ValueRange{at});
+        continue;
+      }
+      atomicAddFloat(rewriter, loc, op.getBuffer(), address,
+                     floatElement(rewriter, loc, op.getInput(), i),
+                     element.isF16());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// matrix[i][j] += a[i] * b[j]: the vectors go to Function-storage arrays
+/// (as f32), two loops visit the elements, and each adds its f32 product
+/// (no contraction) with a compare-and-swap loop into the F16 or F32
+/// element at offset + i * stride + j * size (RowMajor) or offset + j *
+/// stride + i * size (ColumnMajor).
+struct OuterProductToSPIRV : OpRewritePattern<OuterProductAccumulateOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OuterProductAccumulateOp op,
+                                PatternRewriter &rewriter) const override {
+    auto words = dyn_cast<MemRefType>(op.getMatrix().getType());
+    if (!words || !words.getElementType().isInteger(32))
+      return rewriter.notifyMatchFailure(op, "buffer not bound as words");
+    Location loc = op.getLoc();
+    MatrixDescAttr desc = op.getMatrixDesc();
+    bool half = desc.getInterpretation().getKind() == InterpKind::F16;
+    bool rowMajor = desc.getLayout() == MatrixLayout::RowMajor;
+    auto index = [&](int64_t v) {
+      return Value(arith::ConstantIndexOp::create(rewriter, loc, v));
+    };
+    auto toArray = [&](Value vector) {
+      auto type = cast<VectorType>(vector.getType());
+      Value array;
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        auto func = op->getParentOfType<gpu::GPUFuncOp>();
+        rewriter.setInsertionPointToStart(&func.getBody().front());
+        array = memref::AllocaOp::create(
+            rewriter, loc,
+            MemRefType::get({type.getNumElements()}, rewriter.getF32Type(),
+                            MemRefLayoutAttrInterface(),
+                            spirv::StorageClassAttr::get(
+                                rewriter.getContext(),
+                                spirv::StorageClass::Function)));
+      }
+      for (int64_t i = 0; i < type.getNumElements(); ++i)
+        memref::StoreOp::create(rewriter, loc,
+                                floatElement(rewriter, loc, vector, i), array,
+                                ValueRange{index(i)});
+      return array;
+    };
+    Value as = toArray(op.getLhs()), bs = toArray(op.getRhs());
+    Value stride = op.getMatrixStride() ? op.getMatrixStride() : index(0);
+    int64_t size = half ? 2 : 4;
+    auto rows = scf::ForOp::create(rewriter, loc, index(0),
+                                   index(desc.getRows()), index(1));
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(rows.getBody());
+      Value i = rows.getInductionVar();
+      auto cols = scf::ForOp::create(rewriter, loc, index(0),
+                                     index(desc.getCols()), index(1));
+      rewriter.setInsertionPointToStart(cols.getBody());
+      Value j = cols.getInductionVar();
+      Value a = memref::LoadOp::create(rewriter, loc, as, ValueRange{i});
+      Value b = memref::LoadOp::create(rewriter, loc, bs, ValueRange{j});
+      auto product = spirv::FMulOp::create(rewriter, loc,
+                                           rewriter.getF32Type(), a, b);
+      product->setAttr("no_contraction", rewriter.getUnitAttr());
+      Value major = rowMajor ? i : j, minor = rowMajor ? j : i;
+      Value address = arith::AddIOp::create(
+          rewriter, loc,
+          arith::AddIOp::create(
+              rewriter, loc, op.getMatrixOffset(),
+              arith::MulIOp::create(rewriter, loc, major, stride)),
+          arith::MulIOp::create(rewriter, loc, minor, index(size)));
+      atomicAddFloat(rewriter, loc, op.getMatrix(), address, product, half);
     }
     rewriter.eraseOp(op);
     return success();
@@ -853,12 +1061,13 @@ struct ConvertCoopVecToSPIRVPass
       device.walk([&](Operation *op) {
         if (auto matvec = dyn_cast<MatVecOp>(op))
           failedAny |= failed(planMatVec(matvec));
-        else if (auto accumulate = dyn_cast<VectorAccumulateOp>(op))
-          failedAny |= failed(checkVectorAccumulate(accumulate));
+        else if (isAccumulate(op))
+          failedAny |= failed(checkAccumulate(op));
         else if (isa<CoopVecDialect>(op->getDialect())) {
           op->emitOpError("is not supported by convert-coopvec-to-spirv yet "
                           "(lowered here: coopvec.matvec, "
-                          "coopvec.vector_accumulate)");
+                          "coopvec.vector_accumulate, "
+                          "coopvec.outer_product_accumulate)");
           failedAny = true;
         }
       });
@@ -874,10 +1083,10 @@ struct ConvertCoopVecToSPIRVPass
         SmallVector<Type> inputs(kernel.getArgumentTypes());
         SmallVector<unsigned> retyped;
         for (BlockArgument arg : entry.getArguments()) {
-          if (arg.use_empty() ||
-              !llvm::all_of(arg.getUsers(), llvm::IsaPred<VectorAccumulateOp>))
+          auto bytes = dyn_cast<MemRefType>(arg.getType());
+          if (!bytes || arg.use_empty() ||
+              !llvm::all_of(arg.getUses(), isAccumulatedBuffer))
             continue;
-          auto bytes = cast<MemRefType>(arg.getType());
           auto words = MemRefType::get({ShapedType::kDynamic},
                                        IntegerType::get(context, 32),
                                        MemRefLayoutAttrInterface(),
@@ -900,8 +1109,8 @@ struct ConvertCoopVecToSPIRVPass
             Value buffer = launch.getKernelOperands()[position];
             if (!isByteBuffer(buffer)) {
               launch.emitOpError("argument ")
-                  << position << " is a buffer that coopvec.vector_accumulate "
-                  << "adds to, bound as 32-bit words: pass a memref<?xi8> "
+                  << position << " is a buffer that the kernel accumulates "
+                  << "into, bound as 32-bit words: pass a memref<?xi8> "
                      "with the identity layout";
               failedAny = true;
               continue;
@@ -1039,7 +1248,8 @@ struct CoopVecNestSPIRVModulesPass
 void mlir::coopvec::populateCoopVecToSPIRVPatterns(RewritePatternSet &patterns,
                                                    bool fma) {
   patterns.add<MatVecToSPIRV>(patterns.getContext(), fma);
-  patterns.add<VectorAccumulateToSPIRV>(patterns.getContext());
+  patterns.add<VectorAccumulateToSPIRV, OuterProductToSPIRV>(
+      patterns.getContext());
 }
 
 void mlir::coopvec::populateScalarizeLongVectorsPatterns(

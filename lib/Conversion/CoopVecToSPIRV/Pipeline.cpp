@@ -31,7 +31,9 @@ void mlir::coopvec::buildCoopVecVulkanPipeline(
   // GLSL.std.450 ops first, under the spirv.target_env that
   // convert-coopvec-to-spirv put on the gpu.module.
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
-  pm.addPass(createConvertGPUToSPIRVPass(/*mapMemorySpace=*/true));
+  // Upstream convert-gpu-to-spirv plus compare-and-swap loops for the float
+  // atomics.
+  pm.addPass(createCoopVecConvertGPUToSPIRV());
   OpPassManager &spirvModule = pm.nest<spirv::ModuleOp>();
   spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
   spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
@@ -48,7 +50,8 @@ void mlir::coopvec::registerCoopVecVulkanPipeline() {
       "Lower the gpu.modules of a coopvec program to Vulkan SPIR-V: "
       "coopvec-check-support{profile=vulkan1.3}, convert-coopvec-to-spirv, "
       "convert-math-to-spirv in each gpu.module, "
-      "convert-gpu-to-spirv, spirv-lower-abi-attrs, spirv-update-vce, "
+      "coopvec-convert-gpu-to-spirv (convert-gpu-to-spirv with "
+      "compare-and-swap loops), spirv-lower-abi-attrs, spirv-update-vce, "
       "coopvec-nest-spirv-modules, then (binary=true) gpu-module-to-binary "
       "and coopvec-vulkan-launch-args. Host code is left for the host "
       "lowering (gpu-to-llvm) and libcoopvec_vulkan_runtime.so",

@@ -211,10 +211,10 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @m {
-    gpu.func @k(%v: vector<4xf32>, %buf: memref<?xi8>) kernel {
+    gpu.func @k(%v: vector<4xi16>, %buf: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
-      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: only i32/u32 elements accumulate here (core Vulkan has integer atomics only)}}
-      coopvec.vector_accumulate %v, %buf[%c0] : vector<4xf32>, memref<?xi8>
+      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: elements of 'i16' (lowered here: i32, f32 and f16; 16-bit integers would need 16-bit atomics)}}
+      coopvec.vector_accumulate %v, %buf[%c0] : vector<4xi16>, memref<?xi8>
       gpu.return
     }
   }
@@ -256,9 +256,54 @@ module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @k(%a: vector<4xf16>, %b: vector<4xf16>, %m: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
-      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv yet (lowered here: coopvec.matvec, coopvec.vector_accumulate)}}
+      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv: layout TrainingOptimal (the optimal layouts have no Vulkan definition here; use RowMajor or ColumnMajor)}}
       coopvec.outer_product_accumulate %a, %b, %m[%c0] matrix<F16, 4x4, TrainingOptimal>
           : vector<4xf16>, vector<4xf16>, memref<?xi8>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: vector<4xi32>, %b: vector<4xi32>, %m: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv: elements of 'i32' (lowered here: f16 and f32)}}
+      coopvec.outer_product_accumulate %a, %b, %m[%c0] matrix<I32, 4x4, RowMajor> stride %c16
+          : vector<4xi32>, vector<4xi32>, memref<?xi8>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: vector<4xf32>, %b: vector<4xf32>, %m: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv: matrix interpretation BF16 (lowered here: F16, F32)}}
+      coopvec.outer_product_accumulate %a, %b, %m[%c0] matrix<BF16, 4x4, RowMajor> stride %c16
+          : vector<4xf32>, vector<4xf32>, memref<?xi8>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: vector<80xf32>, %b: vector<80xf32>, %m: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %c320 = arith.constant 320 : index
+      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv: a 80x80 outer product (up to 4096 elements here)}}
+      coopvec.outer_product_accumulate %a, %b, %m[%c0] matrix<F32, 80x80, RowMajor> stride %c320
+          : vector<80xf32>, vector<80xf32>, memref<?xi8>
       gpu.return
     }
   }

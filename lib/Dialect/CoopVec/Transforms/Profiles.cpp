@@ -176,7 +176,8 @@ constexpr StringRef kSiFiveFeatures[] = {
 
 //===----------------------------------------------------------------------===//
 // Vulkan 1.3 core: integer dot product (packed 4x8-bit), shaderFloat16,
-// 8/16-bit storage; integer atomics only (float atomics are an extension).
+// 8/16-bit storage; integer atomics only (float atomics are an extension,
+// so float accumulation is a compare-and-swap loop).
 // A shader reads a matrix in any order, so transpose is fine.
 //===----------------------------------------------------------------------===//
 
@@ -198,8 +199,12 @@ constexpr MatVecGroup kVulkanMatVec[] = {
     {kPackedU8, kU8, kU32, true, {}, kVkIntBiases},
     {kPackedU8, kI8, kI32, true, {}, kVkIntBiases},
 };
-constexpr AccumRow kVulkanVectorAccumulate[] = {{I::I32, I::I32},
-                                                {I::U32, I::U32}};
+// Integers with OpAtomicIAdd; floats with a compare-and-swap loop on the
+// 32-bit word (core Vulkan 1.3 has no float atomics): f32, or one f16 half.
+constexpr AccumRow kVulkanVectorAccumulate[] = {
+    {I::I32, I::I32}, {I::U32, I::U32}, {I::F16, I::F16}, {I::F32, I::F32}};
+constexpr AccumRow kVulkanOuterProduct[] = {
+    {I::F16, I::F16}, {I::F16, I::F32}, {I::F32, I::F32}, {I::F32, I::F16}};
 constexpr StringRef kVulkanFeatures[] = {
     "int_dot_product", "float16", "storage8", "storage16", "convert", "pack"};
 
@@ -246,8 +251,8 @@ constexpr ProfileTable kTables[] = {
      SupportTier::Tier1_1, kSiFiveFeatures, kSiFiveMatVec, {}, {}, false,
      false},
     {"vulkan1.3", "vulkan", "vulkan1.3", SupportTier::Tier1_1,
-     kVulkanFeatures, kVulkanMatVec, {}, kVulkanVectorAccumulate, false,
-     false},
+     kVulkanFeatures, kVulkanMatVec, kVulkanOuterProduct,
+     kVulkanVectorAccumulate, false, false},
     {"wormhole-b0", "tenstorrent", "wormhole_b0", SupportTier::Tier1_1,
      kWormholeFeatures, kWormholeMatVec, {}, {}, false, false},
 };

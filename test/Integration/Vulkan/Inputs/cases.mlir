@@ -140,6 +140,75 @@ module attributes {gpu.container_module} {
       }
       gpu.return
     }
+    // Float accumulation (compare-and-swap loops): invocation t adds
+    // (t % 4) * (1, 2, ..., 8) / 4 to eight f32 words at byte 0 and
+    // (t % 2) * (1, ..., 8) / 2 to eight f16 halves at byte 64 of %acc;
+    // every partial sum is exact, so any order gives the same bits.
+    gpu.func @accumulate_float(%acc: memref<?xi8>, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %t0 = arith.muli %bid, %bdim : index
+      %t = arith.addi %t0, %tid : index
+      %live = arith.cmpi ult, %t, %n : index
+      scf.if %live {
+        %t4 = arith.remui %t, %c4 : index
+        %t4i = arith.index_cast %t4 : index to i32
+        %t4f = arith.sitofp %t4i : i32 to f32
+        %tv = vector.broadcast %t4f : f32 to vector<8xf32>
+        %k = arith.constant dense<[0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0]> : vector<8xf32>
+        %v = arith.mulf %tv, %k : vector<8xf32>
+        coopvec.vector_accumulate %v, %acc[%c0] : vector<8xf32>, memref<?xi8>
+        %t2 = arith.remui %t, %c2 : index
+        %t2i = arith.index_cast %t2 : index to i32
+        %t2f = arith.sitofp %t2i : i32 to f16
+        %hv = vector.broadcast %t2f : f16 to vector<8xf16>
+        %kh = arith.constant dense<[0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]> : vector<8xf16>
+        %h = arith.mulf %hv, %kh : vector<8xf16>
+        coopvec.vector_accumulate %h, %acc[%c64] : vector<8xf16>, memref<?xi8>
+      }
+      gpu.return
+    }
+    // Outer products into one matrix from every invocation: f16 vectors
+    // into an F32 5x3 RowMajor matrix (stride 16) at byte 0 and f32
+    // vectors into an F16 3x5 ColumnMajor matrix (stride 16) at byte 128
+    // of %m; a = (t % 4 - 1, t % 4, ...) / 4 and b = (1, -2, 3, ...) / 2,
+    // exact in every order.
+    gpu.func @outer_product(%m: memref<?xi8>, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c128 = arith.constant 128 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %t0 = arith.muli %bid, %bdim : index
+      %t = arith.addi %t0, %tid : index
+      %live = arith.cmpi ult, %t, %n : index
+      scf.if %live {
+        %t4 = arith.remui %t, %c4 : index
+        %t4i = arith.index_cast %t4 : index to i32
+        %t4f = arith.sitofp %t4i : i32 to f32
+        %tv = vector.broadcast %t4f : f32 to vector<5xf32>
+        %off = arith.constant dense<[-1.0, 0.0, 1.0, 2.0, -3.0]> : vector<5xf32>
+        %q = arith.constant dense<0.25> : vector<5xf32>
+        %a0 = arith.addf %tv, %off : vector<5xf32>
+        %a = arith.mulf %a0, %q : vector<5xf32>
+        %b = arith.constant dense<[0.5, -1.0, 1.5]> : vector<3xf32>
+        %ah = arith.truncf %a : vector<5xf32> to vector<5xf16>
+        %bh = arith.truncf %b : vector<3xf32> to vector<3xf16>
+        coopvec.outer_product_accumulate %ah, %bh, %m[%c0] matrix<F32, 5x3, RowMajor> stride %c16
+            : vector<5xf16>, vector<3xf16>, memref<?xi8>
+        coopvec.outer_product_accumulate %b, %a, %m[%c128] matrix<F16, 3x5, ColumnMajor> stride %c16
+            : vector<3xf32>, vector<5xf32>, memref<?xi8>
+      }
+      gpu.return
+    }
   }
 
   func.func @check_f32_col(%x: memref<?xf32>, %w: memref<?xi8>, %b: memref<?xi8>,
@@ -356,5 +425,116 @@ module attributes {gpu.container_module} {
     }
     memref.dealloc %buf : memref<128xi8>
     return %bad : index
+  }
+
+  // The same accumulation on the CPU runtime (host coopvec ops) and on the
+  // Vulkan device, compared byte for byte: the number of bytes that differ.
+  func.func private @compare_bytes(%a: memref<?xi8>, %b: memref<?xi8>) -> index {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %len = memref.dim %a, %c0 : memref<?xi8>
+    %bad = scf.for %i = %c0 to %len step %c1 iter_args(%acc = %c0) -> (index) {
+      %x = memref.load %a[%i] : memref<?xi8>
+      %y = memref.load %b[%i] : memref<?xi8>
+      %ne = arith.cmpi ne, %x, %y : i8
+      %one = arith.select %ne, %c1, %c0 : index
+      %next = arith.addi %acc, %one : index
+      scf.yield %next : index
+    }
+    return %bad : index
+  }
+  func.func private @zeroed(%len: index) -> memref<?xi8> {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %z = arith.constant 0 : i8
+    %buf = memref.alloc(%len) : memref<?xi8>
+    scf.for %i = %c0 to %len step %c1 {
+      memref.store %z, %buf[%i] : memref<?xi8>
+    }
+    return %buf : memref<?xi8>
+  }
+  func.func @check_accumulate_float(%n: index) -> index {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %gpu = func.call @zeroed(%c128) : (index) -> memref<?xi8>
+    %cpu = func.call @zeroed(%c128) : (index) -> memref<?xi8>
+    %np = arith.addi %n, %c63 : index
+    %grid = arith.divui %np, %c64 : index
+    gpu.launch_func @kernels::@accumulate_float blocks in (%grid, %c1, %c1) threads in (%c64, %c1, %c1)
+        args(%gpu : memref<?xi8>, %n : index)
+    scf.for %t = %c0 to %n step %c1 {
+      %t4 = arith.remui %t, %c4 : index
+      %t4i = arith.index_cast %t4 : index to i32
+      %t4f = arith.sitofp %t4i : i32 to f32
+      %tv = vector.broadcast %t4f : f32 to vector<8xf32>
+      %k = arith.constant dense<[0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0]> : vector<8xf32>
+      %v = arith.mulf %tv, %k : vector<8xf32>
+      coopvec.vector_accumulate %v, %cpu[%c0] : vector<8xf32>, memref<?xi8>
+      %t2 = arith.remui %t, %c2 : index
+      %t2i = arith.index_cast %t2 : index to i32
+      %t2f = arith.sitofp %t2i : i32 to f16
+      %hv = vector.broadcast %t2f : f16 to vector<8xf16>
+      %kh = arith.constant dense<[0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0]> : vector<8xf16>
+      %h = arith.mulf %hv, %kh : vector<8xf16>
+      coopvec.vector_accumulate %h, %cpu[%c64] : vector<8xf16>, memref<?xi8>
+    }
+    %bad = func.call @compare_bytes(%gpu, %cpu) : (memref<?xi8>, memref<?xi8>) -> index
+    // Not all zero: the last f32 word holds 2 * (0 + 1 + 2 + 3) * n / 4.
+    %words = memref.view %gpu[%c0][%c2] : memref<?xi8> to memref<?xi32>
+    %last = memref.load %words[%c1] : memref<?xi32>
+    %zero = arith.constant 0 : i32
+    %empty = arith.cmpi eq, %last, %zero : i32
+    %extra = arith.select %empty, %c128, %c0 : index
+    %total = arith.addi %bad, %extra : index
+    memref.dealloc %gpu : memref<?xi8>
+    memref.dealloc %cpu : memref<?xi8>
+    return %total : index
+  }
+  func.func @check_outer_product(%n: index) -> index {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c208 = arith.constant 208 : index
+    %gpu = func.call @zeroed(%c208) : (index) -> memref<?xi8>
+    %cpu = func.call @zeroed(%c208) : (index) -> memref<?xi8>
+    %np = arith.addi %n, %c63 : index
+    %grid = arith.divui %np, %c64 : index
+    gpu.launch_func @kernels::@outer_product blocks in (%grid, %c1, %c1) threads in (%c64, %c1, %c1)
+        args(%gpu : memref<?xi8>, %n : index)
+    scf.for %t = %c0 to %n step %c1 {
+      %a:2 = func.call @outer_vectors_host(%t) : (index) -> (vector<5xf32>, vector<3xf32>)
+      %ah = arith.truncf %a#0 : vector<5xf32> to vector<5xf16>
+      %bh = arith.truncf %a#1 : vector<3xf32> to vector<3xf16>
+      coopvec.outer_product_accumulate %ah, %bh, %cpu[%c0] matrix<F32, 5x3, RowMajor> stride %c16
+          : vector<5xf16>, vector<3xf16>, memref<?xi8>
+      coopvec.outer_product_accumulate %a#1, %a#0, %cpu[%c128] matrix<F16, 3x5, ColumnMajor> stride %c16
+          : vector<3xf32>, vector<5xf32>, memref<?xi8>
+    }
+    %bad = func.call @compare_bytes(%gpu, %cpu) : (memref<?xi8>, memref<?xi8>) -> index
+    memref.dealloc %gpu : memref<?xi8>
+    memref.dealloc %cpu : memref<?xi8>
+    return %bad : index
+  }
+  func.func private @outer_vectors_host(%t: index) -> (vector<5xf32>, vector<3xf32>) {
+    %c4 = arith.constant 4 : index
+    %t4 = arith.remui %t, %c4 : index
+    %t4i = arith.index_cast %t4 : index to i32
+    %t4f = arith.sitofp %t4i : i32 to f32
+    %tv = vector.broadcast %t4f : f32 to vector<5xf32>
+    %off = arith.constant dense<[-1.0, 0.0, 1.0, 2.0, -3.0]> : vector<5xf32>
+    %q = arith.constant dense<0.25> : vector<5xf32>
+    %a0 = arith.addf %tv, %off : vector<5xf32>
+    %a = arith.mulf %a0, %q : vector<5xf32>
+    %b = arith.constant dense<[0.5, -1.0, 1.5]> : vector<3xf32>
+    return %a, %b : vector<5xf32>, vector<3xf32>
   }
 }
