@@ -83,11 +83,15 @@ VK_MATVEC = [
     ("U8", "I8", ("f32",), ("I32",)),
     ("U8", "PackedU8x32", ("i32",), ("U32",)),
     ("I8", "PackedU8x32", ("i32",), ("I32",)),
+    ("F8_E4M3", "F8_E4M3", ("f16", "f32"), ("F32", "F16")),
+    ("F8_E4M3", "F8_E5M2", ("f16", "f32"), ("F32", "F16")),
+    ("F8_E5M2", "F8_E5M2", ("f16", "f32"), ("F32", "F16")),
+    ("F8_E5M2", "F8_E4M3", ("f16", "f32"), ("F32", "F16")),
 ]
 VK_INT_BIASES = ("I32", "U32", "I16", "U16")
 
 
-VK_VACC = True  # i32 vector_accumulate (OpAtomicIAdd)
+VK_VACC = True  # vector_accumulate: i32 (OpAtomicIAdd), f32/f16 (CAS loops)
 
 
 def vulkan_supports(op):
@@ -109,7 +113,7 @@ def vulkan_supports(op):
                 return True
         return False
     if op["kind"] == "vacc":
-        return VK_VACC and op["vec"] == "i32"
+        return VK_VACC and op["vec"] in ("i32", "f32", "f16")
     return False
 
 

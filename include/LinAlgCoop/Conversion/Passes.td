@@ -438,6 +438,10 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
       driver cannot fuse them (bit-identical to the CPU); with `fma=true`,
       `GL.Fma` instead (faster on GPUs; then within one rounding per
       product of the CPU).
+    * `F8_E4M3`/`F8_E5M2` matrices with `F8_E4M3`/`F8_E5M2` inputs of `f16`
+      or `f32` elements: Vulkan has no 8-bit float type, so inputs are
+      converted to their 8-bit codes by the DXIL rule and codes decoded to
+      exact `f32` values in integer code; then as `F32`.
     * The bias is added in `f32`, or exactly in `i64` for integers; results
       convert by the DXIL rules (`f16`: round to nearest even computed on
       the bits, since `OpFConvert` rounds as the driver likes and Vulkan

@@ -41,6 +41,8 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
+#include <cmath>
+
 namespace mlir::coopvec {
 #define GEN_PASS_DEF_CONVERTCOOPVECTOSPIRV
 #define GEN_PASS_DEF_COOPVECNESTSPIRVMODULES
@@ -60,8 +62,9 @@ constexpr int64_t kMaxDim = 4096;
 // The 8-bit integer paths sum in i32: every partial sum fits.
 static_assert(kMaxDim * 255 * 255 <= INT32_MAX, "i32 sums may overflow");
 
-/// F32/F16 matrices multiply f32 values; I8/U8 matrices dot four bytes.
-enum class Family { F32, F16, Int8 };
+/// F32/F16/F8 matrices multiply f32 values (8-bit floats decoded exactly);
+/// I8/U8 matrices dot four bytes.
+enum class Family { F32, F16, F8, Int8 };
 
 /// What the lowering needs to know about one supported coopvec.matvec.
 struct Plan {
@@ -69,6 +72,7 @@ struct Plan {
   int64_t m, k;
   bool columnMajor;
   bool matrixUnsigned;
+  bool matrixE5M2 = false, inputE5M2 = false; ///< F8: which 8-bit floats.
   InterpKind inputKind;
   bool inputElementsUnsigned;
   Type inputElement, resultElement;
@@ -153,6 +157,16 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
   };
 
   InterpKind matrixKind = desc.getInterpretation().getKind();
+  if (matrixKind == InterpKind::F8_E4M3 || matrixKind == InterpKind::F8_E5M2) {
+    plan.family = Family::F8;
+    plan.matrixE5M2 = matrixKind == InterpKind::F8_E5M2;
+    plan.inputE5M2 = plan.inputKind == InterpKind::F8_E5M2;
+    if (plan.inputKind != InterpKind::F8_E4M3 &&
+        plan.inputKind != InterpKind::F8_E5M2)
+      return unsupported("an 8-bit float matrix takes F8_E4M3 or F8_E5M2 "
+                         "inputs of f16 or f32 elements here");
+    return floatFamily("8-bit float", plan.inputKind);
+  }
   if (matrixKind == InterpKind::F16) {
     plan.family = Family::F16;
     return floatFamily("F16", InterpKind::F16);
@@ -185,7 +199,7 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
   }
   return unsupported("matrix interpretation " +
                      desc.getInterpretation().getName() +
-                     " (lowered here: F32, F16, I8, U8)");
+                     " (lowered here: F32, F16, F8_E4M3, F8_E5M2, I8, U8)");
 }
 
 /// Whether `type` is a vector SPIR-V cannot hold.
@@ -280,81 +294,168 @@ LogicalResult checkAccumulate(Operation *op) {
 // coopvec.matvec
 //===----------------------------------------------------------------------===//
 
-/// f32 -> f16 by the DXIL rule: round to nearest even, a finite value
-/// beyond the range saturates to +-65504, infinities stay, NaN stays NaN
-/// (quiet, the payload's top bits kept, as APFloat does). In integer
-/// arithmetic on the bits: OpFConvert's rounding is the driver's choice,
-/// and Vulkan allows the FPRoundingMode decoration only on a value that
-/// is stored.
-Value dxilToF16(OpBuilder &b, Location loc, Value x) {
-  Type i32 = b.getI32Type();
-  auto int32 = [&](int64_t v) {
-    return Value(arith::ConstantIntOp::create(b, loc, i32, v));
-  };
-  auto shr = [&](Value v, Value n) {
-    return Value(arith::ShRUIOp::create(b, loc, v, n));
-  };
-  auto shl = [&](Value v, Value n) {
-    return Value(arith::ShLIOp::create(b, loc, v, n));
-  };
-  auto band = [&](Value v, Value m) {
-    return Value(arith::AndIOp::create(b, loc, v, m));
-  };
-  auto bor = [&](Value v, Value m) {
-    return Value(arith::OrIOp::create(b, loc, v, m));
-  };
-  auto cmp = [&](arith::CmpIPredicate p, Value l, Value r) {
-    return Value(arith::CmpIOp::create(b, loc, p, l, r));
-  };
-  auto select = [&](Value c, Value t, Value f) {
-    return Value(arith::SelectOp::create(b, loc, c, t, f));
-  };
+/// The bit-level float conversions SPIR-V gives no exact instruction for,
+/// written in integer arithmetic on i32 values.
+struct BitConversions {
+  OpBuilder &b;
+  Location loc;
   using P = arith::CmpIPredicate;
-  Value bits = arith::BitcastOp::create(b, loc, i32, x);
-  Value sign = band(shr(bits, int32(16)), int32(0x8000));
-  Value a = band(bits, int32(0x7fffffff));
-  Value exponent = shr(a, int32(23));
-  Value fraction = band(a, int32(0x7fffff));
-  // Normal results: drop 13 fraction bits.
-  Value normalBase = bor(
-      shl(arith::SubIOp::create(b, loc, exponent, int32(112)), int32(10)),
-      shr(fraction, int32(13)));
-  Value normalRest = band(a, int32(0x1fff));
-  // Subnormal results (and zero): the significand shifted to units of
-  // 2^-24, by 14 to 25 places.
-  Value shift = arith::MinSIOp::create(
-      b, loc,
-      arith::MaxSIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, int32(126), exponent),
-          int32(14)),
-      int32(25));
-  Value significand = bor(fraction, int32(0x800000));
-  Value subBase = shr(significand, shift);
-  Value subRest = band(significand, arith::SubIOp::create(
-                                        b, loc, shl(int32(1), shift),
-                                        int32(1)));
-  Value subHalf =
-      shl(int32(1), arith::SubIOp::create(b, loc, shift, int32(1)));
-  Value normal = cmp(P::uge, a, int32(0x38800000));
-  Value base = select(normal, normalBase, subBase);
-  Value rest = select(normal, normalRest, subRest);
-  Value half = select(normal, int32(0x1000), subHalf);
-  Value tie = arith::AndIOp::create(
-      b, loc, cmp(P::eq, rest, half),
-      cmp(P::ne, band(base, int32(1)), int32(0)));
-  Value up = arith::OrIOp::create(b, loc, cmp(P::ugt, rest, half), tie);
-  Value rounded = arith::AddIOp::create(
-      b, loc, base, arith::ExtUIOp::create(b, loc, i32, up));
-  // Finite values from 65520 up round beyond 65504: saturate.
-  Value magnitude = select(cmp(P::uge, a, int32(0x477ff000)),
-                           int32(0x7bff), rounded);
-  magnitude = select(cmp(P::eq, a, int32(0x7f800000)), int32(0x7c00),
-                     magnitude);
-  Value nan = bor(int32(0x7e00), band(shr(a, int32(13)), int32(0x1ff)));
-  magnitude = select(cmp(P::ugt, a, int32(0x7f800000)), nan, magnitude);
-  Value half16 = arith::TruncIOp::create(b, loc, b.getI16Type(), bor(sign, magnitude));
-  return arith::BitcastOp::create(b, loc, b.getF16Type(), half16);
-}
+
+  Type i32 = b.getI32Type();
+  Value int32(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i32, v);
+  }
+  Value shr(Value v, Value n) { return arith::ShRUIOp::create(b, loc, v, n); }
+  Value shl(Value v, Value n) { return arith::ShLIOp::create(b, loc, v, n); }
+  Value band(Value v, Value m) { return arith::AndIOp::create(b, loc, v, m); }
+  Value band(Value v, int64_t m) { return band(v, int32(m)); }
+  Value bor(Value v, Value m) { return arith::OrIOp::create(b, loc, v, m); }
+  Value add(Value l, Value r) { return arith::AddIOp::create(b, loc, l, r); }
+  Value sub(Value l, Value r) { return arith::SubIOp::create(b, loc, l, r); }
+  Value cmp(P p, Value l, Value r) {
+    return arith::CmpIOp::create(b, loc, p, l, r);
+  }
+  Value select(Value c, Value t, Value f) {
+    return arith::SelectOp::create(b, loc, c, t, f);
+  }
+
+  /// f32 -> f16 by the DXIL rule: round to nearest even, a finite value
+  /// beyond the range saturates to +-65504, infinities stay, NaN stays NaN
+  /// (quiet, the payload's top bits kept, as APFloat does). In integer
+  /// arithmetic on the bits: OpFConvert's rounding is the driver's choice,
+  /// and Vulkan allows the FPRoundingMode decoration only on a value that
+  /// is stored.
+  Value dxilToF16(Value x) {
+    Value bits = arith::BitcastOp::create(b, loc, i32, x);
+    Value sign = band(shr(bits, int32(16)), int32(0x8000));
+    Value a = band(bits, int32(0x7fffffff));
+    Value exponent = shr(a, int32(23));
+    Value fraction = band(a, int32(0x7fffff));
+    // Normal results: drop 13 fraction bits.
+    Value normalBase = bor(
+        shl(arith::SubIOp::create(b, loc, exponent, int32(112)), int32(10)),
+        shr(fraction, int32(13)));
+    Value normalRest = band(a, int32(0x1fff));
+    // Subnormal results (and zero): the significand shifted to units of
+    // 2^-24, by 14 to 25 places.
+    Value shift = arith::MinSIOp::create(
+        b, loc,
+        arith::MaxSIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, int32(126), exponent),
+            int32(14)),
+        int32(25));
+    Value significand = bor(fraction, int32(0x800000));
+    Value subBase = shr(significand, shift);
+    Value subRest = band(significand, arith::SubIOp::create(
+                                          b, loc, shl(int32(1), shift),
+                                          int32(1)));
+    Value subHalf =
+        shl(int32(1), arith::SubIOp::create(b, loc, shift, int32(1)));
+    Value normal = cmp(P::uge, a, int32(0x38800000));
+    Value base = select(normal, normalBase, subBase);
+    Value rest = select(normal, normalRest, subRest);
+    Value half = select(normal, int32(0x1000), subHalf);
+    Value tie = arith::AndIOp::create(
+        b, loc, cmp(P::eq, rest, half),
+        cmp(P::ne, band(base, int32(1)), int32(0)));
+    Value up = arith::OrIOp::create(b, loc, cmp(P::ugt, rest, half), tie);
+    Value rounded = arith::AddIOp::create(
+        b, loc, base, arith::ExtUIOp::create(b, loc, i32, up));
+    // Finite values from 65520 up round beyond 65504: saturate.
+    Value magnitude = select(cmp(P::uge, a, int32(0x477ff000)),
+                             int32(0x7bff), rounded);
+    magnitude = select(cmp(P::eq, a, int32(0x7f800000)), int32(0x7c00),
+                       magnitude);
+    Value nan = bor(int32(0x7e00), band(shr(a, int32(13)), int32(0x1ff)));
+    magnitude = select(cmp(P::ugt, a, int32(0x7f800000)), nan, magnitude);
+    Value half16 = arith::TruncIOp::create(b, loc, b.getI16Type(), bor(sign, magnitude));
+    return arith::BitcastOp::create(b, loc, b.getF16Type(), half16);
+  }
+
+  /// f32 -> E4M3 or E5M2 code (in an i32) by the DXIL rule
+  /// (coopvecDxilConvert): round to nearest even, finite values beyond the
+  /// range saturate to +-MAX_NORM, infinities saturate for E4M3 (which has
+  /// none) and stay for E5M2, NaN gives the sign and the NaN code. On the
+  /// bits, like dxilToF16.
+  Value dxilToF8(Value x, bool e5m2) {
+    const int64_t man = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
+    const int64_t drop = 23 - man, emin = 1 - bias;
+    const int64_t maxCode = e5m2 ? 0x7b : 0x7e, nanCode = e5m2 ? 0x7e : 0x7f;
+    Value bits = arith::BitcastOp::create(b, loc, i32, x);
+    Value sign = band(shr(bits, int32(24)), int32(0x80));
+    Value a = band(bits, int32(0x7fffffff));
+    // Normal results: round the f32 pattern to `man` fraction bits, then
+    // rebias the exponent.
+    Value lsb = band(shr(a, int32(drop)), int32(1));
+    Value normal = sub(shr(add(add(a, int32((int64_t(1) << (drop - 1)) - 1)),
+                                   lsb),
+                               int32(drop)),
+                       int32((127 - bias) << man));
+    // Subnormal results: |x| in units of 2^(emin - man), rounded.
+    Value exponent = shr(a, int32(23));
+    Value isF32Normal = cmp(P::ne, exponent, int32(0));
+    Value significand = select(isF32Normal,
+                               arith::OrIOp::create(b, loc, band(a, int32(0x7fffff)),
+                                                    int32(0x800000)),
+                               band(a, int32(0x7fffff)));
+    Value e = select(isF32Normal, exponent, int32(1));
+    Value shift = arith::MinSIOp::create(
+        b, loc, sub(int32(150 + emin - man), e), int32(25));
+    Value base = shr(significand, shift);
+    Value rest = band(significand, sub(shl(int32(1), shift), int32(1)));
+    Value half = shl(int32(1), sub(shift, int32(1)));
+    Value up = arith::OrIOp::create(
+        b, loc, cmp(P::ugt, rest, half),
+        arith::AndIOp::create(b, loc, cmp(P::eq, rest, half),
+                              cmp(P::ne, band(base, int32(1)), int32(0))));
+    Value subnormal = add(base, arith::ExtUIOp::create(b, loc, i32, up));
+    Value magnitude = select(cmp(P::uge, a, int32((127 + emin) << 23)), normal,
+                             subnormal);
+    // Beyond the range: +-MAX_NORM (E4M3's rounding can reach its NaN code).
+    magnitude = select(cmp(P::ugt, magnitude, int32(maxCode)), int32(maxCode),
+                       magnitude);
+    Value inf = int32(e5m2 ? 0x7c : maxCode);
+    magnitude = select(cmp(P::eq, a, int32(0x7f800000)), inf, magnitude);
+    magnitude = select(cmp(P::ugt, a, int32(0x7f800000)), int32(nanCode),
+                       magnitude);
+    return arith::OrIOp::create(b, loc, sign, magnitude);
+  }
+
+  /// The exact f32 value of an E4M3 or E5M2 code (the low byte of an i32).
+  Value f8ToF32(Value code, bool e5m2) {
+    const int64_t man = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
+    Value sign = arith::ShLIOp::create(b, loc, band(code, 0x80), int32(24));
+    Value magnitude = band(code, 0x7f);
+    Value exponent = arith::ShRUIOp::create(b, loc, magnitude, int32(man));
+    Value fraction = band(magnitude, (1 << man) - 1);
+    Value normal = arith::OrIOp::create(
+        b, loc,
+        arith::ShLIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, exponent, int32(127 - bias)),
+            int32(23)),
+        arith::ShLIOp::create(b, loc, fraction, int32(23 - man)));
+    // Subnormal: fraction * 2^(1 - bias - man), exact in f32.
+    Value scaled = spirv::FMulOp::create(
+        b, loc, b.getF32Type(),
+        arith::UIToFPOp::create(b, loc, b.getF32Type(), fraction),
+        arith::ConstantFloatOp::create(
+            b, loc, b.getF32Type(),
+            APFloat(std::ldexp(1.0f, int(1 - bias - man)))));
+    Value bits = select(
+        arith::CmpIOp::create(b, loc, P::eq, exponent, int32(0)),
+        arith::BitcastOp::create(b, loc, i32, scaled), normal);
+    Value special =
+        e5m2 ? Value(arith::CmpIOp::create(b, loc, P::eq, exponent, int32(31)))
+             : Value(arith::CmpIOp::create(b, loc, P::eq, magnitude, int32(0x7f)));
+    Value specialBits =
+        e5m2 ? select(arith::CmpIOp::create(b, loc, P::eq, fraction, int32(0)),
+                      int32(0x7f800000), int32(0x7fc00000))
+             : int32(0x7fc00000);
+    bits = select(special, specialBits, bits);
+    return arith::BitcastOp::create(b, loc, b.getF32Type(),
+                                    arith::OrIOp::create(b, loc, sign, bits));
+  }
+};
 
 /// Emits one coopvec.matvec.
 class MatVecEmitter {
@@ -452,7 +553,7 @@ private:
     return arith::AddIOp::create(b, loc, start, minor);
   }
 
-  Value dxilToF16(Value x) { return ::dxilToF16(b, loc, x); }
+  Value dxilToF16(Value x) { return BitConversions{b, loc}.dxilToF16(x); }
 
   /// Input element `i` as the f32 value a float product reads.
   Value inputFloat(int64_t i) {
@@ -461,6 +562,10 @@ private:
       x = dxilToF16(x);
     if (!x.getType().isF32())
       x = arith::ExtFOp::create(b, loc, f32(), x);
+    if (plan.family == Family::F8) {
+      BitConversions bits{b, loc};
+      x = bits.f8ToF32(bits.dxilToF8(x, plan.inputE5M2), plan.inputE5M2);
+    }
     return x;
   }
 
@@ -529,6 +634,11 @@ private:
 
   /// Weight (row, col) of a float matrix as f32.
   Value floatWeight(Value row, Value col) {
+    if (plan.family == Family::F8) {
+      Value byte = arith::ExtUIOp::create(
+          b, loc, i32(), loadBytes(op.getMatrix(), elementByte(row, col, 1), 1));
+      return BitConversions{b, loc}.f8ToF32(byte, plan.matrixE5M2);
+    }
     if (plan.family == Family::F16) {
       Value bits = loadBytes(op.getMatrix(), elementByte(row, col, 2), 2);
       Value half = arith::BitcastOp::create(b, loc, b.getF16Type(), bits);
@@ -744,7 +854,7 @@ void atomicAddFloat(OpBuilder &b, Location loc, Value words, Value address,
     Value sum = arith::ExtUIOp::create(
         b, loc, i32,
         arith::BitcastOp::create(b, loc, b.getI16Type(),
-                                 dxilToF16(b, loc, add(old))));
+                                 BitConversions{b, loc}.dxilToF16(add(old))));
     Value keep = arith::AndIOp::create(
         b, loc, current,
         arith::XOrIOp::create(

@@ -186,8 +186,24 @@ module attributes {gpu.container_module} {
     gpu.func @k(%x: vector<16xf16>, %w: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 16 : index
-      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: matrix interpretation F8_E4M3 (lowered here: F32, F16, I8, U8)}}
-      %r = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F8_E4M3, 16x16, RowMajor> stride %s
+      // expected-error@+2 {{is not supported by convert-coopvec-to-spirv: matrix interpretation BF16 (lowered here: F32, F16, F8_E4M3, F8_E5M2, I8, U8)}}
+      %s32 = arith.constant 32 : index
+      %r = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 16x16, RowMajor> stride %s32
+             : vector<16xf16>, memref<?xi8> -> vector<16xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%x: vector<16xf16>, %w: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 16 : index
+      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: an 8-bit float matrix takes F8_E4M3 or F8_E5M2 inputs of f16 or f32 elements here}}
+      %r = coopvec.matvec %x as F16, %w[%c0] matrix<F8_E4M3, 16x16, RowMajor> stride %s
              : vector<16xf16>, memref<?xi8> -> vector<16xf32>
       gpu.return
     }

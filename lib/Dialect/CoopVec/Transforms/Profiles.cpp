@@ -191,9 +191,16 @@ constexpr I kU8[] = {I::U8}, kU32[] = {I::U32};
 // signedness pairing is native.
 // Integer biases are read as 16 or 32 bits and added exactly.
 constexpr I kVkIntBiases[] = {I::I32, I::U32, I::I16, I::U16};
+// 8-bit floats have no Vulkan 1.3 type: inputs are converted and weights
+// decoded in integer code, products in f32.
+constexpr std::pair<I, I> kVkF8In[] = {{I::F16, I::F8_E4M3},
+                                       {I::F32, I::F8_E4M3},
+                                       {I::F16, I::F8_E5M2},
+                                       {I::F32, I::F8_E5M2}};
 constexpr MatVecGroup kVulkanMatVec[] = {
     {kVkF32In, kF32, kF32, true, {}},
     {kVkF16In, kF16, kF16F32, true, {}},
+    {kVkF8In, kFp8, kF16F32, true, {}},
     {kVkS8In, kI8, kI32, true, {}, kVkIntBiases},
     {kVkS8In, kU8, kI32, true, {}, kVkIntBiases},
     {kPackedU8, kU8, kU32, true, {}, kVkIntBiases},
