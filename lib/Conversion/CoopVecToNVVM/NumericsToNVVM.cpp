@@ -54,7 +54,7 @@ bool isSmall(unsigned f) {
          f == COOPVEC_FMT_UE8M0;
 }
 
-/// SM number and whether it is an `a` (architecture-specific) target.
+/// The SM number of `chip` (sm_90 -> 90, sm_100a -> 100).
 int smNumber(StringRef chip) {
   int n = 0;
   chip.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, n);

@@ -819,10 +819,8 @@ struct MatVecToSPIRV : OpRewritePattern<MatVecOp> {
 /// runtime's accumulation.
 void atomicAddFloat(OpBuilder &b, Location loc, Value words, Value address,
                     Value addend, bool half) {
-  Type i32 = b.getI32Type(), f32 = b.getF32Type();
-  auto int32 = [&](int64_t v) {
-    return Value(arith::ConstantIntOp::create(b, loc, i32, v));
-  };
+  Type f32 = b.getF32Type();
+  BitConversions k{b, loc};
   Value word = arith::DivUIOp::create(
       b, loc, address, arith::ConstantIndexOp::create(b, loc, 4));
   auto rmw = memref::GenericAtomicRMWOp::create(b, loc, words, ValueRange{word});
@@ -837,31 +835,23 @@ void atomicAddFloat(OpBuilder &b, Location loc, Value words, Value address,
   Value desired;
   if (!half) {
     desired = arith::BitcastOp::create(
-        b, loc, i32, add(arith::BitcastOp::create(b, loc, f32, current)));
+        b, loc, k.i32, add(arith::BitcastOp::create(b, loc, f32, current)));
   } else {
     // Little-endian: the half at byte 2 of the word is its high half.
-    Value shift = arith::ShLIOp::create(
-        b, loc,
-        arith::AndIOp::create(
-            b, loc, arith::IndexCastOp::create(b, loc, i32, address),
-            int32(2)),
-        int32(3));
-    Value bits = arith::AndIOp::create(
-        b, loc, arith::ShRUIOp::create(b, loc, current, shift), int32(0xffff));
-    Value bits16 = arith::TruncIOp::create(b, loc, b.getI16Type(), bits);
+    Value shift = k.shl(
+        k.band(arith::IndexCastOp::create(b, loc, k.i32, address), 2),
+        k.int32(3));
+    Value bits16 = arith::TruncIOp::create(b, loc, b.getI16Type(),
+                                           k.band(k.shr(current, shift), 0xffff));
     Value oldHalf = arith::BitcastOp::create(b, loc, b.getF16Type(), bits16);
     Value old = arith::ExtFOp::create(b, loc, f32, oldHalf);
-    Value sum = arith::ExtUIOp::create(
-        b, loc, i32,
-        arith::BitcastOp::create(b, loc, b.getI16Type(),
-                                 BitConversions{b, loc}.dxilToF16(add(old))));
-    Value keep = arith::AndIOp::create(
-        b, loc, current,
-        arith::XOrIOp::create(
-            b, loc, arith::ShLIOp::create(b, loc, int32(0xffff), shift),
-            int32(-1)));
-    desired = arith::OrIOp::create(
-        b, loc, keep, arith::ShLIOp::create(b, loc, sum, shift));
+    Value sumHalf = arith::BitcastOp::create(b, loc, b.getI16Type(),
+                                             k.dxilToF16(add(old)));
+    Value sum = arith::ExtUIOp::create(b, loc, k.i32, sumHalf);
+    Value keep = k.band(current, arith::XOrIOp::create(
+                                     b, loc, k.shl(k.int32(0xffff), shift),
+                                     k.int32(-1)));
+    desired = k.bor(keep, k.shl(sum, shift));
   }
   memref::AtomicYieldOp::create(b, loc, desired);
 }
