@@ -173,6 +173,43 @@ def vulkan_program(p, text):
     return "\n".join(out) + "\n", extra
 
 
+# What convert-coopvec-to-riscv takes (lib/Conversion/CoopVecToRISCV,
+# planCommon, and its C target's function rules): I8/U8 matrices in
+# RowMajor/ColumnMajor, not transposed, no block scales; I8, U8, PackedS8x32
+# or PackedU8x32 inputs of i32 or f32 elements; signed i32 or f32 results;
+# an I32 bias. A single matvec (alone or chained) or a batch_matvec: the C
+# target lowers no scf.for loop.
+RV_MATRICES = ("I8", "U8")
+RV_INPUTS = ("I8", "U8", "PackedS8x32", "PackedU8x32")
+RV_VLENS = (128, 256, 512, 1024)
+
+
+def rv_supports(op):
+    if op["kind"] != "matvec":
+        return False
+    return ((not op["loop"] or op.get("kind_detail") == "batch_matvec")
+            and op["matrix"] in RV_MATRICES and op["scale"] is None and not op["transpose"]
+            and op["layout"] in ("RowMajor", "ColumnMajor") and op["in_interp"] in RV_INPUTS
+            and op["in_phys"] in ("i32", "f32") and op["out"] in ("i32", "f32")
+            and not op["out_uns"] and op["bias"] in (None, "I32"))
+
+
+def rv_flags(p):
+    """The isa, VLEN and LMUL a program runs at, a function of (seed, index)
+    like the program: Nuclei vqmacc (through xl_vqmacc.h), the generic RVV
+    path, or one of the SiFive shapes (LLVM IR, emulated); every VLEN qemu
+    has (256 up for SiFive 4x8x4); LMUL automatic or forced, where it holds
+    whole tiles: 8 for SiFive; for vqmacc, a 4x4 int32 C tile (VLEN x LMUL
+    >= 512); any for the RVV path."""
+    r = np.random.default_rng(list(p.key) + [11])
+    isa = str(r.choice(["xxlvqmacc", "rvv", "xsfvqmacc-4x8x4", "xsfvqmacc-2x8x2"]))
+    vlen = int(r.choice(RV_VLENS[1:] if isa == "xsfvqmacc-4x8x4" else RV_VLENS))
+    lmuls = [0, 8] if isa.startswith("xsf") else \
+        [0] + [m for m in (1, 2, 4, 8) if isa == "rvv" or vlen * m >= 512]
+    lmul = int(r.choice(lmuls))
+    return [f"--isa={isa}", f"--vlen={vlen}", f"--lmul={lmul}"]
+
+
 class Target:
     """A target: a name, the lit feature that says it is here, how to run a
     program (pipeline given to the runner, or a runner of its own), and which
@@ -181,7 +218,7 @@ class Target:
     def __init__(self, name, feature, pipeline=None, supports=lambda op: True, runner=None,
                  runtime_error=r"coopvec runtime error: coopvec\.\w+ at \S+\.mlir:\d+:\d+: ",
                  wants=lambda ops: True, flags=(), rewrite=None, bounds_checked=True,
-                 concurrent=True, common=True):
+                 concurrent=True, common=True, vary=None, alone=False):
         self.name, self.feature, self.pipeline = name, feature, pipeline
         self.supports, self.runner, self.wants = supports, runner, wants
         # Extra runner flags; rewrite(p, text) -> (text, extra argument
@@ -193,12 +230,17 @@ class Target:
         # --invocations; common: the half of the programs that only use
         # every target's ops restricts itself to this target's ops too.
         self.bounds_checked, self.concurrent, self.common = bounds_checked, concurrent, common
+        # vary(p) -> extra flags for program p (its own rng); alone: this
+        # target's narrow programs (common=False) are drawn for it alone,
+        # not restricted to the ops of every common target too.
+        self.vary, self.alone = vary, alone
         # How the target reports a buffer access out of range (a runtime
         # error naming the op), for the runtime-invalid programs.
         self.runtime_error = re.compile(runtime_error)
 
-    def command(self, args, mlir):
-        cmd = [self.runner or args.runner] + self.flags + [mlir, "-e", "main", "--no-print"]
+    def command(self, args, mlir, p):
+        flags = self.flags + (self.vary(p) if self.vary else [])
+        cmd = [self.runner or args.runner] + flags + [mlir, "-e", "main", "--no-print"]
         if self.pipeline:
             cmd.append("--pass-pipeline=" + self.pipeline)
         return cmd
@@ -214,7 +256,12 @@ TARGETS = [
     Target("cpu-tile", "coopvec-run",
            "builtin.module(coopvec-batch,coopvec-tile{tile-m=4 tile-n=3 tile-k=8},coopvec-cpu-pipeline)",
            wants=lambda ops: any(op["kind"] == "matvec" and op["loop"] for op in ops)),
-    # Target("rv64", "qemu-riscv64", pipeline=..., runner="coopvec-run-rv64"),
+    # RISC-V under qemu (coopvec-rv-run: EmitC with the Nuclei vqmacc
+    # intrinsics or generic RVV, or SiFive's LLVM intrinsics, emulated), at
+    # the isa, VLEN and LMUL of rv_flags.
+    Target("rv", "coopvec-rv-run", None, rv_supports, runner="coopvec-rv-run",
+           wants=lambda ops: all(rv_supports(op) for op in ops), concurrent=False,
+           common=False, vary=rv_flags, alone=True),
     # Vulkan 1.3 (lavapipe here, under the validation layer): @main's body
     # in one single-thread gpu.launch, compiled to SPIR-V.
     Target("vulkan", "vulkan", None, vulkan_supports, flags=("--gpu-api=vulkan", "--vulkan-validation"),
@@ -819,6 +866,24 @@ def gen_vulkan_matvec_spec(rng, chained=None):
     return op
 
 
+def gen_rv_matvec_spec(rng, chained=None):
+    """A random matvec of rv_supports (chained: on an i32/f32 result)."""
+    op = {"kind": "matvec", "matrix": str(rng.choice(RV_MATRICES)), "scale": None,
+          "layout": str(rng.choice(["RowMajor", "ColumnMajor"])), "transpose": False,
+          "m": pick_size(rng)}
+    if chained:
+        op["k"], op["in_phys"] = chained
+        op["in_interp"] = str(rng.choice(["I8", "U8"]))
+    else:
+        op["k"] = pick_size(rng)
+        op["in_interp"] = str(rng.choice(RV_INPUTS))
+        op["in_phys"] = "i32" if op["in_interp"] in PACKED else str(rng.choice(["i32", "f32"]))
+    op["in_uns"] = op["in_phys"] == "i32" and rng.random() < 0.4
+    op["out"], op["out_uns"] = str(rng.choice(["i32", "f32"])), False
+    op["bias"] = "I32" if rng.random() < 0.6 else None
+    return op
+
+
 def matvec_text(op, x, wname, woff, stride, sc, bname, boff, in_ty, out_ty):
     desc = f"matrix<{op['matrix']}, {op['m']}x{op['k']}, {op['layout']}"
     desc += ", transpose" if op["transpose"] else ""
@@ -867,7 +932,9 @@ def emit_matvec(rng, p, n, chained_from=None):
     """One matvec invocation (optionally chained on an earlier result, or
     inside a loop of invocations over rows of memrefs)."""
     loop = chained_from is None and rng.random() < 0.25
-    if p.narrow:
+    if p.narrow == "rv":
+        op = gen_rv_matvec_spec(rng, chained=chained_from[1] if chained_from else None)
+    elif p.narrow:
         op = gen_vulkan_matvec_spec(rng, chained=chained_from[1] if chained_from else None)
     else:
         op = gen_matvec_spec(rng, chained=chained_from[1] if chained_from else None,
@@ -880,7 +947,7 @@ def emit_matvec(rng, p, n, chained_from=None):
         count = int(rng.integers(40, 90))
         op["m"], op["k"] = int(rng.integers(60, 130)), int(rng.integers(60, 130))
         p.threads = 2
-    per_inv_matrix = loop and not big and rng.random() < 0.5
+    per_inv_matrix = loop and not big and rng.random() < 0.5 and p.narrow != "rv"
     m, k = op["m"], op["k"]
     wname, woffs, stride, wvals, scales = matrix_buffer(
         rng, p, f"w{n}", op["matrix"], op["layout"], op["transpose"], m, k,
@@ -931,7 +998,9 @@ def emit_matvec(rng, p, n, chained_from=None):
         xm, _ = p.arg(f"x{n}", f"memref<?x{nin}x{op['in_phys']}>", xs)
         yinit = np.zeros((count, m), PHYS[op["out"]][0])
         ym, yidx = p.arg(f"y{n}", f"memref<?x{m}x{op['out']}>", yinit)
-        batch = (big or rng.random() < 0.4) and not per_inv_matrix and not p.narrow
+        # RISC-V takes no scf.for: its loops are batch_matvec.
+        batch = ((big or rng.random() < 0.4) and not per_inv_matrix and not p.narrow) \
+            or p.narrow == "rv"
         if batch:
             op["kind_detail"] = "batch_matvec"
             t, types = matvec_text(op, xm, wname, p.const(woffs[0]), stride_v, sc, bname, boff_v,
@@ -1391,7 +1460,7 @@ def run_target(args, tgt, p, mlir, tag):
         mlir = os.path.join(p.dir, f"{tag}.mlir")
         with open(mlir, "w") as f:
             f.write(text)
-    cmd = tgt.command(args, mlir)
+    cmd = tgt.command(args, mlir, p)
     if p.invocations > 1:
         cmd.append(f"--invocations={p.invocations}")
     for _, _, path in p.args:
@@ -1442,6 +1511,7 @@ def gen_program(args, seed, index):
     d = os.path.join(args.tmp, f"p{seed}_{index}")
     os.makedirs(d, exist_ok=True)
     p = Program(rng, d)
+    p.key = (seed, index)
     p.chainable = []
     p.observed = {}
     nops = int(rng.integers(1, 5))
@@ -1450,10 +1520,16 @@ def gen_program(args, seed, index):
     # with far fewer ops (Vulkan, common=False) get a share of their own
     # (p.narrow: ops drawn from their combinations directly), which takes
     # only the ops of every target.
+    # A tenth more (rv, alone=True) are drawn from the RISC-V lowering's
+    # combinations and restricted to its ops alone (batch_matvec, which DXIL
+    # lacks, included).
+    # --narrow T makes every program one of T's.
     r = rng.random()
-    common = r < 0.5
-    p.narrow = r < 0.2
-    restrict = [t for t in TARGETS if t.common or p.narrow]
+    common = r < 0.6 or args.narrow is not None
+    p.narrow = args.narrow or ("vulkan" if r < 0.2 else "rv" if r >= 0.5 and r < 0.6 else None)
+    narrow = [t for t in TARGETS if t.name == p.narrow]
+    restrict = narrow if narrow and narrow[0].alone else \
+        [t for t in TARGETS if t.common or t.name == p.narrow]
     for n in range(nops):
         for attempt in range(30):
             saved = (len(p.args), len(p.body), len(p.results), len(p.outargs), dict(p.consts),
@@ -1467,7 +1543,7 @@ def gen_program(args, seed, index):
     # Some programs run as several concurrent invocations sharing their
     # buffers (GPU-style): accumulations are atomic, so integer ones must
     # sum exactly; float accumulations (order-dependent) are left out.
-    if rng.random() < 0.15 and all(op["kind"] not in ("outer", "vacc") or
+    if rng.random() < 0.15 and p.narrow != "rv" and all(op["kind"] not in ("outer", "vacc") or
                                    (op["vec"] in ("i32", "i16") and not is_float(op["matrix"]))
                                    for op in p.ops):
         p.invocations = int(rng.integers(2, 5))
@@ -1479,7 +1555,15 @@ def emit_op(rng, p, n):
     of invocations or as batch_matvec), outer-product or vector accumulation,
     convert, mx_quantize, mlp."""
     r = rng.random()
-    if p.narrow:
+    if p.narrow == "rv":
+        # The RISC-V lowering's ops: matvec (alone, chained on an i32/f32
+        # result, or a batch_matvec).
+        chain = None
+        chainable = [c for c in p.chainable if c[1][1] in ("i32", "f32")]
+        if chainable and rng.random() < 0.3:
+            chain = chainable[rng.integers(0, len(chainable))]
+        emit_matvec(rng, p, n, chained_from=chain)
+    elif p.narrow:
         # The ops of the narrowest target (Vulkan): matvec and i32 vector
         # accumulation.
         if r < 0.8 or not VK_VACC:
@@ -1524,6 +1608,8 @@ def main():
     ap.add_argument("--runner", default="coopvec-run")
     ap.add_argument("--opt", default="coopvec-opt")
     ap.add_argument("--tmp", required=True)
+    ap.add_argument("--narrow", default=None, choices=[t.name for t in TARGETS if not t.common],
+                    help="draw every program from this target's combinations")
     ap.add_argument("--invalid", type=float, default=0.08, help="fraction of invalid programs")
     ap.add_argument("--threads", type=int, default=1, help="COOPVEC_NUM_THREADS of every run")
     ap.add_argument("--timeout", type=int, default=120)
@@ -1608,6 +1694,8 @@ def main():
                             failures.append(f"{tgt.name}: argument {p.args[idx][0]}: {e}")
                 ok = "ok" if len(failures) == before else "fail"
                 stats[(tgt.name, "runs", ok)] += 1
+                for flag in tgt.vary(p) if tgt.vary else []:
+                    stats[(tgt.name, "flag", flag, ok)] += 1
                 if p.invocations > 1:
                     stats[(tgt.name, "concurrent-invocations", ok)] += 1
                 for op in p.ops:

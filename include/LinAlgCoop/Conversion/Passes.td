@@ -218,8 +218,8 @@ def CoopVecDXILLinkHostDriver
 def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
   let summary = "Lower int8 matrix products (matvec, batch_matvec and the "
                 "quantized form) to EmitC calling the Nuclei Xxlvqmacc "
-                "intrinsics, or batch_matvec to loops around SiFive's "
-                "XSfvqmacc LLVM intrinsics";
+                "intrinsics, or matvec and batch_matvec to loops around "
+                "SiFive's XSfvqmacc LLVM intrinsics";
   let description = [{
     Rewrites each `func.func` into an `emitc.func` whose C body computes its
     `coopvec.batch_matvec` ops with Nuclei's `xl.vqmacc[u|us|su]` 4x4x4 tile
@@ -292,7 +292,10 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
     tiles (TMx8, row-major) and B tiles (8xTN, column by column),
     zero-padded, run one `llvm.riscv.sf.<op>.<shape>` per K tile over as
     many batch tiles as vs2 holds (`llvm.call_intrinsic` on scalable
-    vectors, with `vle`/`vse`/`vsetvlimax`), and add the bias and saturate.
+    vectors, with `vle`/`vse`/`vsetvlimax`), and add the bias and saturate
+    (or round the exact sum once to an f32 result). f32 inputs become the
+    input interpretation's bytes by DXIL's rule (nearest even, saturated,
+    NaN 0) while B is packed.
     `vl` counts bytes of vs2; vs2 has LMUL(vd)/2 (4x8x4) or LMUL(vd)
     (2x8x2); 4x8x4 needs VLEN >= 256 (its 32-byte A tile in one register)
     and `VLEN * LMUL >= 512`, checked at run time. The upstream LLVM
@@ -301,12 +304,17 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
     `-march=rv64gcv_xsfvqmaccqoq_xsfvqmaccdod`. `emulate-sifive=true` calls
     `coopvec_sf_<op>_<shape>_i32m<L>` (same signature,
     `lib/Runtime/riscv64/sf_vqmacc.c`, RVV 1.0) instead, to run under qemu.
-    Quantized and block-scaled products and other coopvec ops get a located
-    error.
+    A `coopvec.matvec` becomes a batch_matvec of one row first (its input
+    and result through 1 x K and 1 x M stack buffers), and functions take
+    the EmitC path's calling convention for memrefs: a vector argument is a
+    memref of its length, each vector result one more memref argument
+    after the others. Quantized and block-scaled products and other coopvec
+    ops get a located error.
   }];
   let dependentDialects = ["arith::ArithDialect", "emitc::EmitCDialect",
                            "func::FuncDialect", "LLVM::LLVMDialect",
-                           "memref::MemRefDialect", "scf::SCFDialect"];
+                           "memref::MemRefDialect", "scf::SCFDialect",
+                           "vector::VectorDialect"];
   let options = [
     Option<"isa", "isa", "std::string", /*default=*/"\"xxlvqmacc\"",
            "The vector unit: xxlvqmacc (Nuclei's tile instructions), rvv "

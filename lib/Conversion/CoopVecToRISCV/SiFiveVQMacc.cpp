@@ -1,6 +1,7 @@
 //===- SiFiveVQMacc.cpp - int8 matrix products as SiFive sf.vqmacc --------===//
 //
 // The xsfvqmacc-4x8x4 / xsfvqmacc-2x8x2 isas of --convert-coopvec-to-riscv:
+// coopvec.matvec (a batch of one row, vectors passed as memrefs) and
 // coopvec.batch_matvec -> scf/arith/memref loops that pack A and B tiles
 // into scratch buffers and run llvm.riscv.sf.vqmacc* (XSfvqmaccqoq,
 // XSfvqmaccdod) over them, on scalable vectors through llvm.call_intrinsic.
@@ -21,6 +22,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -98,21 +100,13 @@ unsigned chooseLmul(const TileShape &s, const MatVecPlan &p, unsigned lmul,
 }
 
 /// The plan of `op` if this path takes it: the EmitC path's rules, less
-/// what only that path lowers (the quantized and block-scaled forms, f32
-/// inputs and results).
+/// what only that path lowers (the quantized form).
 FailureOr<MatVecPlan> planSiFive(BatchMatVecOp op, std::string &why) {
-  if (op.isQuantized() || op.getScales()) {
-    why = "quantized and block-scaled products are not lowered to SiFive "
-          "vqmacc";
+  if (op.isQuantized()) {
+    why = "quantized products are not lowered to SiFive vqmacc";
     return failure();
   }
-  FailureOr<MatVecPlan> plan = planMatVec(op, why);
-  if (succeeded(plan) &&
-      (!plan->inputElt.isInteger(32) || plan->floatOutput)) {
-    why = "the SiFive vqmacc lowering takes i32 inputs and i32 results";
-    return failure();
-  }
-  return plan;
+  return planMatVec(op, why);
 }
 
 /// Builds the loops with index arithmetic (`b` inserts at the current point).
@@ -241,8 +235,15 @@ public:
     const TileShape &s = shape;
     unsigned l = chooseLmul(s, p, lmul, minVlen);
     unsigned bEighths = s.bEighths(l);
+    // A matvec rewritten as a batch of one (matVecsAsBatches) keeps its
+    // name in the location: the errors name the op the user wrote.
     std::string site = "coopvec.batch_matvec";
-    if (auto fl = dyn_cast<FileLineColLoc>(op.getLoc()))
+    Location where = op.getLoc();
+    if (auto named = dyn_cast<NameLoc>(where)) {
+      site = named.getName().str();
+      where = named.getChildLoc();
+    }
+    if (auto fl = dyn_cast<FileLineColLoc>(where))
       site += llvm::formatv(" at {0}:{1}:{2}", fl.getFilename().getValue(),
                             fl.getLine(), fl.getColumn())
                   .str();
@@ -318,9 +319,10 @@ public:
                                 c.add(c.mul(tile, c.c(s.aBytes())), in));
       });
     });
-    // B tiles: X[n][k] (saturated to the input interpretation, or byte k of
-    // the packed row) at byte (n % tn) * 8 + k % 8 of tile (k / 8, n / tn):
-    // each batch row's 8 bytes are one column of the tile.
+    // B tiles: X[n][k] (i32 saturated or f32 converted to the input
+    // interpretation, or byte k of the packed row) at byte (n % tn) * 8 +
+    // k % 8 of tile (k / 8, n / tn): each batch row's 8 bytes are one column
+    // of the tile.
     int64_t lo = p.inputUnsignedInterp ? 0 : -128;
     int64_t hi = p.inputUnsignedInterp ? 255 : 127;
     c.loop(c0, n, c1, [&](Value row) {
@@ -333,6 +335,26 @@ public:
               ib, c.i32, c.mul(c.rem(k, c.c(4)), c.c(8)));
           byte = arith::TruncIOp::create(
               ib, c.i8, arith::ShRUIOp::create(ib, word, shift));
+        } else if (p.inputElt.isF32()) {
+          // DXIL's rule, as coopvec_rv_f32_to_int: NaN 0, saturated to
+          // [lo, hi], rounded to nearest even; a value of [-128, 255] plus
+          // 1.5 * 2^23 lies in [2^23, 2^24), where the f32 addition rounds
+          // it to an integer, and taking 1.5 * 2^23 away again is exact.
+          Value raw = memref::LoadOp::create(ib, x, ValueRange{row, k});
+          auto f = [&](double v) {
+            return arith::ConstantOp::create(ib, ib.getF32FloatAttr(v));
+          };
+          Value sat = arith::MinimumFOp::create(
+              ib, arith::MaximumFOp::create(ib, raw, f(lo)), f(hi));
+          Value magic = f(0x1.8p23);
+          Value rounded = arith::SubFOp::create(
+              ib, arith::AddFOp::create(ib, sat, magic), magic);
+          Value isNan =
+              arith::CmpFOp::create(ib, arith::CmpFPredicate::UNO, raw, raw);
+          Value value = arith::SelectOp::create(
+              ib, isNan, c.ci(c.i32, 0),
+              arith::FPToSIOp::create(ib, c.i32, rounded));
+          byte = arith::TruncIOp::create(ib, c.i8, value);
         } else {
           Value raw = memref::LoadOp::create(ib, x, ValueRange{row, k});
           Value wide = p.inputUnsignedValue
@@ -405,7 +427,7 @@ public:
       });
     });
 
-    // Y[n][m] = sat_i32(C(m, n) + bias[m]), C(m, n) at element
+    // Y[n][m] = sat_i32(C(m, n) + bias[m]) (or its f32), C(m, n) at element
     // (m % tm) * tn + n % tn of tile (m / tm, n / tn).
     c.loop(c0, n, c1, [&](Value row) {
       c.loop(c0, c.c(p.m), c1, [&](Value m) {
@@ -420,9 +442,12 @@ public:
               ib, c.i32, c.address(adaptor.getBias(), at), /*alignment=*/1);
           v = c.add(v, arith::ExtSIOp::create(ib, c.i64, bias));
         }
-        Value sat = arith::TruncIOp::create(ib, c.i32,
-                                            c.clamp(v, INT32_MIN, INT32_MAX));
-        memref::StoreOp::create(ib, sat, y, ValueRange{row, m});
+        // An f32 result is the exact sum rounded once (to nearest even).
+        Value result = p.floatOutput
+                           ? Value(arith::SIToFPOp::create(ib, p.outputElt, v))
+                           : Value(arith::TruncIOp::create(
+                                 ib, c.i32, c.clamp(v, INT32_MIN, INT32_MAX)));
+        memref::StoreOp::create(ib, result, y, ValueRange{row, m});
       });
     });
     for (Value buffer : {ap, bp, cp})
@@ -437,17 +462,65 @@ private:
   bool emulate;
 };
 
+/// A one-dimensional vector of integers or floats (a memref of its length
+/// in this path's calling convention).
+bool isPlainVector(Type t) {
+  auto v = dyn_cast<VectorType>(t);
+  return v && v.getRank() == 1 && !v.isScalable() &&
+         v.getElementType().isIntOrFloat();
+}
+
 /// Located errors for what this path does not take, before rewriting: the
-/// batch_matvec rules of the EmitC path, and no other coopvec op.
+/// batch_matvec and matvec rules of the EmitC path (less the quantized
+/// form), no other coopvec op, and vectors only where a memref can stand
+/// for them (one-dimensional arguments and results of functions nothing
+/// calls).
 LogicalResult checkSupported(ModuleOp module) {
   bool ok = true;
   module.walk([&](Operation *op) {
+    if (auto func = dyn_cast<func::FuncOp>(op)) {
+      auto types = llvm::concat<const Type>(func.getArgumentTypes(),
+                                            func.getResultTypes());
+      bool vectors = llvm::any_of(types, llvm::IsaPred<VectorType>);
+      if (llvm::any_of(types, [](Type t) {
+            return isa<VectorType>(t) && !isPlainVector(t);
+          })) {
+        func.emitError("the SiFive isas take one-dimensional vectors of "
+                       "integers or floats as arguments and results");
+        ok = false;
+      } else if (vectors && !func.isExternal() &&
+                 !SymbolTable::symbolKnownUseEmpty(func, module)) {
+        func.emitError("a function with vector arguments or results is not "
+                       "called in the SiFive isas' code (they become "
+                       "memrefs)");
+        ok = false;
+      } else if (vectors && !func.isExternal() &&
+                 !llvm::all_of(func.getResultTypes(), isPlainVector)) {
+        func.emitError("a function with vector arguments or results returns "
+                       "vectors only in the SiFive isas' code (they become "
+                       "memref arguments)");
+        ok = false;
+      }
+      return;
+    }
     if (auto mv = dyn_cast<BatchMatVecOp>(op)) {
       std::string why;
       if (succeeded(planSiFive(mv, why)))
         return;
       mv.emitError(why);
       ok = false;
+      return;
+    }
+    if (auto mv = dyn_cast<MatVecOp>(op)) {
+      // Its stack buffers go at the entry of its function.
+      std::string why;
+      if (!mv->getParentOfType<func::FuncOp>()) {
+        mv.emitError("the SiFive isas take coopvec.matvec inside func.func");
+        ok = false;
+      } else if (failed(planMatVec(mv, why))) {
+        mv.emitError(why);
+        ok = false;
+      }
       return;
     }
     if (isa<CoopVecDialect>(op->getDialect())) {
@@ -458,6 +531,92 @@ LogicalResult checkSupported(ModuleOp module) {
     }
   });
   return success(ok);
+}
+
+/// Each coopvec.matvec as a batch_matvec of one row: its input stored in a
+/// 1 x K buffer, its result loaded from a 1 x M one (both on the stack,
+/// allocated once at the function's entry). The batch_matvec's location
+/// names the matvec (NameLoc) for the runtime errors.
+void matVecsAsBatches(ModuleOp module) {
+  IRRewriter rewriter(module.getContext());
+  module.walk([&](MatVecOp op) {
+    Location loc = op.getLoc();
+    auto inType = cast<VectorType>(op.getInput().getType());
+    auto outType = cast<VectorType>(op.getResult().getType());
+    auto rows = [](VectorType t) {
+      return MemRefType::get({1, t.getDimSize(0)}, t.getElementType());
+    };
+    Block &entry = op->getParentOfType<func::FuncOp>().front();
+    rewriter.setInsertionPointToStart(&entry);
+    Value in = memref::AllocaOp::create(rewriter, loc, rows(inType));
+    Value out = memref::AllocaOp::create(rewriter, loc, rows(outType));
+    rewriter.setInsertionPoint(op);
+    Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    vector::StoreOp::create(rewriter, loc, op.getInput(), in,
+                            ValueRange{c0, c0});
+    BatchMatVecOp::create(
+        rewriter,
+        NameLoc::get(rewriter.getStringAttr(op->getName().getStringRef()), loc),
+        in, op.getInputInterpAttr(), op.getInputUnsignedAttr(), op.getMatrix(),
+        op.getMatrixOffset(), op.getMatrixStride(), op.getMatrixDescAttr(),
+        op.getBias(), op.getBiasOffset(), op.getBiasInterpAttr(),
+        op.getOutputUnsignedAttr(), out, op.getScales(), op.getScalesOffset(),
+        /*weight_zero_points=*/Value(), Value(), nullptr, nullptr,
+        /*weight_scales=*/Value(), Value(), nullptr, nullptr,
+        /*input_zero_points=*/Value(), nullptr, nullptr,
+        /*input_scales=*/Value(), nullptr, nullptr,
+        /*reductions=*/Value(), nullptr, nullptr, op.getFidelityAttr());
+    rewriter.replaceOpWithNewOp<vector::LoadOp>(op, outType, out,
+                                                ValueRange{c0, c0});
+  });
+}
+
+/// The calling convention of the EmitC path, for memrefs: a vector argument
+/// becomes a memref of its length (loaded at the entry), and each vector
+/// result one more memref argument after the others, stored at each
+/// return.
+void vectorsAsMemRefs(func::FuncOp func) {
+  if (func.isExternal())
+    return;
+  FunctionType type = func.getFunctionType();
+  if (!llvm::any_of(
+          llvm::concat<const Type>(type.getInputs(), type.getResults()),
+          llvm::IsaPred<VectorType>))
+    return;
+  auto asMemRef = [](Type t) {
+    auto v = cast<VectorType>(t);
+    return MemRefType::get({v.getDimSize(0)}, v.getElementType());
+  };
+  IRRewriter rewriter(func.getContext());
+  Block &entry = func.front();
+  rewriter.setInsertionPointToStart(&entry);
+  Location loc = func.getLoc();
+  Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  SmallVector<Type> inputs;
+  for (BlockArgument arg : entry.getArguments()) {
+    auto v = dyn_cast<VectorType>(arg.getType());
+    if (!v) {
+      inputs.push_back(arg.getType());
+      continue;
+    }
+    arg.setType(asMemRef(v));
+    inputs.push_back(arg.getType());
+    auto load = vector::LoadOp::create(rewriter, loc, v, arg, ValueRange{c0});
+    rewriter.replaceAllUsesExcept(arg, load.getResult(), load);
+  }
+  SmallVector<Value> outs;
+  for (Type t : type.getResults()) {
+    inputs.push_back(asMemRef(t));
+    outs.push_back(entry.addArgument(inputs.back(), loc));
+  }
+  func.walk([&](func::ReturnOp ret) {
+    rewriter.setInsertionPoint(ret);
+    for (auto [value, out] : llvm::zip(ret.getOperands(), outs))
+      vector::StoreOp::create(rewriter, ret.getLoc(), value, out,
+                              ValueRange{c0});
+    rewriter.replaceOpWithNewOp<func::ReturnOp>(ret);
+  });
+  func.setFunctionType(FunctionType::get(func.getContext(), inputs, {}));
 }
 
 } // namespace
@@ -476,6 +635,9 @@ LogicalResult mlir::coopvec::riscv::lowerToSiFiveVQMacc(ModuleOp module,
                                                         bool emulate) {
   if (failed(checkSupported(module)))
     return failure();
+  matVecsAsBatches(module);
+  for (auto func : module.getOps<func::FuncOp>())
+    vectorsAsMemRefs(func);
   MLIRContext *ctx = module.getContext();
   RewritePatternSet patterns(ctx);
   populateCoopVecToSiFiveVQMaccPatterns(patterns, isa, lmul, minVlen, emulate);

@@ -51,7 +51,7 @@ func.func @long_k(%x: memref<?x33026xi32>, %w: memref<?xi8>, %y: memref<?x1xi32>
 func.func @quantized(%x: memref<?x128xi8>, %w: memref<?xi8>, %zw: memref<?xi8>, %y: memref<?x16xi32>) {
   %c0 = arith.constant 0 : index
   %s = arith.constant 128 : index
-  // expected-error@+1 {{quantized and block-scaled products are not lowered to SiFive vqmacc}}
+  // expected-error@+1 {{quantized products are not lowered to SiFive vqmacc}}
   coopvec.batch_matvec %x as I8, %w[%c0] matrix<U8, 16x128, RowMajor> stride %s
       weight_zero_points %zw[%c0] as U8 per_tensor : memref<?xi8>
       into %y : memref<?x128xi8>, memref<?xi8> -> memref<?x16xi32>
@@ -63,7 +63,7 @@ func.func @quantized(%x: memref<?x128xi8>, %w: memref<?xi8>, %zw: memref<?xi8>, 
 func.func @matvec(%v: vector<8xf32>, %w: memref<?xi8>) -> vector<8xf32> {
   %c0 = arith.constant 0 : index
   %s = arith.constant 16 : index
-  // expected-error@+1 {{'coopvec.matvec' is not lowered by the SiFive isas of --convert-coopvec-to-riscv}}
+  // expected-error@+1 {{the RISC-V vqmacc lowering takes I8 and U8 matrices}}
   %r = coopvec.matvec %v as F16, %w[%c0] matrix<F16, 8x8, RowMajor> stride %s
       : vector<8xf32>, memref<?xi8> -> vector<8xf32>
   return %r : vector<8xf32>
@@ -71,22 +71,71 @@ func.func @matvec(%v: vector<8xf32>, %w: memref<?xi8>) -> vector<8xf32> {
 
 // -----
 
-func.func @float_input(%x: memref<?x8xf32>, %w: memref<?xi8>, %y: memref<?x8xi32>) {
+func.func @accumulate(%v: vector<8xi32>, %w: memref<?xi8>) {
   %c0 = arith.constant 0 : index
-  %s = arith.constant 16 : index
-  // expected-error@+1 {{the SiFive vqmacc lowering takes i32 inputs and i32 results}}
-  coopvec.batch_matvec %x as I8, %w[%c0] matrix<I8, 8x8, RowMajor> stride %s into %y
-      : memref<?x8xf32>, memref<?xi8> -> memref<?x8xi32>
+  // expected-error@+1 {{'coopvec.vector_accumulate' is not lowered by the SiFive isas of --convert-coopvec-to-riscv}}
+  coopvec.vector_accumulate %v, %w[%c0] : vector<8xi32>, memref<?xi8>
   return
 }
 
 // -----
 
-func.func @float_result(%x: memref<?x8xi32>, %w: memref<?xi8>, %y: memref<?x8xf32>) {
+// expected-error@+1 {{the SiFive isas take one-dimensional vectors of integers or floats as arguments and results}}
+func.func @rank2(%v: vector<2x8xi32>) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{a function with vector arguments or results is not called in the SiFive isas' code (they become memrefs)}}
+func.func @callee(%v: vector<8xi32>) -> vector<8xi32> {
+  return %v : vector<8xi32>
+}
+
+func.func @caller(%v: vector<8xi32>, %y: memref<8xi32>) {
+  %c0 = arith.constant 0 : index
+  %r = func.call @callee(%v) : (vector<8xi32>) -> vector<8xi32>
+  vector.store %r, %y[%c0] : memref<8xi32>, vector<8xi32>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{a function with vector arguments or results returns vectors only in the SiFive isas' code (they become memref arguments)}}
+func.func @scalar_result(%v: vector<8xi32>) -> i32 {
+  %r = vector.extract %v[0] : i32 from vector<8xi32>
+  return %r : i32
+}
+
+// -----
+
+// Functions without vectors keep their signatures, results included.
+func.func @no_vectors(%x: memref<?xi32>) -> i32 {
+  %c0 = arith.constant 0 : index
+  %v = memref.load %x[%c0] : memref<?xi32>
+  return %v : i32
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @k(%v: vector<8xi32>, %w: memref<?xi8>) kernel {
+    %c0 = arith.constant 0 : index
+    %s = arith.constant 16 : index
+    // expected-error@+1 {{the SiFive isas take coopvec.matvec inside func.func}}
+    %r = coopvec.matvec %v as I8, %w[%c0] matrix<I8, 8x8, RowMajor> stride %s
+        : vector<8xi32>, memref<?xi8> -> vector<8xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @f16_result(%x: memref<?x8xi32>, %w: memref<?xi8>, %y: memref<?x8xf16>) {
   %c0 = arith.constant 0 : index
   %s = arith.constant 16 : index
-  // expected-error@+1 {{the SiFive vqmacc lowering takes i32 inputs and i32 results}}
+  // expected-error@+1 {{the RISC-V vqmacc lowering takes i32 or f32 inputs and signed i32 or f32 results}}
   coopvec.batch_matvec %x as I8, %w[%c0] matrix<I8, 8x8, RowMajor> stride %s into %y
-      : memref<?x8xi32>, memref<?xi8> -> memref<?x8xf32>
+      : memref<?x8xi32>, memref<?xi8> -> memref<?x8xf16>
   return
 }

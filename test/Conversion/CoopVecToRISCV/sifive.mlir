@@ -104,6 +104,38 @@ func.func @us(%x: memref<?x9xi32>, %w: memref<?xi8>, %y: memref<?x5xi32>) {
   return
 }
 
+// f32 inputs become U8 bytes by DXIL's rule (saturated, rounded to nearest
+// even by adding and taking away 1.5 * 2^23, NaN 0); the exact sum plus the
+// bias rounds once to the f32 result.
+// CHECK-LABEL: func.func @coopvec_float(
+// CHECK-SAME: %[[FX:[^:]*]]: memref<?x9xf32>
+// CHECK: %[[RAW:.*]] = memref.load %[[FX]][%{{.*}}, %{{.*}}] : memref<?x9xf32>
+// CHECK: %[[MAX:.*]] = arith.maximumf %[[RAW]], %{{.*}} : f32
+// CHECK: %[[HI:.*]] = arith.constant 2.550000e+02 : f32
+// CHECK: %[[SAT:.*]] = arith.minimumf %[[MAX]], %[[HI]] : f32
+// CHECK: %[[MAGIC:.*]] = arith.constant 0x4B400000 : f32
+// CHECK: %[[UP:.*]] = arith.addf %[[SAT]], %[[MAGIC]] : f32
+// CHECK: %[[RN:.*]] = arith.subf %[[UP]], %[[MAGIC]] : f32
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[RAW]], %[[RAW]] : f32
+// CHECK: %[[INT:.*]] = arith.fptosi %[[RN]] : f32 to i32
+// CHECK: %[[SEL:.*]] = arith.select %[[NAN]], %{{.*}}, %[[INT]] : i32
+// CHECK: arith.trunci %[[SEL]] : i32 to i8
+// CHECK: "llvm.riscv.sf.vqmaccsu.4x8x4"
+// CHECK: %[[BIAS:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> i32
+// CHECK: %[[WIDE:.*]] = arith.extsi %[[BIAS]] : i32 to i64
+// CHECK: %[[SUM:.*]] = arith.addi %{{.*}}, %[[WIDE]] : i64
+// CHECK: %[[F:.*]] = arith.sitofp %[[SUM]] : i64 to f32
+// CHECK: memref.store %[[F]], %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x4xf32>
+// DOD-LABEL: func.func @coopvec_float(
+// DOD: "llvm.riscv.sf.vqmaccsu.2x8x2"
+func.func @float(%x: memref<?x9xf32>, %w: memref<?xi8>, %b: memref<?xi8>, %y: memref<?x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %s = arith.constant 16 : index
+  coopvec.batch_matvec %x as U8, %w[%c0] matrix<I8, 4x9, RowMajor> stride %s bias %b[%c0] as I32 into %y
+      : memref<?x9xf32>, memref<?xi8>, memref<?xi8> -> memref<?x4xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @coopvec_su(
 // CHECK-SAME: %[[SX:[^:]*]]: memref<?x3xi32>, %{{.*}}: memref<?xi8>, %[[SB:[^:]*]]: memref<?xi8>
 // CHECK: %[[WORD:.*]] = memref.load %[[SX]][%{{.*}}, %{{.*}}] : memref<?x3xi32>

@@ -17,9 +17,15 @@ for 4x8x4, a VLEN whose register holds no 32-byte A tile) must be reported
 as a runtime error, never give numbers.
 Prints one line per case and "rv: N cases, M failures".
 
+`--group float`: the same batch_matvec on every isa with f32 inputs
+(rounded to nearest even, saturated, NaN 0: ties, infinities, -0) or f32
+results (the exact sum plus bias rounded once), LMUL automatic and 2
+("rv-float: ...").
+
 `--group matvec`: coopvec.matvec programs (vector arguments and results:
 the C function takes the input vector as a pointer and writes the result
-through a pointer after the other arguments), i32 inputs read as I8/U8,
+through a pointer after the other arguments; the SiFive isas' LLVM function
+takes memrefs the same way and runs a batch_matvec of one row), i32 inputs read as I8/U8,
 packed words and f32 inputs (rounded to nearest even, saturated, NaN 0),
 i32 and f32 results, with and without an I32 bias ("rv-matvec: ...").
 
@@ -79,12 +85,22 @@ def save_matrix(rng, base, matrix, layout, m, k):
     return w, stride
 
 
-def case(args, rng, idx, matrix, interp, uns, layout, bias, m, k, n):
-    name = f"rv{idx}_{matrix}x{interp}{'u' if uns else ''}_{layout}_{'b' if bias else 'nb'}_{m}x{k}x{n}"
+def case(args, rng, idx, matrix, interp, uns, layout, bias, m, k, n, phys="i32", out="i32",
+         lmuls=LMULS):
+    name = (f"rv{idx}_{matrix}x{phys}{interp}{'u' if uns else ''}_{layout}_{'b' if bias else 'nb'}"
+            f"_{out}_{m}x{k}x{n}")
     base = os.path.join(args.tmp, name)
     w, stride = save_matrix(rng, base, matrix, layout, m, k)
     packed = interp.startswith("Packed")
-    if packed:
+    lo, hi = (0, 255) if interp == "U8" else (-128, 127)
+    if phys == "f32":
+        x = rng.uniform(-300, 300, (n, k)).astype(np.float32)
+        # Ties to even both ways, saturation both ways, NaN, -0.
+        specials = [2.5, -3.5, 0.5, 127.5, np.nan, -0.5, 254.5, -128.5, 1e30, -np.inf, -0.0]
+        x.reshape(-1)[:len(specials)] = specials[:x.size]
+        logical = np.clip(np.rint(np.nan_to_num(x.astype(np.float64), nan=0.0)), lo, hi)
+        logical = logical.astype(np.int64)
+    elif packed:
         words = (k + 3) // 4
         lanes = rng.integers(0, 256, (n, 4 * words)).astype(np.uint8)
         x = lanes.view(np.int32)
@@ -94,7 +110,6 @@ def case(args, rng, idx, matrix, interp, uns, layout, bias, m, k, n):
         x = rng.integers(-400, 400, (n, k)).astype(np.int32)
         x[0, 0] = np.iinfo(np.int32).min
         raw = x.view(np.uint32).astype(np.int64) if uns else x.astype(np.int64)
-        lo, hi = (0, 255) if interp == "U8" else (-128, 127)
         logical = np.clip(raw, lo, hi)
     np.save(base + ".x.npy", x)
     cols = x.shape[1]
@@ -103,16 +118,16 @@ def case(args, rng, idx, matrix, interp, uns, layout, bias, m, k, n):
     bbuf = rng.integers(0, 256, 64 + 4 * m + 64).astype(np.uint8)
     bbuf[64:64 + 4 * m] = bvals.astype(np.int32).view(np.uint8)
     np.save(base + ".b.npy", bbuf)
-    np.save(base + ".y0.npy", np.zeros((n, m), np.int32))
+    np.save(base + ".y0.npy", np.zeros((n, m), np.float32 if out == "f32" else np.int32))
     uns_txt = " unsigned" if uns else ""
     bias_txt = " bias %b[%c64] as I32" if bias else ""
     bias_ty = ", memref<?xi8>" if bias else ""
-    prog = f"""func.func @main(%x: memref<?x{cols}xi32>, %w: memref<?xi8>, %b: memref<?xi8>, %y: memref<?x{m}xi32>) {{
+    prog = f"""func.func @main(%x: memref<?x{cols}x{phys}>, %w: memref<?xi8>, %b: memref<?xi8>, %y: memref<?x{m}x{out}>) {{
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %s = arith.constant {stride} : index
   coopvec.batch_matvec %x{uns_txt} as {interp}, %w[%c0] matrix<{matrix}, {m}x{k}, {layout}> stride %s{bias_txt} into %y
-      : memref<?x{cols}xi32>, memref<?xi8>{bias_ty} -> memref<?x{m}xi32>
+      : memref<?x{cols}x{phys}>, memref<?xi8>{bias_ty} -> memref<?x{m}x{out}>
   return
 }}
 """
@@ -122,16 +137,19 @@ def case(args, rng, idx, matrix, interp, uns, layout, bias, m, k, n):
     for a in ("x", "w", "b", "y0"):
         ins += ["--arg", f"{base}.{a}.npy"]
     ref = logical @ w.astype(np.int64).T + (bvals if bias else 0)
-    ref = np.clip(ref, -2**31, 2**31 - 1).astype(np.int32)
+    # An f32 result rounds the exact sum once (exact in float64: |ref| <
+    # 2^53); an i32 one saturates.
+    ref = ref.astype(np.float64).astype(np.float32) if out == "f32" else \
+        np.clip(ref, -2**31, 2**31 - 1).astype(np.int32)
     rc, err = run([args.cpu_runner, base + ".mlir", "-e", "main", "--no-print",
                    "--out-arg=3=" + base + ".cpu.npy", *ins])
     if rc:
         return [f"FAIL {name} (cpu): {err}"]
     cpu = np.load(base + ".cpu.npy")
-    if not np.array_equal(cpu, ref):
+    if cpu.dtype != ref.dtype or cpu.tobytes() != ref.tobytes():
         return [f"FAIL {name}: the CPU JIT differs from the exact reference"]
     lines = []
-    for isa, lmul in [(i, l) for i in args.isa.split(",") for l in LMULS]:
+    for isa, lmul in [(i, l) for i in args.isa.split(",") for l in lmuls]:
         rc, err = run([args.rv_runner, base + ".mlir", "--vlen", ",".join(map(str, VLENS)),
                        "--isa", isa, "--lmul", str(lmul),
                        f"--out-arg=3={base}.{isa}{lmul}_%v.npy", *ins])
@@ -167,6 +185,16 @@ def compare(args, name, cpu, isa, lmul, err, outs, rejected):
             lines.append(f"ok {tag}: bit-identical to the CPU JIT")
     return lines
 
+
+# `--group float`: batch_matvec with f32 inputs (DXIL's rule: nearest even,
+# saturated, NaN 0) or f32 results (the exact sum rounded once), on every
+# isa: (matrix, input interp, `unsigned`, input type, result, M, K, N).
+FLOAT = [("I8", "I8", False, "f32", "f32", 7, 10, 11),
+         ("U8", "U8", False, "f32", "i32", 13, 37, 70),
+         ("U8", "I8", False, "f32", "f32", 1, 3, 1),
+         ("I8", "U8", True, "i32", "f32", 33, 5, 129),
+         ("U8", "PackedS8x32", False, "i32", "f32", 4, 16, 4),
+         ("I8", "U8", False, "f32", "f32", 64, 100, 9)]
 
 # (matrix, input type, input interp, `unsigned`, bias, result, M, K)
 MATVEC = [("I8", "i32", "I8", False, True, "i32", 7, 10),
@@ -227,8 +255,10 @@ def matvec_case(args, rng, idx, matrix, phys, interp, uns, bias, out, m, k):
         rc, err = run([args.rv_runner, base + ".mlir", "--vlen", ",".join(map(str, VLENS)),
                        "--isa", isa, "--lmul", str(lmul), "--no-print",
                        "-o", f"{base}.{isa}{lmul}_%v.npy", *ins])
+        # The chosen LMUL holds whole tiles at every VLEN the isa runs at
+        # (SiFive 4x8x4 needs VLEN 256, as with LMUL 8).
         lines += compare(args, name, cpu, isa, lmul, err, f"{base}.{isa}{lmul}_%d.npy",
-                         lambda v: rejected(isa, v, lmul) if lmul else None)
+                         lambda v: rejected(isa, v, lmul or 8))
     return lines
 
 
@@ -308,17 +338,17 @@ def main():
     ap.add_argument("--rv-runner", required=True)
     ap.add_argument("--tmp", required=True)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--group", default="batch", choices=["batch", "matvec", "quant"])
+    ap.add_argument("--group", default="batch", choices=["batch", "float", "matvec", "quant"])
     ap.add_argument("--isa",
                     help="comma-separated: xxlvqmacc (Nuclei vqmacc), rvv (generic), "
                          "xsfvqmacc-4x8x4, xsfvqmacc-2x8x2 (SiFive, emulated); by "
                          "default every isa that lowers the group (the SiFive ones "
-                         "take batch_matvec without the quantized form only)")
+                         "take everything but the quantized form)")
     ap.add_argument("--shard", default="0/1",
                     help="K/N: only the cases i with i %% N == K (to split a slow ISA)")
     args = ap.parse_args()
     if args.isa is None:
-        args.isa = ",".join(ISAS if args.group == "batch" else ISAS[:2])
+        args.isa = ",".join(ISAS if args.group != "quant" else ISAS[:2])
     shard, shards = (int(v) for v in args.shard.split("/"))
     os.makedirs(args.tmp, exist_ok=True)
     n = failures = 0
@@ -340,6 +370,13 @@ def main():
         for i, rng, spec in cases(MATVEC):
             report(matvec_case(args, rng, i, *spec))
         print(f"rv-matvec: {n} cases, {failures} failures")
+    elif args.group == "float":
+        for i, rng, (matrix, interp, uns, phys, out, m, k, b) in cases(FLOAT):
+            layout = ROWMAJOR if i % 2 == 0 else COLMAJOR
+            # LMUL automatic (8 for a dynamic batch) and 2.
+            report(case(args, rng, i, matrix, interp, uns, layout, i % 3 != 2, m, k, b,
+                        phys=phys, out=out, lmuls=(0, 2)))
+        print(f"rv-float: {n} cases, {failures} failures")
     elif args.group == "quant":
         for i, rng, spec in cases(QUANT):
             report(quant_case(args, rng, i, *spec))
