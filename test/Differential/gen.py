@@ -174,8 +174,8 @@ def vulkan_program(p, text):
 
 
 # What convert-coopvec-to-riscv takes (lib/Conversion/CoopVecToRISCV,
-# planCommon, and its C target's function rules): I8/U8 matrices in
-# RowMajor/ColumnMajor, not transposed, no block scales; I8, U8, PackedS8x32
+# planCommon, and its C target's function rules): I8/U8 matrices in every
+# layout (transposed where the layout allows), no block scales; I8, U8, PackedS8x32
 # or PackedU8x32 inputs of i32 or f32 elements; signed i32 or f32 results;
 # an I32 bias. A single matvec (alone or chained) or a batch_matvec: the C
 # target lowers no scf.for loop.
@@ -188,8 +188,7 @@ def rv_supports(op):
     if op["kind"] != "matvec":
         return False
     return ((not op["loop"] or op.get("kind_detail") == "batch_matvec")
-            and op["matrix"] in RV_MATRICES and op["scale"] is None and not op["transpose"]
-            and op["layout"] in ("RowMajor", "ColumnMajor") and op["in_interp"] in RV_INPUTS
+            and op["matrix"] in RV_MATRICES and op["scale"] is None and op["in_interp"] in RV_INPUTS
             and op["in_phys"] in ("i32", "f32") and op["out"] in ("i32", "f32")
             and not op["out_uns"] and op["bias"] in (None, "I32"))
 
@@ -869,8 +868,8 @@ def gen_vulkan_matvec_spec(rng, chained=None):
 def gen_rv_matvec_spec(rng, chained=None):
     """A random matvec of rv_supports (chained: on an i32/f32 result)."""
     op = {"kind": "matvec", "matrix": str(rng.choice(RV_MATRICES)), "scale": None,
-          "layout": str(rng.choice(["RowMajor", "ColumnMajor"])), "transpose": False,
-          "m": pick_size(rng)}
+          "layout": str(rng.choice(LAYOUTS)), "m": pick_size(rng)}
+    op["transpose"] = op["layout"].endswith("Optimal") and rng.random() < 0.4
     if chained:
         op["k"], op["in_phys"] = chained
         op["in_interp"] = str(rng.choice(["I8", "U8"]))

@@ -272,8 +272,9 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
     The operation follows the signedness: `I8` matrix (A) x `I8` input (B)
     `vqmacc`, `U8` x `U8` `vqmaccu`, `U8` x `I8` `vqmaccus`, `I8` x `U8`
     `vqmaccsu`. Taken: `coopvec.matvec` and `coopvec.batch_matvec` with
-    `I8`/`U8` matrices in `RowMajor`/`ColumnMajor` with constant offsets and
-    strides, `i32` or `f32` inputs read as `I8`/`U8` (`unsigned` too) or
+    `I8`/`U8` matrices in every layout (`RowMajor`/`ColumnMajor` with a
+    constant stride; `InferencingOptimal`/`TrainingOptimal` by Layout.h's
+    formulas, transposed or not) at constant offsets, `i32` or `f32` inputs read as `I8`/`U8` (`unsigned` too) or
     `i32` inputs as `PackedS8x32`/`PackedU8x32` words, an optional `I32`
     bias, signed `i32` or `f32` results; the quantized form with `i32`,
     `f32`, `f16` or `bf16` results; `func.return` and `arith.constant`.

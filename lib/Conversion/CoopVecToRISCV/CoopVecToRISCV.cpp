@@ -15,6 +15,7 @@
 #include "MatVecPlan.h"
 
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
+#include "LinAlgCoop/Runtime/Layout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/EmitC/IR/EmitC.h"
@@ -93,16 +94,22 @@ LogicalResult planCommon(OpT op, Type inElt, Type outElt, MatVecPlan &p,
           "or f32 results";
     return failure();
   }
-  if (desc.getTranspose() || (desc.getLayout() != MatrixLayout::RowMajor &&
-                              desc.getLayout() != MatrixLayout::ColumnMajor)) {
-    why = "the RISC-V vqmacc lowering takes RowMajor and ColumnMajor "
-          "matrices, not transposed";
+  p.layout = desc.getLayout();
+  p.transpose = desc.getTranspose();
+  bool linear = p.layout == MatrixLayout::RowMajor ||
+                p.layout == MatrixLayout::ColumnMajor;
+  p.matrixNibbles = mi.getElementType().isInteger(4);
+  if (p.matrixNibbles && !linear) {
+    why = "the RISC-V lowering takes I4 and U4 matrices in RowMajor and "
+          "ColumnMajor layouts only";
     return failure();
   }
+  // The optimal layouts ignore the stride (the verifier's rule).
   std::optional<int64_t> offset = getConstantIntValue(op.getMatrixOffset());
   std::optional<int64_t> stride =
-      op.getMatrixStride() ? getConstantIntValue(op.getMatrixStride())
-                           : std::nullopt;
+      !linear ? std::optional<int64_t>(0)
+      : op.getMatrixStride() ? getConstantIntValue(op.getMatrixStride())
+                             : std::nullopt;
   if (!offset || !stride) {
     why = "the RISC-V lowering needs a constant matrix offset and stride";
     return failure();
@@ -110,12 +117,20 @@ LogicalResult planCommon(OpT op, Type inElt, Type outElt, MatVecPlan &p,
   p.m = desc.getRows();
   p.k = desc.getCols();
   p.matrixOffset = *offset;
-  bool rowMajor = desc.getLayout() == MatrixLayout::RowMajor;
+  bool rowMajor = p.layout == MatrixLayout::RowMajor;
   p.rowStep = rowMajor ? *stride : 1;
   p.colStep = rowMajor ? 1 : *stride;
-  p.matrixNibbles = mi.getElementType().isInteger(4);
-  int64_t storedCols = p.matrixNibbles ? llvm::divideCeil(p.k, 2) : p.k;
-  p.footprint = (p.m - 1) * p.rowStep + (storedCols - 1) * p.colStep + 1;
+  p.storedCols = p.transpose ? p.m : p.k;
+  if (linear) {
+    int64_t storedCols = p.matrixNibbles ? llvm::divideCeil(p.k, 2) : p.k;
+    p.footprint = (p.m - 1) * p.rowStep + (storedCols - 1) * p.colStep + 1;
+  } else {
+    // What the CPU runtime requires of an optimal matrix: the layout's
+    // destination size (Layout.h), so that both report the same buffers.
+    p.footprint = static_cast<int64_t>(coopvecLayoutDestinationSize(
+        static_cast<uint32_t>(p.layout), p.transpose ? p.k : p.m,
+        p.storedCols, /*elemSize=*/1, /*stride=*/0));
+  }
   p.matrixUnsigned = mi.getIsUnsigned();
   p.inputUnsignedInterp = ii.getIsUnsigned();
   p.inputPacked = ii.getPacked();
@@ -563,8 +578,7 @@ void emitMatVec(ConversionPatternRewriter &rewriter, Location loc,
   // W[m][k] through the layout (as the matrix's int8 type).
   auto matrixAt = [&](Value m, Value k) {
     Value col = p.matrixNibbles ? c.div(k, c.c(2)) : k;
-    Value at = c.add(c.c(p.matrixOffset), c.add(c.mul(m, c.c(p.rowStep)),
-                                                c.mul(col, c.c(p.colStep))));
+    Value at = matrixByte(c, p, m, col);
     if (!p.matrixNibbles)
       return c.castTo(aElt, c.load(w, at));
     // Nibble k % 2 of the byte, sign-extended for I4: (v ^ 8) - 8.

@@ -12,6 +12,7 @@
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <optional>
 #include <string>
@@ -34,8 +35,14 @@ struct QuantClause {
 /// cannot.
 struct MatVecPlan {
   int64_t m, k;
-  int64_t matrixOffset, rowStep, colStep; // W[m][k] at off + m*rowStep + k*colStep
-  int64_t footprint;                      // bytes from the offset
+  // Where W[m][k] is: RowMajor/ColumnMajor at off + m*rowStep + k*colStep;
+  // the optimal layouts by include/LinAlgCoop/Runtime/Layout.h's formulas
+  // for 1-byte elements, of the stored matrix (K x M when transposed).
+  MatrixLayout layout;
+  bool transpose;
+  int64_t storedCols;
+  int64_t matrixOffset, rowStep, colStep;
+  int64_t footprint; // bytes from the offset
   bool matrixUnsigned, inputUnsignedInterp, inputUnsignedValue;
   // I4/U4 (the quantized form): two columns to a byte, the even one in the
   // low nibble; the steps above are between byte columns.
@@ -58,6 +65,39 @@ struct MatVecPlan {
   // sums are scaled in f32) are `computeGroup` columns.
   int64_t block, computeGroup;
 };
+
+/// The byte of W[m][k] in the matrix buffer (`col` is k, or its byte column
+/// for I4/U4), as index arithmetic of either lowering's builder `B` (with
+/// c(int64_t), add, mul, div and rem on non-negative values).
+template <typename B, typename V>
+V matrixByte(B &c, const MatVecPlan &p, V m, V col) {
+  V at;
+  if (p.layout == MatrixLayout::RowMajor ||
+      p.layout == MatrixLayout::ColumnMajor) {
+    at = c.add(c.mul(m, c.c(p.rowStep)), c.mul(col, c.c(p.colStep)));
+  } else {
+    // Stored element (r, s) of a rows x storedCols matrix of bytes.
+    V r = p.transpose ? col : m, s = p.transpose ? m : col;
+    auto part = [&](V v, int64_t d) {
+      return std::make_pair(c.div(v, c.c(d)), c.rem(v, c.c(d)));
+    };
+    auto [rp, ri] = part(r, 8);
+    if (p.layout == MatrixLayout::InferencingOptimal) {
+      // Panels of 8 rows, column pairs (G = 2) of 8 x 2 bytes row by row.
+      int64_t panel = 8 * llvm::alignTo(p.storedCols, 2);
+      auto [sp, si] = part(s, 2);
+      at = c.add(c.add(c.mul(rp, c.c(panel)), c.mul(sp, c.c(16))),
+                 c.add(c.mul(ri, c.c(2)), si));
+    } else {
+      // 8 x 8 tiles, row of tiles by row of tiles, each column by column.
+      int64_t tileCols = llvm::divideCeil(p.storedCols, 8);
+      auto [sp, si] = part(s, 8);
+      at = c.add(c.mul(c.add(c.mul(rp, c.c(tileCols)), sp), c.c(64)),
+                 c.add(c.mul(si, c.c(8)), ri));
+    }
+  }
+  return c.add(c.c(p.matrixOffset), at);
+}
 
 /// The plan of `op`, or failure with the reason (a located error's text) in
 /// `why`. A matvec is a batch of one.

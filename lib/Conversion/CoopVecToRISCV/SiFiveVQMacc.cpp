@@ -310,8 +310,7 @@ public:
     // A tiles: W[m][k] at byte (m % tm) * 8 + k % 8 of tile (m / tm, k / 8).
     c.loop(c0, c.c(p.m), c1, [&](Value m) {
       c.loop(c0, c.c(p.k), c1, [&](Value k) {
-        Value at = c.add(c.c(p.matrixOffset), c.add(c.mul(m, c.c(p.rowStep)),
-                                                    c.mul(k, c.c(p.colStep))));
+        Value at = matrixByte(c, p, m, k);
         Value v = memref::LoadOp::create(ib, w, at);
         Value tile = c.add(c.mul(c.div(m, cTm), c.c(kt)), c.div(k, c8));
         Value in = c.add(c.mul(c.rem(m, cTm), c8), c.rem(k, c8));

@@ -19,11 +19,12 @@ func.func @f16(%x: memref<?x8xf32>, %w: memref<?xi8>, %y: memref<?x8xf32>) {
 
 // -----
 
-func.func @optimal(%x: memref<?x8xi32>, %w: memref<?xi8>, %y: memref<?x8xi32>) {
+func.func @nibbles_optimal(%x: memref<?x8xi8>, %w: memref<?xi8>, %zw: memref<?xi8>, %y: memref<?x4xi32>) {
   %c0 = arith.constant 0 : index
-  // expected-error@+1 {{the RISC-V vqmacc lowering takes RowMajor and ColumnMajor matrices, not transposed}}
-  coopvec.batch_matvec %x as I8, %w[%c0] matrix<I8, 8x8, InferencingOptimal> into %y
-      : memref<?x8xi32>, memref<?xi8> -> memref<?x8xi32>
+  // expected-error@+1 {{the RISC-V lowering takes I4 and U4 matrices in RowMajor and ColumnMajor layouts only}}
+  coopvec.batch_matvec %x as I8, %w[%c0] matrix<I4, 4x8, InferencingOptimal>
+      weight_zero_points %zw[%c0] as I8 per_tensor : memref<?xi8>
+      into %y : memref<?x8xi8>, memref<?xi8> -> memref<?x4xi32>
   return
 }
 
@@ -47,16 +48,6 @@ func.func @unsigned_result(%x: vector<8xi32>, %w: memref<?xi8>) -> vector<8xi32>
   %y = coopvec.matvec %x as I8, %w[%c0] matrix<I8, 8x8, RowMajor> stride %s unsigned_result
       : vector<8xi32>, memref<?xi8> -> vector<8xi32>
   return %y : vector<8xi32>
-}
-
-// -----
-
-func.func @matvec_optimal(%x: vector<8xf32>, %w: memref<?xi8>) -> vector<8xf32> {
-  %c0 = arith.constant 0 : index
-  // expected-error@+1 {{the RISC-V vqmacc lowering takes RowMajor and ColumnMajor matrices, not transposed}}
-  %y = coopvec.matvec %x as I8, %w[%c0] matrix<U8, 8x8, InferencingOptimal>
-      : vector<8xf32>, memref<?xi8> -> vector<8xf32>
-  return %y : vector<8xf32>
 }
 
 // -----

@@ -17,16 +17,6 @@ func.func @f16(%x: memref<?x8xf32>, %w: memref<?xi8>, %y: memref<?x8xf32>) {
 
 // -----
 
-func.func @optimal(%x: memref<?x8xi32>, %w: memref<?xi8>, %y: memref<?x8xi32>) {
-  %c0 = arith.constant 0 : index
-  // expected-error@+1 {{the RISC-V vqmacc lowering takes RowMajor and ColumnMajor matrices, not transposed}}
-  coopvec.batch_matvec %x as I8, %w[%c0] matrix<I8, 8x8, InferencingOptimal> into %y
-      : memref<?x8xi32>, memref<?xi8> -> memref<?x8xi32>
-  return
-}
-
-// -----
-
 func.func @dynamic_offset(%x: memref<?x8xi32>, %w: memref<?xi8>, %y: memref<?x8xi32>, %o: index) {
   %s = arith.constant 16 : index
   // expected-error@+1 {{the RISC-V lowering needs a constant matrix offset and stride}}

@@ -17,6 +17,10 @@ for 4x8x4, a VLEN whose register holds no 32-byte A tile) must be reported
 as a runtime error, never give numbers.
 Prints one line per case and "rv: N cases, M failures".
 
+`--group layouts`: the same batch_matvec with InferencingOptimal and
+TrainingOptimal matrices, plain and transposed, on every isa, LMUL
+automatic and 2 ("rv-layouts: ...").
+
 `--group float`: the same batch_matvec on every isa with f32 inputs
 (rounded to nearest even, saturated, NaN 0: ties, infinities, -0) or f32
 results (the exact sum plus bias rounded once), LMUL automatic and 2
@@ -45,7 +49,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "CPU", "Inputs"))
-from cases import COLMAJOR, ROWMAJOR, store_matrix, strided_stride  # noqa: E402
+from cases import COLMAJOR, INFOPT, ROWMAJOR, TRAINOPT, store_matrix, strided_stride  # noqa: E402
 import quant  # noqa: E402
 
 # (matrix, input interp, input `unsigned`) -> the vqmacc form it takes
@@ -72,25 +76,27 @@ def run(cmd):
     return p.returncode, p.stderr.strip()
 
 
-def save_matrix(rng, base, matrix, layout, m, k):
-    """A random I8/U8 m x k matrix stored in `layout` with garbage wherever
-    no element is, saved as base.w.npy; returns (values, stride)."""
+def save_matrix(rng, base, matrix, layout, m, k, transpose=False):
+    """A random I8/U8 m x k matrix stored in `layout` (as its k x m transpose
+    when `transpose`) with garbage wherever no element is, saved as
+    base.w.npy; returns (values, stride)."""
     w = rng.integers(*((0, 256) if matrix == "U8" else (-128, 128)), (m, k))
     w = w.astype(np.uint8 if matrix == "U8" else np.int8)
-    stride = strided_stride(layout, m, k, 1)
-    buf = store_matrix(w, layout, stride)
-    mask = store_matrix(np.ones((m, k), np.uint8), layout, stride) == 0
+    stored = w.T.copy() if transpose else w
+    stride = strided_stride(layout, *stored.shape, 1)
+    buf = store_matrix(stored, layout, stride)
+    mask = store_matrix(np.ones(stored.shape, np.uint8), layout, stride) == 0
     buf[mask] = rng.integers(0, 256, int(mask.sum()))
     np.save(base + ".w.npy", buf)
     return w, stride
 
 
 def case(args, rng, idx, matrix, interp, uns, layout, bias, m, k, n, phys="i32", out="i32",
-         lmuls=LMULS):
-    name = (f"rv{idx}_{matrix}x{phys}{interp}{'u' if uns else ''}_{layout}_{'b' if bias else 'nb'}"
-            f"_{out}_{m}x{k}x{n}")
+         lmuls=LMULS, transpose=False):
+    name = (f"rv{idx}_{matrix}x{phys}{interp}{'u' if uns else ''}_{layout}{'T' if transpose else ''}"
+            f"_{'b' if bias else 'nb'}_{out}_{m}x{k}x{n}")
     base = os.path.join(args.tmp, name)
-    w, stride = save_matrix(rng, base, matrix, layout, m, k)
+    w, stride = save_matrix(rng, base, matrix, layout, m, k, transpose)
     packed = interp.startswith("Packed")
     lo, hi = (0, 255) if interp == "U8" else (-128, 127)
     if phys == "f32":
@@ -122,11 +128,14 @@ def case(args, rng, idx, matrix, interp, uns, layout, bias, m, k, n, phys="i32",
     uns_txt = " unsigned" if uns else ""
     bias_txt = " bias %b[%c64] as I32" if bias else ""
     bias_ty = ", memref<?xi8>" if bias else ""
+    transpose_txt = ", transpose" if transpose else ""
+    # The optimal layouts take no stride.
+    stride_txt = " stride %s" if layout in (ROWMAJOR, COLMAJOR) else ""
     prog = f"""func.func @main(%x: memref<?x{cols}x{phys}>, %w: memref<?xi8>, %b: memref<?xi8>, %y: memref<?x{m}x{out}>) {{
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %s = arith.constant {stride} : index
-  coopvec.batch_matvec %x{uns_txt} as {interp}, %w[%c0] matrix<{matrix}, {m}x{k}, {layout}> stride %s{bias_txt} into %y
+  coopvec.batch_matvec %x{uns_txt} as {interp}, %w[%c0] matrix<{matrix}, {m}x{k}, {layout}{transpose_txt}>{stride_txt}{bias_txt} into %y
       : memref<?x{cols}x{phys}>, memref<?xi8>{bias_ty} -> memref<?x{m}x{out}>
   return
 }}
@@ -185,6 +194,17 @@ def compare(args, name, cpu, isa, lmul, err, outs, rejected):
             lines.append(f"ok {tag}: bit-identical to the CPU JIT")
     return lines
 
+
+# `--group layouts`: the batch cases in the optimal layouts
+# (InferencingOptimal, TrainingOptimal; Layout.h's formulas for bytes),
+# plain and transposed, on every isa: (matrix, input interp, `unsigned`,
+# layout, transpose, M, K, N).
+LAYOUTS = [("I8", "I8", False, INFOPT, False, 13, 37, 70),
+           ("U8", "U8", True, INFOPT, True, 7, 10, 11),
+           ("U8", "I8", False, TRAINOPT, False, 33, 5, 129),
+           ("I8", "PackedU8x32", False, TRAINOPT, True, 9, 17, 6),
+           ("I8", "U8", False, INFOPT, True, 1, 3, 1),
+           ("U8", "PackedS8x32", False, TRAINOPT, False, 64, 100, 9)]
 
 # `--group float`: batch_matvec with f32 inputs (DXIL's rule: nearest even,
 # saturated, NaN 0) or f32 results (the exact sum rounded once), on every
@@ -338,7 +358,8 @@ def main():
     ap.add_argument("--rv-runner", required=True)
     ap.add_argument("--tmp", required=True)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--group", default="batch", choices=["batch", "float", "matvec", "quant"])
+    ap.add_argument("--group", default="batch",
+                    choices=["batch", "float", "layouts", "matvec", "quant"])
     ap.add_argument("--isa",
                     help="comma-separated: xxlvqmacc (Nuclei vqmacc), rvv (generic), "
                          "xsfvqmacc-4x8x4, xsfvqmacc-2x8x2 (SiFive, emulated); by "
@@ -370,6 +391,12 @@ def main():
         for i, rng, spec in cases(MATVEC):
             report(matvec_case(args, rng, i, *spec))
         print(f"rv-matvec: {n} cases, {failures} failures")
+    elif args.group == "layouts":
+        for i, rng, (matrix, interp, uns, layout, transpose, m, k, b) in cases(LAYOUTS):
+            # LMUL automatic (8 for a dynamic batch) and 2.
+            report(case(args, rng, i, matrix, interp, uns, layout, i % 3 != 2, m, k, b,
+                        lmuls=(0, 2), transpose=transpose))
+        print(f"rv-layouts: {n} cases, {failures} failures")
     elif args.group == "float":
         for i, rng, (matrix, interp, uns, phys, out, m, k, b) in cases(FLOAT):
             layout = ROWMAJOR if i % 2 == 0 else COLMAJOR
