@@ -57,6 +57,12 @@ CASES = [
          inp=("PackedS8x32", "i32"), out="i32", bias="I32", differ=True),
     dict(name="s8_bias_saturates", mat="I8", m=16, k=32, layout="RowMajor",
          inp=("PackedS8x32", "i32"), out="i32", bias="I32", big_bias=True),
+    # Blocks of 4 warps with 2 stages (stage-warps=2, no known_block_size):
+    # warps 2 and 3 of each block take the per-lane path.
+    dict(name="s8_stage2", mat="I8", m=64, k=128, layout="RowMajor",
+         inp=("PackedS8x32", "i32"), out="i32", bias="I32", stage_warps=2),
+    dict(name="f16_stage2", mat="F16", m=48, k=64, layout="RowMajor",
+         inp=("F16", "f16"), out="f32", bias="F32", stage_warps=2),
     # 8-bit floats (sm_89 and later): E4M3 inputs saturate at 448, E5M2
     # keeps infinities.
     dict(name="f8_e4m3", mat="F8_E4M3", m=64, k=64, layout="RowMajor",
@@ -137,16 +143,29 @@ def matvec_text(c, x, off):
                 c["layout"], bias, ures, types))
 
 
-def body(c, t):
-    """The per-thread body (thread index %s) shared by kernel and host."""
+def vector_alignment(count, dtype):
+    """The alignment (up to 16 bytes) of thread t's vector of `count`
+    `dtype`s at t * count in a buffer aligned to 256 (CuPy's)."""
+    size = count * np.dtype(NP[dtype]).itemsize
+    return min(16, size & -size)
+
+
+def body(c, t, device=False):
+    """The per-thread body (thread index %s) shared by kernel and host. In
+    the kernel, the vector loads and stores say their alignment, so that
+    NVPTX emits 16-byte accesses rather than one per element."""
     kin, m = input_count(c), c["m"]
+    xalign = " {alignment = %d}" % vector_alignment(kin, c["inp"][1]) \
+        if device else ""
+    yalign = " {alignment = %d}" % vector_alignment(m, c["out"]) \
+        if device else ""
     lines = [
         "%%kin = arith.constant %d : index" % kin,
         "%%mo = arith.constant %d : index" % m,
         "%%stride = arith.constant %d : index" % stride_bytes(c),
         "%%xb = arith.muli %s, %%kin : index" % t,
-        "%%xv = vector.load %%x[%%xb] : memref<?x%s>, vector<%dx%s>" % (
-            c["inp"][1], kin, c["inp"][1]),
+        "%%xv = vector.load %%x[%%xb]%s : memref<?x%s>, vector<%dx%s>" % (
+            xalign, c["inp"][1], kin, c["inp"][1]),
     ]
     if c.get("differ"):
         lines += ["%c2 = arith.constant 2 : index",
@@ -158,8 +177,8 @@ def body(c, t):
         off = "%c0"
     lines.append(matvec_text(c, "%xv", off))
     lines += ["%%yb = arith.muli %s, %%mo : index" % t,
-              "vector.store %%r, %%y[%%yb] : memref<?x%s>, vector<%dx%s>" % (
-                  c["out"], m, c["out"])]
+              "vector.store %%r, %%y[%%yb]%s : memref<?x%s>, vector<%dx%s>" % (
+                  yalign, c["out"], m, c["out"])]
     return "\n".join("      " + l for l in lines)
 
 
@@ -188,7 +207,7 @@ def kernel_text(c):
     }
   }
 }
-""" % (c["name"], args_sig(c), body(c, "%t"))
+""" % (c["name"], args_sig(c), body(c, "%t", device=True))
 
 
 def host_text(c):
@@ -279,7 +298,8 @@ def prepare(args):
         for variant, coop in (("coop", "true"), ("lane", "false")):
             lowered = subprocess.run(
                 [opt, d + ".kernel.mlir", "--coopvec-nvvm-pipeline=chip=%s "
-                 "format=isa cooperative=%s" % (args.chip, coop)],
+                 "format=isa cooperative=%s stage-warps=%d" % (
+                     args.chip, coop, c.get("stage_warps", 8))],
                 check=True, capture_output=True, text=True).stdout
             start = lowered.index('assembly = "') + len('assembly = "')
             end = lowered.index('"', start)

@@ -348,7 +348,7 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
     thread) into what a GPU driver does with a cooperative vector (seed 000):
 
     * **The cooperative step.** When the whole warp is active
-      (`activemask.b32` is all ones) and every lane names the same matrix
+      (`activemask.b32` is all ones), has a stage, and every lane names the same matrix
       (aligned pointer, offset and stride, compared with lane 0's through
       `shfl.sync.idx` and `vote.sync.all`), the 32 input vectors form the
       `B` operand of `mma.sync` (lane `n` is column `n`: four `m16n8` tiles)
@@ -357,10 +357,14 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
       matrices `m16n8k32.s32.{s8,u8}.{s8,u8}.s32`, `F8_E4M3`/`F8_E5M2`
       matrices (sm_89 and later) `m16n8k32.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32`
       through `llvm.call_intrinsic` (MLIR 22's `nvvm.mma.sync` has no fp8
-      forms). The B fragments are
-      gathered with `shfl.sync.idx` from the owning lanes; the `f32`/`s32`
-      accumulator tiles are scattered back the same way, so each lane gets
-      its own `M`-element result.
+      forms). The B fragments and the `f32`/`s32` accumulator tiles move
+      between the lanes through a 1 KiB shared-memory stage per warp
+      (stores, `bar.warp.sync`, loads; swizzled so that no access has a
+      bank conflict), so each lane gets its own `M`-element result. The
+      stages are one `memref.global` (`__coopvec_warp_stage`, workgroup
+      memory) per `gpu.module`, one per warp of the largest block of its
+      functions: `known_block_size`, else `stage-warps` warps; a warp
+      beyond them takes the per-lane path.
     * **The per-lane path** otherwise (a diverged or partial warp, matrices
       that differ between lanes): one dot product per row, in the CPU
       reference's order and precision (`f32` `mul.rn` then `add.rn`, never
@@ -414,7 +418,11 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
            "The SM the code is for (sm_80, sm_89, sm_90, sm_100a, sm_120a)">,
     Option<"cooperative", "cooperative", "bool", /*default=*/"true",
            "Emit the warp-cooperative tensor-core step (false: only the "
-           "per-lane path)">
+           "per-lane path)">,
+    Option<"stageWarps", "stage-warps", "int64_t", /*default=*/"8",
+           "Warps per block that get a shared-memory stage when the "
+           "gpu.func has no known_block_size (1 to 32, 1 KiB each); the "
+           "warps beyond take the per-lane path">
   ];
 }
 

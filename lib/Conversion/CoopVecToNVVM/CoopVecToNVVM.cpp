@@ -4,10 +4,11 @@
 // them that share a matrix into one matrix-matrix product on tensor cores
 // (seed 000). This pass emits that step for coopvec.matvec inside gpu.func:
 //
-//   full = activemask() == ~0
+//   full = activemask() == ~0 && the warp has a stage
 //   same = full && vote.all(matrix pointer/offset/stride == lane 0's)
 //   if same: the 32 vectors are mma.sync's B operand (lane n = column n),
 //            the matrix is A, and the accumulator tiles go back to the lanes
+//            (both moves through the warp's 1 KiB shared-memory stage)
 //   else:    a per-lane loop in the CPU reference's order
 //
 // then the bias and the DXIL conversion to the result type. Fragment layouts
@@ -223,18 +224,65 @@ constexpr int64_t kUnrolledProducts = 4096;
 /// through local memory).
 constexpr int64_t kUnrolledTiles = 64;
 
+/// 32-bit words of shared memory per warp through which the cooperative
+/// step moves the lanes' vectors into B fragments (2 x 32 lanes x 4 words
+/// per k-tile) and the accumulators back to the lanes (8 rows x 32 lanes).
+constexpr int64_t kStageWordsPerWarp = 256;
+/// The gpu.module's memref.global of the warp stages.
+constexpr StringLiteral kStageName = "__coopvec_warp_stage";
+
+/// The warps of `func`'s blocks: from known_block_size, else `fallback`.
+int64_t blockWarps(gpu::GPUFuncOp func, int64_t fallback) {
+  DenseI32ArrayAttr known = func.getKnownBlockSizeAttr();
+  if (!known)
+    return fallback;
+  int64_t threads = 1;
+  for (int32_t d : known.asArrayRef())
+    threads *= d;
+  return (threads + 31) / 32;
+}
+
+/// The stages of `device`: the existing global, else a new one of `warps`
+/// warps' stages.
+memref::GlobalOp getOrCreateStage(OpBuilder &b, gpu::GPUModuleOp device,
+                                  int64_t warps) {
+  if (auto global = device.lookupSymbol<memref::GlobalOp>(kStageName))
+    return global;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(device.getBody());
+  auto type = MemRefType::get(
+      {warps * kStageWordsPerWarp}, b.getI32Type(), MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup));
+  return memref::GlobalOp::create(
+      b, device.getLoc(), kStageName, b.getStringAttr("private"), type,
+      b.getUnitAttr(), /*constant=*/false, b.getI64IntegerAttr(16));
+}
+
 /// Emits one coopvec.matvec.
 class MatVecEmitter {
 public:
   MatVecEmitter(OpBuilder &b, MatVecOp op, const Plan &plan)
       : b(b), loc(op.getLoc()), op(op), plan(plan) {}
 
-  Value emit(bool cooperative) {
+  /// `stageGlobal` (the gpu.module's memref.global of `stageWarps` warps'
+  /// stages) is needed when `cooperative`.
+  Value emit(bool cooperative, memref::GlobalOp stageGlobal = {}) {
     Value result;
     if (!cooperative) {
       result = perLane();
     } else {
-      Value same = warpSharesMatrix();
+      stage = memref::GetGlobalOp::create(b, loc, stageGlobal.getType(),
+                                          stageGlobal.getSymName());
+      int64_t warps =
+          stageGlobal.getType().getNumElements() / kStageWordsPerWarp;
+      Value warp = warpInBlock();
+      stageBase =
+          arith::MulIOp::create(b, loc, warp, index(kStageWordsPerWarp));
+      // A block with more warps than stages (no known_block_size, more
+      // than `stage-warps` warps): the warps beyond take the per-lane path.
+      Value staged = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           warp, index(warps));
+      Value same = warpSharesMatrix(staged);
       auto ifOp = scf::IfOp::create(b, loc, accVectorType(), same,
                                     /*withElseRegion=*/true);
       {
@@ -254,6 +302,9 @@ private:
   Location loc;
   MatVecOp op;
   const Plan &plan;
+  /// The warp stages (memref<N x i32, workgroup>) and the index of this
+  /// warp's first word.
+  Value stage, stageBase;
 
   Type i8() { return b.getI8Type(); }
   Type i16() { return b.getI16Type(); }
@@ -529,15 +580,41 @@ private:
         .getShuffleResult();
   }
 
-  /// Whether the whole warp is here and names one matrix. The shuffles and
-  /// the vote need every lane, so they run only when activemask is full.
-  Value warpSharesMatrix() {
+  /// bar.warp.sync of the whole warp: orders the stage's stores and loads.
+  void syncWarp() { NVVM::SyncWarpOp::create(b, loc, int32(-1)); }
+
+  /// This warp's index in its block: the linear thread index / 32 (warps
+  /// are consecutive linear thread indices).
+  Value warpInBlock() {
+    auto dim = [&](gpu::Dimension d) {
+      return gpu::BlockDimOp::create(b, loc, d).getResult();
+    };
+    auto id = [&](gpu::Dimension d) {
+      return gpu::ThreadIdOp::create(b, loc, d).getResult();
+    };
+    Value yz = arith::AddIOp::create(
+        b, loc, id(gpu::Dimension::y),
+        arith::MulIOp::create(b, loc, dim(gpu::Dimension::y),
+                              id(gpu::Dimension::z)));
+    Value linear = arith::AddIOp::create(
+        b, loc, id(gpu::Dimension::x),
+        arith::MulIOp::create(b, loc, dim(gpu::Dimension::x), yz));
+    return arith::DivUIOp::create(b, loc, linear, index(32));
+  }
+
+  /// Whether the whole warp is here, has a stage and names one matrix. The
+  /// shuffles and the vote need every lane, so they run only when
+  /// activemask is full (`staged` is the same in every lane of a warp).
+  Value warpSharesMatrix(Value staged) {
     Value mask = LLVM::CallIntrinsicOp::create(
                      b, loc, i32(), b.getStringAttr("llvm.nvvm.activemask"),
                      ValueRange{})
                      .getResult(0);
-    Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mask,
-                                       int32(-1));
+    Value full = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mask,
+                              int32(-1)),
+        staged);
     auto ifFull = scf::IfOp::create(b, loc, b.getI1Type(), full,
                                     /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
@@ -726,32 +803,51 @@ private:
     Value lane = toI32(gpu::LaneIdOp::create(b, loc, /*upperBound=*/nullptr));
     Value g = arith::ShRUIOp::create(b, loc, lane, int32(2));
     Value t = arith::AndIOp::create(b, loc, lane, int32(3));
-    auto isEq = [&](Value v, int64_t c) {
-      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v,
-                                   int32(c));
-    };
 
-    // B fragments: lane L needs word (8 kt + t + 4 r) of lane 8 nt + g. The
-    // word a source sends depends on the reader's t, so each fragment is
-    // four shuffles and a select.
+    // B fragments through the warp's stage: lane L needs word (8 kt + t +
+    // 4 r) of lane 8 nt + g. Per k-tile, each lane stores its eight words
+    // (word 4 r + w at r * 128 + w * 32 + (lane ^ 8 w)), the warp syncs, and
+    // each lane loads its eight registers (word t + 4 r of lane S at r * 128
+    // + t * 32 + (S ^ 8 t)). The XOR spreads both the stores and the loads
+    // over the 32 banks.
     SmallVector<Value> words = inputWords();
     int64_t kTiles = plan.kTiles();
-    // bFrag[(nt * kTiles + kt) * 2 + r]
-    SmallVector<Value> bFrag;
+    Value laneIndex = toIndex(lane);
+    Value gIndex = toIndex(g);
+    Value tIndex = toIndex(t);
+    auto stageAt = [&](int64_t constant, Value varying) {
+      return arith::AddIOp::create(
+          b, loc, stageBase,
+          arith::AddIOp::create(b, loc, index(constant), varying));
+    };
+    SmallVector<Value> storeAt; // [r * 4 + w]
+    for (int64_t r = 0; r < 2; ++r)
+      for (int64_t w = 0; w < 4; ++w)
+        storeAt.push_back(
+            stageAt(r * 128 + w * 32,
+                    arith::XOrIOp::create(b, loc, laneIndex, index(8 * w))));
+    SmallVector<Value> loadAt; // [nt * 2 + r]
+    Value tRows = arith::MulIOp::create(b, loc, tIndex, index(32));
+    Value tSwizzle = arith::MulIOp::create(b, loc, tIndex, index(8));
     for (int64_t nt = 0; nt < 4; ++nt) {
-      Value src = arith::AddIOp::create(b, loc, g, int32(8 * nt));
-      for (int64_t kt = 0; kt < kTiles; ++kt)
-        for (int64_t r = 0; r < 2; ++r) {
-          Value chosen = int32(0);
-          for (int64_t tt = 0; tt < 4; ++tt) {
-            int64_t w = kt * 8 + tt + 4 * r;
-            if (w * plan.perWord() >= plan.k)
-              continue; // zero in every lane
-            chosen = arith::SelectOp::create(b, loc, isEq(t, tt),
-                                             shuffle(words[w], src), chosen);
-          }
-          bFrag.push_back(chosen);
-        }
+      Value src = arith::AddIOp::create(b, loc, gIndex, index(8 * nt));
+      Value at = arith::AddIOp::create(
+          b, loc, tRows, arith::XOrIOp::create(b, loc, src, tSwizzle));
+      for (int64_t r = 0; r < 2; ++r)
+        loadAt.push_back(stageAt(r * 128, at));
+    }
+    // bFrag[(nt * kTiles + kt) * 2 + r]
+    SmallVector<Value> bFrag(4 * kTiles * 2);
+    for (int64_t kt = 0; kt < kTiles; ++kt) {
+      for (int64_t i = 0; i < 8; ++i)
+        memref::StoreOp::create(b, loc, words[kt * 8 + i], stage,
+                                ValueRange{storeAt[i]});
+      syncWarp();
+      for (int64_t nt = 0; nt < 4; ++nt)
+        for (int64_t r = 0; r < 2; ++r)
+          bFrag[(nt * kTiles + kt) * 2 + r] = memref::LoadOp::create(
+              b, loc, stage, ValueRange{loadAt[nt * 2 + r]});
+      syncWarp(); // before the stage is written again
     }
 
     bool wholeWords = !plan.columnMajor && plan.k % plan.perWord() == 0;
@@ -795,10 +891,6 @@ private:
                               ArrayRef<Value> bFrag, Value elementView,
                               Value wordView) {
     int64_t kTiles = plan.kTiles();
-    auto isEq = [&](Value v, int64_t c) {
-      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v,
-                                   int32(c));
-    };
     Value row0 = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, mt, index(16)), toIndex(g));
     Value row1 = arith::AddIOp::create(b, loc, row0, index(8));
@@ -824,26 +916,58 @@ private:
       }
       d.push_back(acc);
     }
-    // Lane n wants D[row][n % 8] of tile n / 8 for each row: held by lane
-    // 4 (row % 8) + (n % 8) / 2 in register 2 (row >= 8) + n % 2.
-    Value column = arith::AndIOp::create(b, loc, lane, int32(7));
-    Value srcBase = arith::ShRUIOp::create(b, loc, column, int32(1));
-    Value myTile = arith::ShRUIOp::create(b, loc, lane, int32(3));
-    Value parity = arith::AndIOp::create(b, loc, lane, int32(1));
-    SmallVector<Value> rows;
-    for (int64_t hi = 0; hi < 2; ++hi)
-      for (int64_t rr = 0; rr < 8; ++rr) {
-        Value src = arith::AddIOp::create(b, loc, srcBase, int32(4 * rr));
-        Value chosen = zeroAcc();
-        for (int64_t nt = 0; nt < 4; ++nt)
-          for (int64_t p = 0; p < 2; ++p) {
-            Value mine = arith::AndIOp::create(b, loc, isEq(myTile, nt),
-                                               isEq(parity, p));
-            chosen = arith::SelectOp::create(
-                b, loc, mine, shuffle(d[nt][hi * 2 + p], src), chosen);
-          }
-        rows.push_back(chosen);
+    // Lane n wants D[row][n] for each row: per half of the tile (rows g and
+    // g + 8), each lane stores its accumulators (column c of row g at g * 32
+    // + (c ^ h(g)), h(g) = (g & 1) | (g & 6) << 2, which spreads one store
+    // instruction over the 32 banks), the warp syncs, and each lane loads
+    // its column of the eight rows.
+    auto swizzle = [&](int64_t row) { return (row & 1) | (row & 6) << 2; };
+    Value gIndex = toIndex(g);
+    Value tIndex = toIndex(t);
+    Value hg = arith::OrIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, gIndex, index(1)),
+        arith::ShLIOp::create(
+            b, loc, arith::AndIOp::create(b, loc, gIndex, index(6)), index(2)));
+    Value rowStart = arith::AddIOp::create(
+        b, loc, stageBase, arith::MulIOp::create(b, loc, gIndex, index(32)));
+    Value pairColumn = arith::MulIOp::create(b, loc, tIndex, index(2));
+    SmallVector<Value> storeAt; // [nt * 2 + p]
+    for (int64_t nt = 0; nt < 4; ++nt)
+      for (int64_t p = 0; p < 2; ++p) {
+        Value column =
+            arith::AddIOp::create(b, loc, pairColumn, index(8 * nt + p));
+        storeAt.push_back(arith::AddIOp::create(
+            b, loc, rowStart, arith::XOrIOp::create(b, loc, column, hg)));
       }
+    Value laneIndex = toIndex(lane);
+    auto toBits = [&](Value v) {
+      return plan.floatSums()
+                 ? Value(arith::BitcastOp::create(b, loc, i32(), v))
+                 : v;
+    };
+    auto fromBits = [&](Value v) {
+      return plan.floatSums()
+                 ? Value(arith::BitcastOp::create(b, loc, f32(), v))
+                 : v;
+    };
+    SmallVector<Value> rows;
+    for (int64_t hi = 0; hi < 2; ++hi) {
+      for (int64_t nt = 0; nt < 4; ++nt)
+        for (int64_t p = 0; p < 2; ++p)
+          memref::StoreOp::create(b, loc, toBits(d[nt][hi * 2 + p]), stage,
+                                  ValueRange{storeAt[nt * 2 + p]});
+      syncWarp();
+      for (int64_t rr = 0; rr < 8; ++rr) {
+        Value at = arith::AddIOp::create(
+            b, loc, stageBase,
+            arith::AddIOp::create(
+                b, loc, index(rr * 32),
+                arith::XOrIOp::create(b, loc, laneIndex, index(swizzle(rr)))));
+        rows.push_back(
+            fromBits(memref::LoadOp::create(b, loc, stage, ValueRange{at})));
+      }
+      syncWarp(); // before the stage is written again
+    }
     return rows;
   }
 
@@ -907,8 +1031,10 @@ private:
 };
 
 struct MatVecToNVVM : OpRewritePattern<MatVecOp> {
-  MatVecToNVVM(MLIRContext *context, StringRef chip, bool cooperative)
-      : OpRewritePattern(context), chip(chip.str()), cooperative(cooperative) {}
+  MatVecToNVVM(MLIRContext *context, StringRef chip, bool cooperative,
+               int64_t stageWarps)
+      : OpRewritePattern(context), chip(chip.str()), cooperative(cooperative),
+        stageWarps(stageWarps) {}
 
   LogicalResult matchAndRewrite(MatVecOp op,
                                 PatternRewriter &rewriter) const override {
@@ -920,13 +1046,23 @@ struct MatVecToNVVM : OpRewritePattern<MatVecOp> {
     }();
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, "not supported");
+    memref::GlobalOp stageGlobal;
+    if (cooperative) {
+      auto func = op->getParentOfType<gpu::GPUFuncOp>();
+      auto device = func->getParentOfType<gpu::GPUModuleOp>();
+      if (!device)
+        return rewriter.notifyMatchFailure(op, "not in a gpu.module");
+      stageGlobal =
+          getOrCreateStage(rewriter, device, blockWarps(func, stageWarps));
+    }
     MatVecEmitter emitter(rewriter, op, *plan);
-    rewriter.replaceOp(op, emitter.emit(cooperative));
+    rewriter.replaceOp(op, emitter.emit(cooperative, stageGlobal));
     return success();
   }
 
   std::string chip;
   bool cooperative;
+  int64_t stageWarps;
 };
 
 struct ConvertCoopVecToNVVMPass
@@ -961,9 +1097,29 @@ struct ConvertCoopVecToNVVMPass
     });
     if (failedAny)
       return signalPassFailure();
+    if (stageWarps < 1 || stageWarps > 32) {
+      module.emitError("convert-coopvec-to-nvvm: stage-warps must be 1 to 32, "
+                       "not ")
+          << static_cast<int64_t>(stageWarps);
+      return signalPassFailure();
+    }
+    // One stage global per gpu.module, for the largest block of a function
+    // with a matvec, before the patterns run.
+    if (cooperative) {
+      OpBuilder b(&getContext());
+      module.walk([&](gpu::GPUModuleOp device) {
+        int64_t warps = 0;
+        device.walk([&](MatVecOp matvec) {
+          if (auto func = matvec->getParentOfType<gpu::GPUFuncOp>())
+            warps = std::max(warps, blockWarps(func, stageWarps));
+        });
+        if (warps)
+          getOrCreateStage(b, device, warps);
+      });
+    }
     FrozenRewritePatternSet patterns = [&] {
       RewritePatternSet set(&getContext());
-      populateCoopVecToNVVMPatterns(set, chip, cooperative);
+      populateCoopVecToNVVMPatterns(set, chip, cooperative, stageWarps);
       populateCoopVecNumericsToNVVMPatterns(set);
       return FrozenRewritePatternSet(std::move(set));
     }();
@@ -977,6 +1133,8 @@ struct ConvertCoopVecToNVVMPass
 
 void mlir::coopvec::populateCoopVecToNVVMPatterns(RewritePatternSet &patterns,
                                                   StringRef chip,
-                                                  bool cooperative) {
-  patterns.add<MatVecToNVVM>(patterns.getContext(), chip, cooperative);
+                                                  bool cooperative,
+                                                  int64_t stageWarps) {
+  patterns.add<MatVecToNVVM>(patterns.getContext(), chip, cooperative,
+                             stageWarps);
 }

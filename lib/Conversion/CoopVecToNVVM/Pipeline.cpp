@@ -1,16 +1,17 @@
-//===- Pipeline.cpp - coopvec-nvvm-pipeline: coopvec in GPU kernels to PTX -===//
+//===- Pipeline.cpp - coopvec-nvvm-pipeline: coopvec in GPU kernels to PTX
+//-===//
 
 #include "LinAlgCoop/Conversion/CoopVecToNVVM/CoopVecToNVVM.h"
 #include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Utils.h"
@@ -31,6 +32,7 @@ void mlir::coopvec::buildCoopVecNVVMPipeline(
   ConvertCoopVecToNVVMOptions lowering;
   lowering.chip = options.chip;
   lowering.cooperative = options.cooperative;
+  lowering.stageWarps = options.stageWarps;
   pm.addPass(createConvertCoopVecToNVVM(lowering));
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   // What the kernels around the coopvec ops are written with: strided

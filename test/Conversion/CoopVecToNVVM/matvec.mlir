@@ -1,13 +1,22 @@
 // RUN: coopvec-opt %s --convert-coopvec-to-nvvm --canonicalize | FileCheck %s
 // RUN: coopvec-opt %s --convert-coopvec-to-nvvm=cooperative=false --canonicalize | FileCheck %s --check-prefix=LANE
 
-// The cooperative step: a full warp (activemask) that agrees on the matrix
-// (lane 0's pointer and dynamic offset, shuffled and voted; the constant
-// stride needs no check), then mma.sync with the lanes' vectors as B.
+// The cooperative step: a full warp (activemask) that has a stage in shared
+// memory (its index in the block below stage-warps, 8 by default: 8 x 256
+// words) and agrees on the matrix (lane 0's pointer and dynamic offset,
+// shuffled and voted; the constant stride needs no check), then mma.sync
+// with the lanes' vectors as B.
+// CHECK: gpu.module @kernels {
+// CHECK-NEXT: memref.global "private" @__coopvec_warp_stage : memref<2048xi32, #gpu.address_space<workgroup>> = uninitialized {alignment = 16 : i64}
 // CHECK-LABEL: gpu.func @f16
+// CHECK: %[[STAGE:.*]] = memref.get_global @__coopvec_warp_stage
+// CHECK: %[[LINEAR:.*]] = arith.addi %thread_id_x,
+// CHECK: %[[WARP:.*]] = arith.divui %[[LINEAR]], %c32 : index
+// CHECK: %[[STAGED:.*]] = arith.cmpi ult, %[[WARP]], %c8 : index
 // CHECK: %[[MASK:.*]] = llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32
 // CHECK: %[[FULL:.*]] = arith.cmpi eq, %[[MASK]], %c-1_i32
-// CHECK: %[[SAME:.*]] = scf.if %[[FULL]] -> (i1) {
+// CHECK: %[[GO:.*]] = arith.andi %[[FULL]], %[[STAGED]] : i1
+// CHECK: %[[SAME:.*]] = scf.if %[[GO]] -> (i1) {
 // CHECK:   memref.extract_aligned_pointer_as_index %arg1
 // CHECK-COUNT-4: gpu.shuffle  idx {{.*}}, %c0_i32, %c32_i32 : i32
 // CHECK-NOT: gpu.shuffle
@@ -17,12 +26,28 @@
 // CHECK:   scf.yield %false : i1
 // CHECK: %[[SUMS:.*]] = scf.if %[[SAME]] -> (vector<16xf32>) {
 // CHECK:   gpu.lane_id
-// The B fragments: four shuffles (one per reader's t) per register.
-// CHECK-COUNT-16: gpu.shuffle  idx {{.*}} : i32
+// The B fragments through the stage: the lane's eight words of the k-tile
+// (the four past K are zero), a warp barrier, the eight registers.
+// CHECK-COUNT-8: memref.store {{.*}}, %[[STAGE]][{{.*}}] : memref<2048xi32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: nvvm.bar.warp.sync %c-1_i32 : i32
+// CHECK-COUNT-8: memref.load %[[STAGE]]
+// CHECK-NEXT: nvvm.bar.warp.sync %c-1_i32 : i32
+// CHECK-NOT: gpu.shuffle
 // CHECK:   memref.view %arg1[%c0][%{{.*}}] : memref<?xi8> to memref<?xi32>
 // CHECK-COUNT-4: nvvm.mma.sync A[{{.*}}]  B[{{.*}}]  C[{{.*}}]  {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-// The accumulators back to their lanes: eight shuffles per row.
-// CHECK-COUNT-128: gpu.shuffle  idx {{.*}} : f32
+// The accumulators back to their lanes through the stage, eight rows at a
+// time: eight stores (f32 bits), a barrier, eight loads, a barrier.
+// CHECK-COUNT-2: arith.bitcast {{.*}} : f32 to i32
+// CHECK: memref.store {{.*}}, %[[STAGE]]
+// CHECK: nvvm.bar.warp.sync
+// CHECK: %[[ROW0:.*]] = memref.load %[[STAGE]]
+// CHECK-NEXT: arith.bitcast %[[ROW0]] : i32 to f32
+// CHECK: nvvm.bar.warp.sync
+// CHECK: memref.store {{.*}}, %[[STAGE]]
+// CHECK: nvvm.bar.warp.sync
+// CHECK: memref.load %[[STAGE]]
+// CHECK: nvvm.bar.warp.sync
+// CHECK-NOT: gpu.shuffle
 // CHECK:   scf.yield {{.*}} : vector<16xf32>
 // CHECK: } else {
 // CHECK:   memref.view %arg1[%c0][%{{.*}}] : memref<?xi8> to memref<?xf16>
@@ -35,6 +60,8 @@
 // CHECK: arith.truncf {{.*}} : f32 to f16
 // CHECK: arith.ori {{.*}}, %c31743_i32
 
+// No stage without the cooperative step.
+// LANE-NOT: __coopvec_warp_stage
 // LANE-LABEL: gpu.func @f16
 // LANE-NOT: nvvm.mma.sync
 // LANE-NOT: activemask
@@ -57,6 +84,7 @@ module attributes {gpu.container_module} {
 // accumulators; the per-lane path multiplies exact i32 values. The dynamic
 // stride is compared too (pointer and stride: four shuffles).
 // CHECK-LABEL: gpu.func @int8
+// CHECK: memref.get_global @__coopvec_warp_stage
 // CHECK-COUNT-4: gpu.shuffle  idx {{.*}}, %c0_i32, %c32_i32 : i32
 // CHECK: nvvm.vote.sync
 // CHECK: nvvm.mma.sync A[{{.*}}]  B[{{.*}}]  C[{{.*}}]  {intOverflowBehavior = #nvvm.mma_int_overflow<wrapped>, layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<u8>, multiplicandBPtxType = #nvvm.mma_type<s8>, shape = #nvvm.shape<m = 16, n = 8, k = 32>} : (i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>

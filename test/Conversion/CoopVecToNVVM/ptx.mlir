@@ -7,12 +7,19 @@
 
 // CHECK: .version 8.7
 // CHECK: .target sm_80
+// The warp stages: 8 warps x 1 KiB (no known_block_size).
+// CHECK: .shared .align 16 .b8 __coopvec_warp_stage[8192];
 // CHECK-LABEL: .entry f16(
 // CHECK: activemask.b32
 // CHECK: shfl.sync.idx.b32 {{.*}}, 0, 31, -1;
 // CHECK: vote.sync.all.pred
+// CHECK: st.shared.b32
+// CHECK: bar.warp.sync -1;
+// CHECK: ld.shared.b32
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// CHECK: shfl.sync.idx.b32
+// CHECK: st.shared.b32
+// CHECK: bar.warp.sync -1;
+// CHECK: ld.shared.b32
 // The per-lane products: mul then add, each rounded (never fma).
 // CHECK: mul.rn.f32
 // CHECK-NEXT: add.rn.f32
@@ -22,6 +29,7 @@
 // CHECK: mul.lo.s32
 // CHECK: st.global.b32
 
+// LANE-NOT: .shared
 // LANE-LABEL: .entry f16(
 // LANE-NOT: mma.sync
 // LANE-NOT: fma.rn.f32

@@ -25,9 +25,13 @@ namespace coopvec {
 /// warp-cooperative mma.sync step (when `cooperative`) guarded by a run-time
 /// uniformity check, with the per-lane loop as the other branch, for SM
 /// `chip`. Ops the lowering does not cover fail to match; the pass reports
-/// them first.
-void populateCoopVecToNVVMPatterns(RewritePatternSet &patterns,
-                                   StringRef chip, bool cooperative);
+/// them first. The cooperative step stages through a
+/// memref.global in workgroup memory that the patterns create in the
+/// gpu.module where it is missing, with a stage for each warp of a block
+/// (known_block_size, else `stageWarps` warps; the warps beyond take the
+/// per-lane path).
+void populateCoopVecToNVVMPatterns(RewritePatternSet &patterns, StringRef chip,
+                                   bool cooperative, int64_t stageWarps = 8);
 
 /// Adds the patterns that rewrite coopvec.convert and coopvec.pack inside a
 /// gpu.module into PTX cvt through NVVM's conversion ops.
@@ -56,6 +60,13 @@ struct CoopVecNVVMPipelineOptions
       llvm::cl::desc("Emit the warp-cooperative tensor-core step (false: "
                      "only the per-lane path)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> stageWarps{
+      *this, "stage-warps",
+      llvm::cl::desc("Warps per block with a shared-memory stage for the "
+                     "cooperative step when a gpu.func has no "
+                     "known_block_size (1 to 32, 1 KiB each); the warps "
+                     "beyond take the per-lane path"),
+      llvm::cl::init(8)};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit whose bin/ptxas assembles format=bin "
