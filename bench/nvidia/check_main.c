@@ -1,7 +1,8 @@
-/* Runs @check of test/Integration/GPU/Inputs/matvec-check.mlir compiled
- * ahead of time (bench/nvidia/matvec_gpu.py prepare), on a machine with a
- * GPU but no LLVM: prints the F16 and I8 mismatch counts between the GPU
- * kernels and the CPU runtime, exit status 1 if any. */
+/* Runs @check of test/Integration/GPU/Inputs/matvec-check.mlir or
+ * batch-check.mlir compiled ahead of time (bench/nvidia/matvec_gpu.py
+ * prepare), on a machine with a GPU but no LLVM: prints the F16 and I8
+ * mismatch counts between the GPU kernels and the CPU runtime, exit status
+ * 1 if any. */
 #include <stdint.h>
 #include <stdio.h>
 

@@ -10,9 +10,10 @@ Two steps, because the GPU machine has CUDA and CuPy but no LLVM/MLIR:
     draws the inputs and computes the expected result with the CPU JIT
     (`coopvec-run`, the same matvec in a host loop). Everything goes to one
     folder: cases.json, the .ptx files and the .npy inputs/results.
-    It also compiles test/Integration/GPU/Inputs/matvec-check.mlir ahead of
-    time into aot/check (with the two runtime libraries beside it).
-  run (on the GPU machine, CuPy): runs aot/check, loads each PTX with the
+    It also compiles test/Integration/GPU/Inputs/matvec-check.mlir and
+    batch-check.mlir (after coopvec-batch-to-gpu) ahead of time into
+    aot/check and aot/batch (with the two runtime libraries beside them).
+  run (on the GPU machine, CuPy): runs the aot programs, loads each PTX with the
     driver, launches
     it over N threads (a partial last warp, so both paths run), compares
     with the CPU results (integers bit for bit; floats bit for bit on the
@@ -320,36 +321,55 @@ def prepare(args):
     prepare_aot(args, run)
 
 
+AOT_PROGRAMS = [
+    # name, source in test/Integration/GPU/Inputs, coopvec-batch-to-gpu first
+    ("check", "matvec-check.mlir", False),
+    ("batch", "batch-check.mlir", True),
+]
+
+
 def prepare_aot(args, run):
-    """test/Integration/GPU/Inputs/matvec-check.mlir as an executable: the
-    host code coopvec-run lowers (launches through the mgpu* runtime, the
-    CPU runtime for the reference) compiled by clang and linked with
-    check_main.c against libcoopvec_cuda_runtime.so/libcoopvec_runtime.so,
-    which are copied beside it."""
-    src = os.path.join(os.path.dirname(__file__), "..", "..", "test",
-                       "Integration", "GPU", "Inputs", "matvec-check.mlir")
+    """test/Integration/GPU/Inputs/matvec-check.mlir and batch-check.mlir
+    (after coopvec-batch-to-gpu) as executables: the host code coopvec-run
+    lowers (launches through the mgpu* runtime, the CPU runtime for the
+    reference) compiled by clang and linked with check_main.c against
+    libcoopvec_cuda_runtime.so/libcoopvec_runtime.so, which are copied
+    beside them."""
+    inputs = os.path.join(os.path.dirname(__file__), "..", "..", "test",
+                          "Integration", "GPU", "Inputs")
     out = os.path.join(args.out, "aot")
     os.makedirs(out, exist_ok=True)
-    lowered = subprocess.run([run, src, "-e", "check", "--gpu-chip", args.chip,
-                              "--print-lowered"], check=True,
-                             capture_output=True, text=True).stdout
-    with open(os.path.join(out, "check.mlir"), "w") as f:
-        f.write(lowered)
-    subprocess.run(["/usr/lib/llvm-22/bin/mlir-translate", "--mlir-to-llvmir",
-                    os.path.join(out, "check.mlir"), "-o",
-                    os.path.join(out, "check.ll")], check=True)
-    subprocess.run(["clang-22", "-c", "-O1", "-fPIC", "-Wno-override-module",
-                    os.path.join(out, "check.ll"), "-o",
-                    os.path.join(out, "check.o")], check=True)
+    opt = os.path.join(args.build, "bin", "coopvec-opt")
     lib = os.path.join(args.build, "lib")
     for name in ("libcoopvec_cuda_runtime.so", "libcoopvec_runtime.so"):
         subprocess.run(["cp", os.path.join(lib, name), out], check=True)
-    subprocess.run(["clang-22", os.path.join(os.path.dirname(__file__),
-                                             "check_main.c"),
-                    os.path.join(out, "check.o"), "-L" + out,
-                    "-lcoopvec_cuda_runtime", "-lcoopvec_runtime", "-lstdc++",
-                    "-lm", "-o", os.path.join(out, "check")], check=True)
-    print("prepared aot/check")
+    for name, source, batch_to_gpu in AOT_PROGRAMS:
+        src = os.path.join(inputs, source)
+        if batch_to_gpu:
+            gpu_src = os.path.join(out, name + ".gpu.mlir")
+            subprocess.run([opt, src, "--coopvec-batch-to-gpu", "-o",
+                            gpu_src], check=True)
+            src = gpu_src
+        lowered = subprocess.run([run, src, "-e", "check", "--gpu-chip",
+                                  args.chip, "--print-lowered"], check=True,
+                                 capture_output=True, text=True).stdout
+        base = os.path.join(out, name)
+        with open(base + ".mlir", "w") as f:
+            f.write(lowered)
+        subprocess.run(["/usr/lib/llvm-22/bin/mlir-translate",
+                        "--mlir-to-llvmir", base + ".mlir", "-o", base + ".ll"],
+                       check=True)
+        subprocess.run(["clang-22", "-c", "-O1", "-fPIC",
+                        "-Wno-override-module", base + ".ll", "-o",
+                        base + ".o"], check=True)
+        subprocess.run(["clang-22", os.path.join(os.path.dirname(__file__),
+                                                 "check_main.c"),
+                        base + ".o", "-L" + out, "-lcoopvec_cuda_runtime",
+                        "-lcoopvec_runtime", "-lstdc++", "-lm", "-o", base],
+                       check=True)
+        for ext in (".mlir", ".ll", ".o"):
+            os.remove(base + ext)
+        print("prepared aot/" + name)
 
 
 def abs_products(c, x, w):
@@ -390,10 +410,13 @@ def run(args):
         meta = json.load(f)
     aot = os.path.join(args.dir, "aot")
     env = dict(os.environ, LD_LIBRARY_PATH=aot)
-    status = subprocess.run([os.path.join(aot, "check")], env=env).returncode
-    print("aot/check (matvec-check.mlir ahead of time):",
-          "ok" if status == 0 else "FAIL")
-    failures = int(status != 0)
+    failures = 0
+    for name, source, batch_to_gpu in AOT_PROGRAMS:
+        status = subprocess.run([os.path.join(aot, name)], env=env).returncode
+        print("aot/%s (%s%s ahead of time):" % (
+            name, source, " after coopvec-batch-to-gpu" if batch_to_gpu
+            else ""), "ok" if status == 0 else "FAIL")
+        failures += int(status != 0)
     for c in meta["cases"]:
         d = os.path.join(args.dir, c["name"])
         x = cp.asarray(np.load(d + ".x.npy"))
@@ -448,8 +471,8 @@ def run(args):
         print("%-20s %s  %s" % (c["name"], status, detail))
         if args.bench and c.get("bench"):
             bench_case(cp, c, results)
-    print("%d cases and aot/check, %d failures" % (len(meta["cases"]),
-                                                   failures))
+    print("%d cases and %d aot programs, %d failures" % (
+        len(meta["cases"]), len(AOT_PROGRAMS), failures))
     return 1 if failures else 0
 
 

@@ -136,6 +136,59 @@ def CoopVecBatch : Pass<"coopvec-batch"> {
   ];
 }
 
+def CoopVecBatchToGPU : Pass<"coopvec-batch-to-gpu", "ModuleOp"> {
+  let summary = "Run each host coopvec.batch_matvec on the GPU: one thread "
+                "per row, each a coopvec.matvec";
+  let description = [{
+    Rewrites every `coopvec.batch_matvec` in host code (outside
+    `gpu.module`s) into what a GPU program does with it: the batch, the
+    matrix and the bias (and a block-scaled matrix's scales) are copied to
+    `gpu.alloc`ed buffers, a `gpu.launch` runs one thread per row of the
+    batch (`block-size` threads per block) that loads its row, multiplies it
+    with `coopvec.matvec` (the same operands and attributes) and stores the
+    result row, and the results are copied back (`gpu.memcpy`) before the
+    device buffers are freed. An empty batch launches one block that does
+    nothing. The module becomes a `gpu.container_module`.
+
+    ```mlir
+    coopvec.batch_matvec %x as F16, %w[%c0] matrix<F16, 64x64, RowMajor> stride %c128
+        into %y : memref<?x64xf16>, memref<?xi8> -> memref<?x64xf32>
+    ```
+
+    becomes a `gpu.launch` whose body is
+
+    ```mlir
+    %row = ...  // block_id.x * block-size + thread_id.x
+    scf.if %row < %rows {
+      %v = vector.load %dx[%row, %c0] {alignment = 16} : memref<?x64xf16>, vector<64xf16>
+      %r = coopvec.matvec %v as F16, %dw[%c0] matrix<F16, 64x64, RowMajor> stride %c128
+             : vector<64xf16>, memref<?xi8> -> vector<64xf32>
+      vector.store %r, %dy[%row, %c0] {alignment = 16} : memref<?x64xf32>, vector<64xf32>
+    }
+    ```
+
+    so that `gpu-kernel-outlining` (which sets the kernel's
+    `known_block_size`) and a target lowering (`coopvec-nvvm-pipeline`: the
+    warp-cooperative tensor-core step; `coopvec-vulkan-pipeline`) take it
+    from there. `coopvec-run` runs the result on the GPU. The loads and
+    stores carry the alignment that `gpu.alloc`'s buffers give the rows.
+
+    The quantized form (zero points, grouped scales, reductions) has no
+    per-row `coopvec.matvec` and is a located error, as are batches and
+    buffers whose layout is not the identity. What the target lowering does
+    not support is reported there, at the batch_matvec's location.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"128",
+           "Threads per block (a multiple of 32, at most 1024)">
+  ];
+}
+
 def CoopVecTile : Pass<"coopvec-tile"> {
   let summary = "Rewrite coopvec.batch_matvec into the tile level: packed "
                 "tiles, a loop nest and coopvec.tile_mma";

@@ -1,0 +1,178 @@
+//===- BatchToGPU.cpp - host batch_matvec as a GPU launch -----------------===//
+//
+// A coopvec.batch_matvec multiplies every row of a batch by one matrix. On a
+// GPU that is one thread per row, each multiplying its own cooperative
+// vector (seed 000): the rows of a warp then share the matrix, which is the
+// case the target lowerings turn into a tensor-core product. This pass
+// writes that program: device copies of the buffers, a gpu.launch whose
+// threads each run a coopvec.matvec on their row, the results copied back.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::coopvec {
+#define GEN_PASS_DEF_COOPVECBATCHTOGPU
+#include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h.inc"
+} // namespace mlir::coopvec
+
+using namespace mlir;
+using namespace mlir::coopvec;
+
+namespace {
+
+/// The alignment in bytes (up to 16) of every row of a `gpu.alloc`ed
+/// identity-layout batch: the row size's largest power-of-two factor.
+int64_t rowAlignment(MemRefType batch) {
+  int64_t bytes = batch.getDimSize(1) * batch.getElementTypeBitWidth() / 8;
+  return std::min<int64_t>(16, bytes & -bytes);
+}
+
+/// Why `op` cannot run as a GPU launch, or "".
+std::string checkBatch(BatchMatVecOp op) {
+  if (op.isQuantized())
+    return "the quantized form (zero points, grouped scales, reductions) "
+           "has no per-row coopvec.matvec to run on a GPU";
+  if (op->getParentOfType<gpu::GPUModuleOp>() ||
+      op->getParentOfType<gpu::LaunchOp>())
+    return "it is already in GPU code (coopvec-batch-to-gpu rewrites "
+           "batches in host code)";
+  for (Value v : op->getOperands()) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (type && !type.getLayout().isIdentity())
+      return "its buffers and batches must have the identity layout (they "
+             "are copied to gpu.alloc buffers of the same type)";
+  }
+  return "";
+}
+
+struct CoopVecBatchToGPUPass
+    : coopvec::impl::CoopVecBatchToGPUBase<CoopVecBatchToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (blockSize < 32 || blockSize > 1024 || blockSize % 32 != 0) {
+      module.emitError("coopvec-batch-to-gpu: block-size must be a multiple "
+                       "of 32 from 32 to 1024, not ")
+          << static_cast<int64_t>(blockSize);
+      return signalPassFailure();
+    }
+    SmallVector<BatchMatVecOp> batches;
+    bool failedAny = false;
+    module.walk([&](BatchMatVecOp op) {
+      std::string why = checkBatch(op);
+      if (!why.empty()) {
+        op.emitOpError("cannot run on a GPU: ") << why;
+        failedAny = true;
+        return;
+      }
+      batches.push_back(op);
+    });
+    if (failedAny)
+      return signalPassFailure();
+    if (batches.empty())
+      return;
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(&getContext()));
+    for (BatchMatVecOp op : batches)
+      rewrite(op);
+  }
+
+  void rewrite(BatchMatVecOp op) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto index = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, loc, v).getResult();
+    };
+    Value c0 = index(0);
+
+    // Device copies: the read operands copied in, the outputs allocated.
+    SmallVector<Value> deviceBuffers;
+    auto deviceCopy = [&](Value host, bool copyIn) -> Value {
+      if (!host)
+        return host;
+      auto type = cast<MemRefType>(host.getType());
+      SmallVector<Value> sizes;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.isDynamicDim(d))
+          sizes.push_back(memref::DimOp::create(b, loc, host, d));
+      Value device = gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(),
+                                          ValueRange{}, sizes, ValueRange{})
+                         .getMemref();
+      if (copyIn)
+        gpu::MemcpyOp::create(b, loc, TypeRange{}, ValueRange{}, device, host);
+      deviceBuffers.push_back(device);
+      return device;
+    };
+    Value inputs = deviceCopy(op.getInputs(), true);
+    Value matrix = deviceCopy(op.getMatrix(), true);
+    Value bias = deviceCopy(op.getBias(), true);
+    Value scales = deviceCopy(op.getScales(), true);
+    Value outputs = deviceCopy(op.getOutputs(), false);
+
+    // One thread per row; an empty batch launches one block that does
+    // nothing (a grid of zero blocks is an invalid launch).
+    Value rows = memref::DimOp::create(b, loc, op.getInputs(), 0);
+    Value threads = index(blockSize);
+    Value grid = arith::MaxUIOp::create(
+        b, loc,
+        arith::DivUIOp::create(
+            b, loc,
+            arith::AddIOp::create(b, loc, rows, index(blockSize - 1)),
+            threads),
+        index(1));
+    Value one = index(1);
+    auto launch =
+        gpu::LaunchOp::create(b, loc, grid, one, one, threads, one, one);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&launch.getBody().front());
+      Value row = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, launch.getBlockIds().x, threads),
+          launch.getThreadIds().x);
+      Value live =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
+      auto ifLive = scf::IfOp::create(b, loc, live, /*withElseRegion=*/false);
+      b.setInsertionPointToStart(ifLive.thenBlock());
+      auto inType = cast<MemRefType>(inputs.getType());
+      auto outType = cast<MemRefType>(outputs.getType());
+      auto inVector =
+          VectorType::get({inType.getDimSize(1)}, inType.getElementType());
+      auto outVector =
+          VectorType::get({outType.getDimSize(1)}, outType.getElementType());
+      Value vector = vector::LoadOp::create(
+          b, loc, inVector, inputs, ValueRange{row, c0}, /*nontemporal=*/false,
+          llvm::MaybeAlign(rowAlignment(inType)));
+      Value result =
+          MatVecOp::create(b, loc, outVector, vector, op.getInputInterpAttr(),
+                           op.getInputUnsignedAttr(), matrix,
+                           op.getMatrixOffset(), op.getMatrixStride(),
+                           op.getMatrixDescAttr(), bias, op.getBiasOffset(),
+                           op.getBiasInterpAttr(), op.getOutputUnsignedAttr(),
+                           scales, op.getScalesOffset(), op.getFidelityAttr());
+      vector::StoreOp::create(b, loc, result, outputs, ValueRange{row, c0},
+                              /*nontemporal=*/false,
+                              llvm::MaybeAlign(rowAlignment(outType)));
+      b.setInsertionPointToEnd(&launch.getBody().front());
+      gpu::TerminatorOp::create(b, loc);
+    }
+
+    gpu::MemcpyOp::create(b, loc, TypeRange{}, ValueRange{}, op.getOutputs(),
+                          outputs);
+    for (Value device : deviceBuffers)
+      gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{},
+                             device);
+    op.erase();
+  }
+};
+
+} // namespace

@@ -1,0 +1,48 @@
+// RUN: coopvec-opt %s --coopvec-batch-to-gpu --split-input-file --verify-diagnostics
+// RUN: not coopvec-opt %s --coopvec-batch-to-gpu=block-size=100 --split-input-file 2>&1 | FileCheck %s --check-prefix=BLOCK
+// RUN: not coopvec-opt %s --coopvec-batch-to-gpu=block-size=2048 --split-input-file 2>&1 | FileCheck %s --check-prefix=BLOCK2K
+
+// BLOCK: error: coopvec-batch-to-gpu: block-size must be a multiple of 32 from 32 to 1024, not 100
+// BLOCK2K: error: coopvec-batch-to-gpu: block-size must be a multiple of 32 from 32 to 1024, not 2048
+
+// The quantized form has no per-row matvec.
+func.func @quantized(%x: memref<?x128xi8>, %w: memref<?xi8>, %zw: memref<?xi8>,
+                     %y: memref<?x64xi32>) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  // expected-error @+1 {{'coopvec.batch_matvec' op cannot run on a GPU: the quantized form (zero points, grouped scales, reductions) has no per-row coopvec.matvec to run on a GPU}}
+  coopvec.batch_matvec %x as I8, %w[%c0] matrix<U8, 64x128, RowMajor> stride %c128
+      weight_zero_points %zw[%c0] as U8 group 128 : memref<?xi8>
+      into %y : memref<?x128xi8>, memref<?xi8> -> memref<?x64xi32>
+  return
+}
+
+// -----
+
+// A batch with a row stride other than its row length.
+func.func @strided(%x: memref<?x64xf16, strided<[128, 1]>>, %w: memref<?xi8>,
+                   %y: memref<?x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  // expected-error @+1 {{'coopvec.batch_matvec' op cannot run on a GPU: its buffers and batches must have the identity layout (they are copied to gpu.alloc buffers of the same type)}}
+  coopvec.batch_matvec %x as F16, %w[%c0] matrix<F16, 16x64, RowMajor> stride %c128
+      into %y : memref<?x64xf16, strided<[128, 1]>>, memref<?xi8> -> memref<?x16xf32>
+  return
+}
+
+// -----
+
+// Already in GPU code.
+func.func @in_launch(%x: memref<?x64xf16>, %w: memref<?xi8>, %y: memref<?x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @+1 {{'coopvec.batch_matvec' op cannot run on a GPU: it is already in GPU code (coopvec-batch-to-gpu rewrites batches in host code)}}
+    coopvec.batch_matvec %x as F16, %w[%c0] matrix<F16, 16x64, RowMajor> stride %c128
+        into %y : memref<?x64xf16>, memref<?xi8> -> memref<?x16xf32>
+    gpu.terminator
+  }
+  return
+}
