@@ -231,23 +231,46 @@ constexpr int64_t kStageWordsPerWarp = 256;
 /// The gpu.module's memref.global of the warp stages.
 constexpr StringLiteral kStageName = "__coopvec_warp_stage";
 
-/// The warps of `func`'s blocks: from known_block_size, else `fallback`.
-int64_t blockWarps(gpu::GPUFuncOp func, int64_t fallback) {
+/// The threads of `func`'s blocks by its known_block_size, if it has one.
+std::optional<int64_t> knownThreads(gpu::GPUFuncOp func) {
   DenseI32ArrayAttr known = func.getKnownBlockSizeAttr();
   if (!known)
-    return fallback;
+    return std::nullopt;
   int64_t threads = 1;
   for (int32_t d : known.asArrayRef())
     threads *= d;
-  return (threads + 31) / 32;
+  return threads;
+}
+
+/// The warps of `func`'s blocks: from known_block_size (1 to 32 warps: the
+/// pass rejects other sizes), else `fallback`.
+int64_t blockWarps(gpu::GPUFuncOp func, int64_t fallback) {
+  std::optional<int64_t> threads = knownThreads(func);
+  if (!threads)
+    return fallback;
+  return std::clamp<int64_t>((*threads + 31) / 32, 1, 32);
+}
+
+/// Whether `global` can serve as the stages: a static 1-D i32 memref in
+/// workgroup memory of whole stages.
+bool isStage(memref::GlobalOp global) {
+  MemRefType type = global.getType();
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  return type.getRank() == 1 && type.hasStaticShape() &&
+         type.getElementType().isInteger(32) && space &&
+         space.getValue() == gpu::AddressSpace::Workgroup &&
+         type.getNumElements() >= kStageWordsPerWarp &&
+         type.getNumElements() % kStageWordsPerWarp == 0;
 }
 
 /// The stages of `device`: the existing global, else a new one of `warps`
-/// warps' stages.
+/// warps' stages; null if the name is taken by something else.
 memref::GlobalOp getOrCreateStage(OpBuilder &b, gpu::GPUModuleOp device,
                                   int64_t warps) {
-  if (auto global = device.lookupSymbol<memref::GlobalOp>(kStageName))
-    return global;
+  if (Operation *existing = device.lookupSymbol(kStageName)) {
+    auto global = dyn_cast<memref::GlobalOp>(existing);
+    return global && isStage(global) ? global : memref::GlobalOp();
+  }
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(device.getBody());
   auto type = MemRefType::get(
@@ -1054,6 +1077,8 @@ struct MatVecToNVVM : OpRewritePattern<MatVecOp> {
         return rewriter.notifyMatchFailure(op, "not in a gpu.module");
       stageGlobal =
           getOrCreateStage(rewriter, device, blockWarps(func, stageWarps));
+      if (!stageGlobal)
+        return rewriter.notifyMatchFailure(op, "the stage's name is taken");
     }
     MatVecEmitter emitter(rewriter, op, *plan);
     rewriter.replaceOp(op, emitter.emit(cooperative, stageGlobal));
@@ -1110,12 +1135,28 @@ struct ConvertCoopVecToNVVMPass
       module.walk([&](gpu::GPUModuleOp device) {
         int64_t warps = 0;
         device.walk([&](MatVecOp matvec) {
-          if (auto func = matvec->getParentOfType<gpu::GPUFuncOp>())
-            warps = std::max(warps, blockWarps(func, stageWarps));
+          auto func = matvec->getParentOfType<gpu::GPUFuncOp>();
+          std::optional<int64_t> threads = knownThreads(func);
+          if (threads && (*threads < 1 || *threads > 1024)) {
+            func.emitOpError("has a known_block_size of ")
+                << *threads
+                << " threads; convert-coopvec-to-nvvm takes 1 to 1024";
+            failedAny = true;
+            return;
+          }
+          warps = std::max(warps, blockWarps(func, stageWarps));
         });
-        if (warps)
-          getOrCreateStage(b, device, warps);
+        if (warps && !getOrCreateStage(b, device, warps)) {
+          device.lookupSymbol(kStageName)->emitOpError("uses the name @")
+              << kStageName
+              << ", which convert-coopvec-to-nvvm reserves for the "
+                 "cooperative step's stages (a static 1-D i32 memref.global "
+                 "in workgroup memory of whole 256-word stages)";
+          failedAny = true;
+        }
       });
+      if (failedAny)
+        return signalPassFailure();
     }
     FrozenRewritePatternSet patterns = [&] {
       RewritePatternSet set(&getContext());

@@ -1,5 +1,4 @@
-//===- Pipeline.cpp - coopvec-nvvm-pipeline: coopvec in GPU kernels to PTX
-//-===//
+//===- Pipeline.cpp - coopvec-nvvm-pipeline: coopvec in GPU kernels to PTX -===//
 
 #include "LinAlgCoop/Conversion/CoopVecToNVVM/CoopVecToNVVM.h"
 #include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h"

@@ -46,3 +46,19 @@ func.func @in_launch(%x: memref<?x64xf16>, %w: memref<?xi8>, %y: memref<?x16xf32
   }
   return
 }
+
+// -----
+
+// In a nested module, where the outlined kernel would not be found.
+module {
+  module @inner {
+    func.func @nested(%x: memref<?x64xf16>, %w: memref<?xi8>, %y: memref<?x16xf32>) {
+      %c0 = arith.constant 0 : index
+      %c128 = arith.constant 128 : index
+      // expected-error @+1 {{'coopvec.batch_matvec' op cannot run on a GPU: it is in a nested module (gpu-kernel-outlining puts kernels in the top-level module, where a launch in a nested module does not find them)}}
+      coopvec.batch_matvec %x as F16, %w[%c0] matrix<F16, 16x64, RowMajor> stride %c128
+          into %y : memref<?x64xf16>, memref<?xi8> -> memref<?x16xf32>
+      return
+    }
+  }
+}

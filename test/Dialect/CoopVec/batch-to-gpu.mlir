@@ -7,8 +7,19 @@
 // RUN:   | sed -e 's/\\0A/\n/g' -e 's/\\09/ /g' | FileCheck %s --check-prefix=PTX
 
 // CHECK: module attributes {gpu.container_module}
+// The sites of the run-time row checks, named as the CPU lowering does.
+// CHECK-DAG: llvm.mlir.global internal constant @[[$SITE:__coopvec_gpu_site_0]]("coopvec.batch_matvec at {{.*}}batch-to-gpu.mlir:[[@LINE+69]]:3\00")
+// CHECK-DAG: func.func private @coopvecCpuReportError(i32, !llvm.ptr)
 // CHECK-LABEL: func.func @f16(
 // CHECK-SAME: %[[X:[^:]*]]: memref<?x64xf16>, %[[W:[^:]*]]: memref<?xi8>, %[[B:[^:]*]]: memref<?xi8>, %[[OFF:[^:]*]]: index, %[[Y:[^:]*]]: memref<?x48xf32>)
+// Dynamic row counts: COOPVEC_ERROR_INVALID_DIMENSIONS (-2) unless equal.
+// CHECK: %[[ROWS:.*]] = memref.dim %[[X]], %{{.*}} : memref<?x64xf16>
+// CHECK: %[[OUTROWS:.*]] = memref.dim %[[Y]], %{{.*}} : memref<?x48xf32>
+// CHECK: %[[DIFFER:.*]] = arith.cmpi ne, %[[ROWS]], %[[OUTROWS]] : index
+// CHECK: scf.if %[[DIFFER]] {
+// CHECK: %[[STATUS:.*]] = arith.constant -2 : i32
+// CHECK: %[[AT:.*]] = llvm.mlir.addressof @[[$SITE]] : !llvm.ptr
+// CHECK: func.call @coopvecCpuReportError(%[[STATUS]], %[[AT]]) : (i32, !llvm.ptr) -> ()
 // The buffers the product reads are copied to the device, the outputs only
 // allocated.
 // CHECK: %[[DX:.*]] = gpu.alloc  (%{{.*}}) : memref<?x64xf16>
@@ -20,7 +31,6 @@
 // CHECK: %[[DY:.*]] = gpu.alloc  (%{{.*}}) : memref<?x48xf32>
 // CHECK-NOT: gpu.memcpy
 // One thread per row: ceil(rows / 128) blocks of 128, at least one.
-// CHECK: %[[ROWS:.*]] = memref.dim %[[X]], %{{.*}} : memref<?x64xf16>
 // CHECK: %[[C128:.*]] = arith.constant 128 : index
 // CHECK: %[[C127:.*]] = arith.constant 127 : index
 // CHECK: %[[UP:.*]] = arith.addi %[[ROWS]], %[[C127]] : index
@@ -45,6 +55,8 @@
 // CHECK-NEXT: gpu.dealloc  %[[DY]]
 // CHECK-NOT: coopvec.batch_matvec
 // CHECK-LABEL: func.func @int8(
+// CHECK: scf.if
+// CHECK: func.call @coopvecCpuReportError
 // 20-byte rows: 4-byte alignment.
 // CHECK: vector.load {{.*}} {alignment = 4 : i64} : memref<?x5xi32>, vector<5xi32>
 // CHECK: coopvec.matvec {{.*}} as PackedU8x32, {{.*}} matrix<U8, 20x20, ColumnMajor> stride {{.*}} : vector<5xi32>, memref<?xi8> -> vector<20xi32>
@@ -79,3 +91,16 @@ func.func @int8(%x: memref<?x5xi32>, %w: memref<?xi8>, %y: memref<?x20xi32>) {
       : memref<?x5xi32>, memref<?xi8> -> memref<?x20xi32>
   return
 }
+
+// Static row counts are the verifier's: no run-time check.
+// CHECK-LABEL: func.func @static(
+// CHECK-NOT: coopvecCpuReportError
+// CHECK: gpu.launch
+func.func @static(%x: memref<4x64xf16>, %w: memref<2048xi8>, %y: memref<4x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %stride = arith.constant 128 : index
+  coopvec.batch_matvec %x as F16, %w[%c0] matrix<F16, 16x64, RowMajor> stride %stride
+      into %y : memref<4x64xf16>, memref<2048xi8> -> memref<4x16xf32>
+  return
+}
+

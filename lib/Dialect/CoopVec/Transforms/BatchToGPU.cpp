@@ -10,9 +10,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h"
+#include "LinAlgCoop/Runtime/Layout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -35,8 +38,8 @@ int64_t rowAlignment(MemRefType batch) {
   return std::min<int64_t>(16, bytes & -bytes);
 }
 
-/// Why `op` cannot run as a GPU launch, or "".
-std::string checkBatch(BatchMatVecOp op) {
+/// Why `op` (in `root`) cannot run as a GPU launch, or "".
+std::string checkBatch(BatchMatVecOp op, ModuleOp root) {
   if (op.isQuantized())
     return "the quantized form (zero points, grouped scales, reductions) "
            "has no per-row coopvec.matvec to run on a GPU";
@@ -44,6 +47,10 @@ std::string checkBatch(BatchMatVecOp op) {
       op->getParentOfType<gpu::LaunchOp>())
     return "it is already in GPU code (coopvec-batch-to-gpu rewrites "
            "batches in host code)";
+  if (op->getParentOfType<ModuleOp>() != root)
+    return "it is in a nested module (gpu-kernel-outlining puts kernels in "
+           "the top-level module, where a launch in a nested module does "
+           "not find them)";
   for (Value v : op->getOperands()) {
     auto type = dyn_cast<MemRefType>(v.getType());
     if (type && !type.getLayout().isIdentity())
@@ -68,7 +75,7 @@ struct CoopVecBatchToGPUPass
     SmallVector<BatchMatVecOp> batches;
     bool failedAny = false;
     module.walk([&](BatchMatVecOp op) {
-      std::string why = checkBatch(op);
+      std::string why = checkBatch(op, module);
       if (!why.empty()) {
         op.emitOpError("cannot run on a GPU: ") << why;
         failedAny = true;
@@ -86,6 +93,64 @@ struct CoopVecBatchToGPUPass
       rewrite(op);
   }
 
+  /// Reports COOPVEC_ERROR_INVALID_DIMENSIONS through the CPU runtime's
+  /// coopvecCpuReportError (which does not return) unless the batches have
+  /// the same number of rows, as the CPU lowering does: the verifier
+  /// compares static row counts only.
+  void checkSameRows(OpBuilder &b, BatchMatVecOp op, Value rows,
+                     Value outputRows) {
+    auto inType = cast<MemRefType>(op.getInputs().getType());
+    auto outType = cast<MemRefType>(op.getOutputs().getType());
+    if (!inType.isDynamicDim(0) && !outType.isDynamicDim(0))
+      return;
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    constexpr StringLiteral kReport = "coopvecCpuReportError";
+    if (!module.lookupSymbol(kReport)) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      func::FuncOp::create(b, loc, kReport,
+                           b.getFunctionType({b.getI32Type(), ptrType}, {}))
+          .setPrivate();
+    }
+    // The site, as the CPU lowering names it.
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << op->getName() << " at ";
+    if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
+      os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
+         << fileLoc.getColumn();
+    else
+      os << loc;
+    text.push_back('\0');
+    std::string name;
+    for (unsigned i = 0;; ++i) {
+      name = "__coopvec_gpu_site_" + std::to_string(i);
+      if (!module.lookupSymbol(name))
+        break;
+    }
+    LLVM::GlobalOp site;
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      site = LLVM::GlobalOp::create(
+          b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), text.size()),
+          /*isConstant=*/true, LLVM::Linkage::Internal, name,
+          b.getStringAttr(text));
+    }
+    Value differ = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rows,
+                                         outputRows);
+    auto ifDiffer = scf::IfOp::create(b, loc, differ, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifDiffer.thenBlock());
+    Value status = arith::ConstantIntOp::create(
+        b, loc, b.getI32Type(), COOPVEC_ERROR_INVALID_DIMENSIONS);
+    func::CallOp::create(
+        b, loc, kReport, TypeRange{},
+        ValueRange{status, LLVM::AddressOfOp::create(b, loc, site)});
+  }
+
   void rewrite(BatchMatVecOp op) {
     OpBuilder b(op);
     Location loc = op.getLoc();
@@ -93,6 +158,9 @@ struct CoopVecBatchToGPUPass
       return arith::ConstantIndexOp::create(b, loc, v).getResult();
     };
     Value c0 = index(0);
+    Value rows = memref::DimOp::create(b, loc, op.getInputs(), 0);
+    checkSameRows(b, op, rows,
+                  memref::DimOp::create(b, loc, op.getOutputs(), 0));
 
     // Device copies: the read operands copied in, the outputs allocated.
     SmallVector<Value> deviceBuffers;
@@ -120,13 +188,11 @@ struct CoopVecBatchToGPUPass
 
     // One thread per row; an empty batch launches one block that does
     // nothing (a grid of zero blocks is an invalid launch).
-    Value rows = memref::DimOp::create(b, loc, op.getInputs(), 0);
     Value threads = index(blockSize);
     Value grid = arith::MaxUIOp::create(
         b, loc,
         arith::DivUIOp::create(
-            b, loc,
-            arith::AddIOp::create(b, loc, rows, index(blockSize - 1)),
+            b, loc, arith::AddIOp::create(b, loc, rows, index(blockSize - 1)),
             threads),
         index(1));
     Value one = index(1);

@@ -148,7 +148,11 @@ def CoopVecBatchToGPU : Pass<"coopvec-batch-to-gpu", "ModuleOp"> {
     with `coopvec.matvec` (the same operands and attributes) and stores the
     result row, and the results are copied back (`gpu.memcpy`) before the
     device buffers are freed. An empty batch launches one block that does
-    nothing. The module becomes a `gpu.container_module`.
+    nothing. Batches whose row counts are dynamic are checked at run time
+    first, as on the CPU: different counts are reported through the CPU
+    runtime (`coopvecCpuReportError`, `COOPVEC_ERROR_INVALID_DIMENSIONS`,
+    naming the op's location), which ends the program. The module becomes
+    a `gpu.container_module`.
 
     ```mlir
     coopvec.batch_matvec %x as F16, %w[%c0] matrix<F16, 64x64, RowMajor> stride %c128
@@ -175,11 +179,14 @@ def CoopVecBatchToGPU : Pass<"coopvec-batch-to-gpu", "ModuleOp"> {
 
     The quantized form (zero points, grouped scales, reductions) has no
     per-row `coopvec.matvec` and is a located error, as are batches and
-    buffers whose layout is not the identity. What the target lowering does
+    buffers whose layout is not the identity and batches in nested modules
+    (`gpu-kernel-outlining` puts kernels in the top-level module). What the target lowering does
     not support is reported there, at the batch_matvec's location.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
