@@ -176,8 +176,8 @@ def vulkan_program(p, text):
 # What convert-coopvec-to-riscv takes (lib/Conversion/CoopVecToRISCV,
 # planCommon, and its C target's function rules): I8/U8 matrices in every
 # layout (transposed where the layout allows), no block scales; I8, U8, PackedS8x32
-# or PackedU8x32 inputs of i32 or f32 elements; signed i32 or f32 results;
-# an I32 bias. A single matvec (alone or chained) or a batch_matvec: the C
+# or PackedU8x32 inputs of i32 or f32 elements; signed i32, f32 or f16
+# results (the --narrow rv programs draw i32 and f32); an I32 bias. A single matvec (alone or chained) or a batch_matvec: the C
 # target lowers no scf.for loop.
 RV_MATRICES = ("I8", "U8")
 RV_INPUTS = ("I8", "U8", "PackedS8x32", "PackedU8x32")
@@ -189,7 +189,7 @@ def rv_supports(op):
         return False
     return ((not op["loop"] or op.get("kind_detail") == "batch_matvec")
             and op["matrix"] in RV_MATRICES and op["scale"] is None and op["in_interp"] in RV_INPUTS
-            and op["in_phys"] in ("i32", "f32") and op["out"] in ("i32", "f32")
+            and op["in_phys"] in ("i32", "f32") and op["out"] in ("i32", "f32", "f16")
             and not op["out_uns"] and op["bias"] in (None, "I32"))
 
 

@@ -13,6 +13,7 @@
 #include "RuntimeAbi.h"
 
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
+#include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h"
 #include "LinAlgCoop/Runtime/CpuTarget.h"
 #include "LinAlgCoop/Runtime/Kernels.h"
 #include "LinAlgCoop/Runtime/Layout.h"
@@ -350,33 +351,8 @@ private:
   /// A constant C string naming the op and where it comes from, for the
   /// runtime's error message; one global per op.
   Value siteString() {
-    if (!site) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << op->getName() << " at ";
-      if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
-        os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine()
-           << ":" << fileLoc.getColumn();
-      else
-        os << loc;
-      text.push_back('\0');
-
-      auto module = op->getParentOfType<ModuleOp>();
-      std::string name;
-      for (unsigned i = 0;; ++i) {
-        name = "__coopvec_site_" + std::to_string(i);
-        if (!module.lookupSymbol(name))
-          break;
-      }
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      auto arrayType =
-          LLVM::LLVMArrayType::get(rewriter.getI8Type(), text.size());
-      site = LLVM::GlobalOp::create(rewriter, loc, arrayType,
-                                    /*isConstant=*/true,
-                                    LLVM::Linkage::Internal, name,
-                                    rewriter.getStringAttr(text));
-    }
+    if (!site)
+      site = createSiteString(rewriter, op, loc, "__coopvec_site_");
     return LLVM::AddressOfOp::create(rewriter, loc, site);
   }
 

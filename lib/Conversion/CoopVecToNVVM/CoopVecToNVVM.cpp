@@ -881,8 +881,9 @@ private:
                           plan.family == Family::F16 ? b.getF16Type() : i8(),
                           plan.family == Family::F16 ? 2 : 1);
 
+    LaneStage lanes = laneStage(t, laneIndex, gIndex, tIndex);
     auto rowTile = [&](Value mt) {
-      return tileRows(mt, lane, g, t, bFrag, elementView, wordView);
+      return tileRows(mt, lanes, bFrag, elementView, wordView);
     };
     if (plan.mTiles() * plan.kTiles() <= kUnrolledTiles) {
       SmallVector<Value> rows;
@@ -907,15 +908,58 @@ private:
     return tiles.getResult(0);
   }
 
+  /// This lane's place in the mma fragments (g = lane / 4, t = lane % 4)
+  /// and its stage addresses for handing the accumulators back to the lanes,
+  /// the same for every row tile.
+  struct LaneStage {
+    Value t, gIndex;
+    /// Where this lane stores accumulator pair p of n-tile nt: [nt * 2 + p].
+    SmallVector<Value> storeAt;
+    /// Where this lane loads its column of row rr of a half tile: [rr].
+    SmallVector<Value> loadAt;
+  };
+
+  /// Lane n wants D[row][n] for each row: per half of the tile (rows g and
+  /// g + 8), each lane stores its accumulators (column c of row g at g * 32
+  /// + (c ^ h(g)), h(g) = (g & 1) | (g & 6) << 2, which spreads one store
+  /// instruction over the 32 banks), the warp syncs, and each lane loads its
+  /// column of the eight rows.
+  LaneStage laneStage(Value t, Value laneIndex, Value gIndex, Value tIndex) {
+    LaneStage lanes{t, gIndex, {}, {}};
+    auto swizzle = [&](int64_t row) { return (row & 1) | (row & 6) << 2; };
+    Value hg = arith::OrIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, gIndex, index(1)),
+        arith::ShLIOp::create(
+            b, loc, arith::AndIOp::create(b, loc, gIndex, index(6)), index(2)));
+    Value rowStart = arith::AddIOp::create(
+        b, loc, stageBase, arith::MulIOp::create(b, loc, gIndex, index(32)));
+    Value pairColumn = arith::MulIOp::create(b, loc, tIndex, index(2));
+    for (int64_t nt = 0; nt < 4; ++nt)
+      for (int64_t p = 0; p < 2; ++p) {
+        Value column =
+            arith::AddIOp::create(b, loc, pairColumn, index(8 * nt + p));
+        lanes.storeAt.push_back(arith::AddIOp::create(
+            b, loc, rowStart, arith::XOrIOp::create(b, loc, column, hg)));
+      }
+    for (int64_t rr = 0; rr < 8; ++rr)
+      lanes.loadAt.push_back(arith::AddIOp::create(
+          b, loc, stageBase,
+          arith::AddIOp::create(
+              b, loc, index(rr * 32),
+              arith::XOrIOp::create(b, loc, laneIndex, index(swizzle(rr))))));
+    return lanes;
+  }
+
   /// The 16 accumulators of row tile `mt` this lane owns (its own column of
   /// the warp's product): four n-tiles of mma.sync over every k-tile, then
-  /// shuffled back to the lanes.
-  SmallVector<Value> tileRows(Value mt, Value lane, Value g, Value t,
+  /// handed back to the lanes through the stage.
+  SmallVector<Value> tileRows(Value mt, const LaneStage &lanes,
                               ArrayRef<Value> bFrag, Value elementView,
                               Value wordView) {
     int64_t kTiles = plan.kTiles();
+    Value t = lanes.t;
     Value row0 = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, mt, index(16)), toIndex(g));
+        b, loc, arith::MulIOp::create(b, loc, mt, index(16)), lanes.gIndex);
     Value row1 = arith::AddIOp::create(b, loc, row0, index(8));
     // A fragments of this row tile, each k-tile's four words.
     SmallVector<SmallVector<Value>> aFrag;
@@ -939,30 +983,7 @@ private:
       }
       d.push_back(acc);
     }
-    // Lane n wants D[row][n] for each row: per half of the tile (rows g and
-    // g + 8), each lane stores its accumulators (column c of row g at g * 32
-    // + (c ^ h(g)), h(g) = (g & 1) | (g & 6) << 2, which spreads one store
-    // instruction over the 32 banks), the warp syncs, and each lane loads
-    // its column of the eight rows.
-    auto swizzle = [&](int64_t row) { return (row & 1) | (row & 6) << 2; };
-    Value gIndex = toIndex(g);
-    Value tIndex = toIndex(t);
-    Value hg = arith::OrIOp::create(
-        b, loc, arith::AndIOp::create(b, loc, gIndex, index(1)),
-        arith::ShLIOp::create(
-            b, loc, arith::AndIOp::create(b, loc, gIndex, index(6)), index(2)));
-    Value rowStart = arith::AddIOp::create(
-        b, loc, stageBase, arith::MulIOp::create(b, loc, gIndex, index(32)));
-    Value pairColumn = arith::MulIOp::create(b, loc, tIndex, index(2));
-    SmallVector<Value> storeAt; // [nt * 2 + p]
-    for (int64_t nt = 0; nt < 4; ++nt)
-      for (int64_t p = 0; p < 2; ++p) {
-        Value column =
-            arith::AddIOp::create(b, loc, pairColumn, index(8 * nt + p));
-        storeAt.push_back(arith::AddIOp::create(
-            b, loc, rowStart, arith::XOrIOp::create(b, loc, column, hg)));
-      }
-    Value laneIndex = toIndex(lane);
+    // Back to the lanes through the stage (see laneStage).
     auto toBits = [&](Value v) {
       return plan.floatSums()
                  ? Value(arith::BitcastOp::create(b, loc, i32(), v))
@@ -978,17 +999,11 @@ private:
       for (int64_t nt = 0; nt < 4; ++nt)
         for (int64_t p = 0; p < 2; ++p)
           memref::StoreOp::create(b, loc, toBits(d[nt][hi * 2 + p]), stage,
-                                  ValueRange{storeAt[nt * 2 + p]});
+                                  ValueRange{lanes.storeAt[nt * 2 + p]});
       syncWarp();
-      for (int64_t rr = 0; rr < 8; ++rr) {
-        Value at = arith::AddIOp::create(
-            b, loc, stageBase,
-            arith::AddIOp::create(
-                b, loc, index(rr * 32),
-                arith::XOrIOp::create(b, loc, laneIndex, index(swizzle(rr)))));
-        rows.push_back(
-            fromBits(memref::LoadOp::create(b, loc, stage, ValueRange{at})));
-      }
+      for (int64_t rr = 0; rr < 8; ++rr)
+        rows.push_back(fromBits(memref::LoadOp::create(
+            b, loc, stage, ValueRange{lanes.loadAt[rr]})));
       syncWarp(); // before the stage is written again
     }
     return rows;
@@ -1134,8 +1149,14 @@ struct ConvertCoopVecToNVVMPass
       OpBuilder b(&getContext());
       module.walk([&](gpu::GPUModuleOp device) {
         int64_t warps = 0;
-        device.walk([&](MatVecOp matvec) {
-          auto func = matvec->getParentOfType<gpu::GPUFuncOp>();
+        // Once per function with a matvec (planMatVec put every matvec
+        // inside a gpu.func).
+        device.walk([&](gpu::GPUFuncOp func) {
+          bool hasMatVec =
+              func.walk([](MatVecOp) { return WalkResult::interrupt(); })
+                  .wasInterrupted();
+          if (!hasMatVec)
+            return;
           std::optional<int64_t> threads = knownThreads(func);
           if (threads && (*threads < 1 || *threads > 1024)) {
             func.emitOpError("has a known_block_size of ")

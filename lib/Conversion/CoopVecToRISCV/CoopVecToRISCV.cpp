@@ -85,13 +85,13 @@ LogicalResult planCommon(OpT op, Type inElt, Type outElt, MatVecPlan &p,
     return failure();
   }
   // The quantized form reads i8 rows (the verifier's rule) and may write
-  // f16/bf16.
+  // f16/bf16; the plain product writes i32, f32 or f16.
   if (!(quantized || inElt.isInteger(32) || inElt.isF32()) ||
-      !(outElt.isInteger(32) || outElt.isF32() ||
-        (quantized && (outElt.isF16() || outElt.isBF16()))) ||
+      !(outElt.isInteger(32) || outElt.isF32() || outElt.isF16() ||
+        (quantized && outElt.isBF16())) ||
       op.getOutputUnsigned()) {
-    why = "the RISC-V vqmacc lowering takes i32 or f32 inputs and signed i32 "
-          "or f32 results";
+    why = "the RISC-V vqmacc lowering takes i32 or f32 inputs and signed i32, "
+          "f32 or f16 results (bf16 too in the quantized form)";
     return failure();
   }
   p.layout = desc.getLayout();
@@ -120,16 +120,17 @@ LogicalResult planCommon(OpT op, Type inElt, Type outElt, MatVecPlan &p,
   bool rowMajor = p.layout == MatrixLayout::RowMajor;
   p.rowStep = rowMajor ? *stride : 1;
   p.colStep = rowMajor ? 1 : *stride;
-  p.storedCols = p.transpose ? p.m : p.k;
+  p.storedCols = desc.getStoredCols();
   if (linear) {
-    int64_t storedCols = p.matrixNibbles ? llvm::divideCeil(p.k, 2) : p.k;
-    p.footprint = (p.m - 1) * p.rowStep + (storedCols - 1) * p.colStep + 1;
+    // Never transposed (the verifier's rule); byte columns for I4/U4.
+    p.footprint = (desc.getStoredRows() - 1) * p.rowStep +
+                  (desc.getStoredUnitCols() - 1) * p.colStep + 1;
   } else {
     // What the CPU runtime requires of an optimal matrix: the layout's
     // destination size (Layout.h), so that both report the same buffers.
     p.footprint = static_cast<int64_t>(coopvecLayoutDestinationSize(
-        static_cast<uint32_t>(p.layout), p.transpose ? p.k : p.m,
-        p.storedCols, /*elemSize=*/1, /*stride=*/0));
+        static_cast<uint32_t>(p.layout), desc.getStoredRows(),
+        desc.getStoredUnitCols(), desc.getElementBytes(), /*stride=*/0));
   }
   p.matrixUnsigned = mi.getIsUnsigned();
   p.inputUnsignedInterp = ii.getIsUnsigned();
@@ -787,12 +788,23 @@ void emitMatVec(ConversionPatternRewriter &rewriter, Location loc,
 
   if (!p.quantized) {
     product(c0);
-    // Y[n][m] = sat_i32(sum(m, n) + bias[m]), or f32 of the exact sum.
+    // Y[n][m] = sat_i32(sum(m, n) + bias[m]); f32 of the exact sum; or f16
+    // of it saturated to f16's finite range (the CPU runtime's integer to
+    // f16 rule: nearest even, satfinite), exact in f32 before the one
+    // rounding.
     c.loop(c0, n, c1, [&](Value row) {
       c.loop(c0, c.c(p.m), c1, [&](Value m) {
         Value s = c.castTo(c.i64, c.load(cp, sumIndex(m, row)));
         if (p.hasBias)
           s = c.add(s, biasAt(m));
+        if (p.outputElt.isF16()) {
+          Value hmin = c.c(-65504), hmax = c.c(65504);
+          s = c.select(c.cmp(P::lt, s, hmin), hmin, s);
+          s = c.select(c.cmp(P::gt, s, hmax), hmax, s);
+          Value bits = c.call(u16, "coopvec_rv_f32_to_f16", {c.castTo(f32, s)});
+          c.store(c.castTo(c.ptr(u16), y), yIndex(row, m), bits);
+          return;
+        }
         if (p.floatOutput) {
           c.store(y, yIndex(row, m), c.castTo(f32, s));
           return;

@@ -49,7 +49,7 @@ struct MatVecPlan {
   bool matrixNibbles = false;
   bool inputPacked; // PackedS8x32/PackedU8x32: four bytes to an i32 word
   Type inputElt;    // i32 or f32 (i8 in the quantized form)
-  bool floatOutput; // f32 results, f16/bf16 in the quantized form (else i32)
+  bool floatOutput; // f32 or f16 results, bf16 in the quantized form (else i32)
   Type outputElt;
   bool hasBias;
   InterpretationAttr biasInterp;

@@ -1,6 +1,7 @@
 // RUN: coopvec-opt %s --convert-coopvec-to-nvvm --split-input-file --verify-diagnostics
 
 // A block of more than 1024 threads: no stage size (and no launch) fits.
+// One error for the function, however many matvecs it has.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // expected-error @+1 {{'gpu.func' op has a known_block_size of 2048 threads; convert-coopvec-to-nvvm takes 1 to 1024}}
@@ -11,6 +12,9 @@ module attributes {gpu.container_module} {
       %r = coopvec.matvec %x as F16, %w[%c0] matrix<F16, 16x32, RowMajor> stride %s
              : vector<32xf16>, memref<?xi8> -> vector<16xf32>
       vector.store %r, %y[%c0] : memref<?xf32>, vector<16xf32>
+      %r2 = coopvec.matvec %x as F16, %w[%c0] matrix<F16, 16x32, RowMajor> stride %s
+             : vector<32xf16>, memref<?xi8> -> vector<16xf32>
+      vector.store %r2, %y[%c0] : memref<?xf32>, vector<16xf32>
       gpu.return
     }
   }

@@ -33,9 +33,21 @@ func.func @nibbles_optimal(%x: memref<?x8xi8>, %w: memref<?xi8>, %zw: memref<?xi
 func.func @f16_input(%x: memref<?x8xf16>, %w: memref<?xi8>, %y: memref<?x8xi32>) {
   %c0 = arith.constant 0 : index
   %s = arith.constant 16 : index
-  // expected-error@+1 {{the RISC-V vqmacc lowering takes i32 or f32 inputs and signed i32 or f32 results}}
+  // expected-error@+1 {{the RISC-V vqmacc lowering takes i32 or f32 inputs and signed i32, f32 or f16 results (bf16 too in the quantized form)}}
   coopvec.batch_matvec %x as I8, %w[%c0] matrix<I8, 8x8, RowMajor> stride %s into %y
       : memref<?x8xf16>, memref<?xi8> -> memref<?x8xi32>
+  return
+}
+
+// -----
+
+// i16 results.
+func.func @i16_result(%x: memref<?x8xi32>, %w: memref<?xi8>, %y: memref<?x8xi16>) {
+  %c0 = arith.constant 0 : index
+  %s = arith.constant 16 : index
+  // expected-error@+1 {{the RISC-V vqmacc lowering takes i32 or f32 inputs and signed i32, f32 or f16 results (bf16 too in the quantized form)}}
+  coopvec.batch_matvec %x as I8, %w[%c0] matrix<I8, 8x8, RowMajor> stride %s into %y
+      : memref<?x8xi32>, memref<?xi8> -> memref<?x8xi16>
   return
 }
 
@@ -44,7 +56,7 @@ func.func @f16_input(%x: memref<?x8xf16>, %w: memref<?xi8>, %y: memref<?x8xi32>)
 func.func @unsigned_result(%x: vector<8xi32>, %w: memref<?xi8>) -> vector<8xi32> {
   %c0 = arith.constant 0 : index
   %s = arith.constant 16 : index
-  // expected-error@+1 {{the RISC-V vqmacc lowering takes i32 or f32 inputs and signed i32 or f32 results}}
+  // expected-error@+1 {{the RISC-V vqmacc lowering takes i32 or f32 inputs and signed i32, f32 or f16 results (bf16 too in the quantized form)}}
   %y = coopvec.matvec %x as I8, %w[%c0] matrix<I8, 8x8, RowMajor> stride %s unsigned_result
       : vector<8xi32>, memref<?xi8> -> vector<8xi32>
   return %y : vector<8xi32>

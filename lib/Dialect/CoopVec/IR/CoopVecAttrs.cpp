@@ -47,7 +47,7 @@ Type floatType(MLIRContext *ctx) {
 
 using K = InterpKind;
 // In InterpKind order.
-const InterpInfo kInterps[] = {
+constexpr InterpInfo kInterps[] = {
     {K::I16, "I16", intType<16>, false, false, true, 16},
     {K::U16, "U16", intType<16>, true, false, true, 16},
     {K::I32, "I32", intType<32>, false, false, true, 32},
@@ -74,15 +74,15 @@ static_assert(std::size(kInterps) == kNumInterpKinds,
               "one table row per InterpKind");
 
 /// Row i describes InterpKind i (info() indexes by kind).
-bool rowsInKindOrder() {
+constexpr bool rowsInKindOrder() {
   for (unsigned i = 0; i < kNumInterpKinds; ++i)
     if (kInterps[i].kind != InterpKind(i))
       return false;
   return true;
 }
+static_assert(rowsInKindOrder(), "kInterps must list the kinds in order");
 
 const InterpInfo &info(InterpKind kind) {
-  assert(rowsInKindOrder() && "kInterps must list the kinds in order");
   return kInterps[unsigned(kind)];
 }
 

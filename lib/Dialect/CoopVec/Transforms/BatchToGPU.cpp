@@ -115,30 +115,7 @@ struct CoopVecBatchToGPUPass
           .setPrivate();
     }
     // The site, as the CPU lowering names it.
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << op->getName() << " at ";
-    if (auto fileLoc = loc->findInstanceOf<FileLineColLoc>())
-      os << fileLoc.getFilename().getValue() << ":" << fileLoc.getLine() << ":"
-         << fileLoc.getColumn();
-    else
-      os << loc;
-    text.push_back('\0');
-    std::string name;
-    for (unsigned i = 0;; ++i) {
-      name = "__coopvec_gpu_site_" + std::to_string(i);
-      if (!module.lookupSymbol(name))
-        break;
-    }
-    LLVM::GlobalOp site;
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(module.getBody());
-      site = LLVM::GlobalOp::create(
-          b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), text.size()),
-          /*isConstant=*/true, LLVM::Linkage::Internal, name,
-          b.getStringAttr(text));
-    }
+    LLVM::GlobalOp site = createSiteString(b, op, loc, "__coopvec_gpu_site_");
     Value differ = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rows,
                                          outputRows);
     auto ifDiffer = scf::IfOp::create(b, loc, differ, /*withElseRegion=*/false);

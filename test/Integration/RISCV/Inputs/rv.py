@@ -22,8 +22,9 @@ TrainingOptimal matrices, plain and transposed, on every isa, LMUL
 automatic and 2 ("rv-layouts: ...").
 
 `--group float`: the same batch_matvec on every isa with f32 inputs
-(rounded to nearest even, saturated, NaN 0: ties, infinities, -0) or f32
-results (the exact sum plus bias rounded once), LMUL automatic and 2
+(rounded to nearest even, saturated, NaN 0: ties, infinities, -0), f32
+results (the exact sum plus bias rounded once) or f16 results (the exact
+sum plus bias saturated to 65504, then rounded once), LMUL automatic and 2
 ("rv-float: ...").
 
 `--group matvec`: coopvec.matvec programs (vector arguments and results:
@@ -31,7 +32,7 @@ the C function takes the input vector as a pointer and writes the result
 through a pointer after the other arguments; the SiFive isas' LLVM function
 takes memrefs the same way and runs a batch_matvec of one row), i32 inputs read as I8/U8,
 packed words and f32 inputs (rounded to nearest even, saturated, NaN 0),
-i32 and f32 results, with and without an I32 bias ("rv-matvec: ...").
+i32, f32 and f16 results, with and without an I32 bias ("rv-matvec: ...").
 
 `--group quant`: the quantized form of coopvec.batch_matvec (I8/U8/I4/U4
 matrices, zero points, reductions, grouped F32/F16/BF16 scales, I32/F32/F16
@@ -119,12 +120,14 @@ def case(args, rng, idx, matrix, interp, uns, layout, bias, m, k, n, phys="i32",
         logical = np.clip(raw, lo, hi)
     np.save(base + ".x.npy", x)
     cols = x.shape[1]
-    bvals = rng.integers(-2**31, 2**31, m).astype(np.int64)
+    # Biases of f16 results mostly keep the sums within f16's range.
+    span = 3000 if out == "f16" else 2**31
+    bvals = rng.integers(-span, span, m).astype(np.int64)
     bvals[0] = 2**31 - 1  # saturates
     bbuf = rng.integers(0, 256, 64 + 4 * m + 64).astype(np.uint8)
     bbuf[64:64 + 4 * m] = bvals.astype(np.int32).view(np.uint8)
     np.save(base + ".b.npy", bbuf)
-    np.save(base + ".y0.npy", np.zeros((n, m), np.float32 if out == "f32" else np.int32))
+    np.save(base + ".y0.npy", np.zeros((n, m), {"f32": np.float32, "f16": np.float16}.get(out, np.int32)))
     uns_txt = " unsigned" if uns else ""
     bias_txt = " bias %b[%c64] as I32" if bias else ""
     bias_ty = ", memref<?xi8>" if bias else ""
@@ -147,9 +150,14 @@ def case(args, rng, idx, matrix, interp, uns, layout, bias, m, k, n, phys="i32",
         ins += ["--arg", f"{base}.{a}.npy"]
     ref = logical @ w.astype(np.int64).T + (bvals if bias else 0)
     # An f32 result rounds the exact sum once (exact in float64: |ref| <
-    # 2^53); an i32 one saturates.
-    ref = ref.astype(np.float64).astype(np.float32) if out == "f32" else \
-        np.clip(ref, -2**31, 2**31 - 1).astype(np.int32)
+    # 2^53); an f16 one saturates to f16's finite range, then rounds once
+    # (nearest even, NumPy's float64 to float16); an i32 one saturates.
+    if out == "f32":
+        ref = ref.astype(np.float64).astype(np.float32)
+    elif out == "f16":
+        ref = np.clip(ref, -65504, 65504).astype(np.float64).astype(np.float16)
+    else:
+        ref = np.clip(ref, -2**31, 2**31 - 1).astype(np.int32)
     rc, err = run([args.cpu_runner, base + ".mlir", "-e", "main", "--no-print",
                    "--out-arg=3=" + base + ".cpu.npy", *ins])
     if rc:
@@ -207,14 +215,19 @@ LAYOUTS = [("I8", "I8", False, INFOPT, False, 13, 37, 70),
            ("U8", "PackedS8x32", False, TRAINOPT, False, 64, 100, 9)]
 
 # `--group float`: batch_matvec with f32 inputs (DXIL's rule: nearest even,
-# saturated, NaN 0) or f32 results (the exact sum rounded once), on every
+# saturated, NaN 0), f32 results (the exact sum rounded once) or f16 results
+# (saturated to 65504, then rounded once; small K, so that most sums fall
+# between 2048 and 65504 where f16 rounds and ties are common), on every
 # isa: (matrix, input interp, `unsigned`, input type, result, M, K, N).
 FLOAT = [("I8", "I8", False, "f32", "f32", 7, 10, 11),
          ("U8", "U8", False, "f32", "i32", 13, 37, 70),
          ("U8", "I8", False, "f32", "f32", 1, 3, 1),
          ("I8", "U8", True, "i32", "f32", 33, 5, 129),
          ("U8", "PackedS8x32", False, "i32", "f32", 4, 16, 4),
-         ("I8", "U8", False, "f32", "f32", 64, 100, 9)]
+         ("I8", "U8", False, "f32", "f32", 64, 100, 9),
+         ("I8", "I8", False, "i32", "f16", 9, 3, 17),
+         ("U8", "U8", False, "f32", "f16", 5, 2, 40),
+         ("I8", "PackedU8x32", False, "i32", "f16", 20, 8, 33)]
 
 # (matrix, input type, input interp, `unsigned`, bias, result, M, K)
 MATVEC = [("I8", "i32", "I8", False, True, "i32", 7, 10),
@@ -224,7 +237,9 @@ MATVEC = [("I8", "i32", "I8", False, True, "i32", 7, 10),
           ("U8", "i32", "PackedS8x32", False, True, "i32", 4, 16),
           ("I8", "i32", "PackedU8x32", True, True, "f32", 64, 100),
           ("U8", "f32", "U8", False, True, "i32", 20, 64),
-          ("I8", "f32", "I8", False, False, "f32", 5, 33)]
+          ("I8", "f32", "I8", False, False, "f32", 5, 33),
+          ("I8", "i32", "I8", False, True, "f16", 12, 3),
+          ("U8", "f32", "U8", False, False, "f16", 40, 2)]
 
 
 def matvec_case(args, rng, idx, matrix, phys, interp, uns, bias, out, m, k):
@@ -242,7 +257,9 @@ def matvec_case(args, rng, idx, matrix, phys, interp, uns, bias, out, m, k):
         x = rng.integers(-400, 400, k).astype(np.int32)
         x[0] = np.iinfo(np.int32).min
     np.save(base + ".x.npy", x)
-    bvals = rng.integers(-2**31, 2**31, m).astype(np.int64)
+    # Biases of f16 results mostly keep the sums within f16's range.
+    span = 3000 if out == "f16" else 2**31
+    bvals = rng.integers(-span, span, m).astype(np.int64)
     bvals[0] = 2**31 - 1  # saturates
     bbuf = rng.integers(0, 256, 64 + 4 * m + 64).astype(np.uint8)
     bbuf[64:64 + 4 * m] = bvals.astype(np.int32).view(np.uint8)

@@ -8,10 +8,21 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
+namespace mlir::LLVM {
+class GlobalOp;
+} // namespace mlir::LLVM
+
 namespace mlir::coopvec {
 
 #define GEN_PASS_DECL
 #include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h.inc"
+
+/// A new constant C string (an internal LLVM global at the start of `op`'s
+/// module, named `prefix` and the first free number) naming `op` and where
+/// `loc` puts it in the source ("coopvec.matvec at f.mlir:3:5"): the site
+/// the CPU runtime's error reports print.
+LLVM::GlobalOp createSiteString(OpBuilder &b, Operation *op, Location loc,
+                                StringRef prefix);
 
 /// Names of the builtin support profiles, in a stable order.
 ArrayRef<StringRef> getBuiltinProfileNames();
