@@ -477,6 +477,12 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
       (`NoContraction`) and rounding to `f16` by the DXIL rule, the CPU
       runtime's sum; `coopvec-convert-gpu-to-spirv` makes it a
       compare-and-swap loop.
+    * Integer accumulation in parts of words, with the same loop:
+      `vector_accumulate` of `i16` elements (a half of the word, wrapping),
+      and `outer_product_accumulate` of `i16`/`i32` vectors (exact `i64`
+      products) into `I8`/`U8`/`I16`/`U16`/`I32`/`U32` elements (the byte,
+      half or word, saturated to its range) or into `F16`/`F32` ones (the
+      product rounded once to `f32`, then as a float product).
 
     Matrices, biases and accumulation buffers are byte-address storage
     buffers (`memref<?xi8>`, 8-bit access); the input vector and the sums

@@ -229,6 +229,14 @@ bool isAccumulatedBuffer(OpOperand &use) {
 /// iterations in all).
 constexpr int64_t kMaxOuterProduct = 4096;
 
+/// Whether `interp` is an integer matrix element the outer product adds
+/// into (exactly, saturating to its range).
+bool isIntegerAccumulation(InterpKind interp) {
+  return llvm::is_contained({InterpKind::I8, InterpKind::U8, InterpKind::I16,
+                             InterpKind::U16, InterpKind::I32, InterpKind::U32},
+                            interp);
+}
+
 /// A located error for a coopvec.vector_accumulate or
 /// coopvec.outer_product_accumulate the lowering does not take, or success.
 LogicalResult checkAccumulate(Operation *op) {
@@ -240,31 +248,26 @@ LogicalResult checkAccumulate(Operation *op) {
   if (!func)
     return unsupported("it is not inside a gpu.func");
   Value buffer;
+  // The verifier allows vectors of i16, i32, f16 and f32 only, and all of
+  // them are lowered.
   if (auto accumulate = dyn_cast<VectorAccumulateOp>(op)) {
-    Type element =
-        cast<VectorType>(accumulate.getInput().getType()).getElementType();
-    if (!element.isInteger(32) && !element.isF32() && !element.isF16()) {
-      op->emitOpError("is not supported by convert-coopvec-to-spirv: ")
-          << "elements of " << element
-          << " (lowered here: i32, f32 and f16; 16-bit integers would need "
-             "16-bit atomics)";
-      return failure();
-    }
     buffer = accumulate.getBuffer();
   } else {
     auto outer = cast<OuterProductAccumulateOp>(op);
     Type element = cast<VectorType>(outer.getLhs().getType()).getElementType();
     MatrixDescAttr desc = outer.getMatrixDesc();
     InterpKind interp = desc.getInterpretation().getKind();
-    if (!element.isF32() && !element.isF16()) {
-      op->emitOpError("is not supported by convert-coopvec-to-spirv: ")
-          << "elements of " << element << " (lowered here: f16 and f32)";
-      return failure();
-    }
-    if (interp != InterpKind::F16 && interp != InterpKind::F32)
+    bool floatVectors = isa<FloatType>(element);
+    bool floatMatrix = interp == InterpKind::F16 || interp == InterpKind::F32;
+    if (floatVectors && !floatMatrix)
+      return unsupported("float vectors into a " + stringifyInterpKind(interp) +
+                         " matrix (lowered here: F16, F32; integer matrices "
+                         "take i16 or i32 vectors)");
+    if (!floatMatrix && !isIntegerAccumulation(interp))
       return unsupported("matrix interpretation " +
                          stringifyInterpKind(interp) +
-                         " (lowered here: F16, F32)");
+                         " (lowered here: F16, F32, I8, U8, I16, U16, I32, "
+                         "U32)");
     if (desc.getLayout() != MatrixLayout::RowMajor &&
         desc.getLayout() != MatrixLayout::ColumnMajor)
       return unsupported("layout " + stringifyMatrixLayout(desc.getLayout()) +
@@ -856,6 +859,66 @@ void atomicAddFloat(OpBuilder &b, Location loc, Value words, Value address,
   memref::AtomicYieldOp::create(b, loc, desired);
 }
 
+/// Adds the i64 `addend` to the integer of `interp` (I8, U8, I16, U16, I32
+/// or U32) at byte `address` (index) of `words` (the buffer bound as 32-bit
+/// words), atomically through a compare-and-swap loop on the containing word
+/// (memref.generic_atomic_rmw): the element, sign- or zero-extended to i64,
+/// plus the addend (|addend| < 2^62, so the i64 sum is exact), saturated to
+/// the element's range when `saturate` (the CPU runtime's outer-product
+/// accumulation), else wrapped (its vector accumulation, like a hardware
+/// atomic add), written back with the word's other bytes unchanged.
+void atomicAddInteger(OpBuilder &b, Location loc, Value words, Value address,
+                      Value addend, InterpKind interp, bool saturate) {
+  Type i64 = b.getI64Type();
+  BitConversions k{b, loc};
+  int64_t bits = interp == InterpKind::I8 || interp == InterpKind::U8     ? 8
+                 : interp == InterpKind::I16 || interp == InterpKind::U16 ? 16
+                                                                          : 32;
+  bool isSigned = interp == InterpKind::I8 || interp == InterpKind::I16 ||
+                  interp == InterpKind::I32;
+  int64_t lo = isSigned ? -(int64_t(1) << (bits - 1)) : 0;
+  int64_t hi =
+      isSigned ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
+  auto int64 = [&](int64_t v) {
+    return Value(arith::ConstantIntOp::create(b, loc, i64, v));
+  };
+  Value word = arith::DivUIOp::create(
+      b, loc, address, arith::ConstantIndexOp::create(b, loc, 4));
+  auto rmw =
+      memref::GenericAtomicRMWOp::create(b, loc, words, ValueRange{word});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&rmw.getRegion().front());
+  Value current = rmw.getCurrentValue();
+  // Little-endian: the element at byte (address % 4) is shifted up by 8 bits
+  // a byte.
+  Value shift =
+      bits == 32
+          ? k.int32(0)
+          : k.shl(k.band(arith::IndexCastOp::create(b, loc, k.i32, address),
+                         4 - bits / 8),
+                  k.int32(3));
+  Value mask = k.int32(bits == 32 ? -1 : (int64_t(1) << bits) - 1);
+  Value field = k.band(k.shr(current, shift), mask);
+  Value old;
+  if (bits == 32) {
+    old = isSigned ? Value(arith::ExtSIOp::create(b, loc, i64, field))
+                   : Value(arith::ExtUIOp::create(b, loc, i64, field));
+  } else {
+    Type narrow = b.getIntegerType(bits);
+    Value small = arith::TruncIOp::create(b, loc, narrow, field);
+    old = isSigned ? Value(arith::ExtSIOp::create(b, loc, i64, small))
+                   : Value(arith::ExtUIOp::create(b, loc, i64, small));
+  }
+  Value sum = arith::AddIOp::create(b, loc, old, addend);
+  if (saturate)
+    sum = arith::MinSIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, sum, int64(lo)), int64(hi));
+  Value updated = k.band(arith::TruncIOp::create(b, loc, k.i32, sum), mask);
+  Value keep = k.band(
+      current, arith::XOrIOp::create(b, loc, k.shl(mask, shift), k.int32(-1)));
+  memref::AtomicYieldOp::create(b, loc, k.bor(keep, k.shl(updated, shift)));
+}
+
 /// The f32 value of a float vector element (f16 widened exactly).
 Value floatElement(OpBuilder &b, Location loc, Value vector, int64_t i) {
   Value x = vector::ExtractOp::create(b, loc, vector, i);
@@ -867,7 +930,9 @@ Value floatElement(OpBuilder &b, Location loc, Value vector, int64_t i) {
 /// Element i of the vector goes to byte offset + i * size of the buffer,
 /// which the pass has retyped to memref<?xi32> (the kernel argument is bound
 /// as 32-bit words): i32 elements with one relaxed device-scope AtomicIAdd
-/// each, floats with a compare-and-swap loop each (atomicAddFloat).
+/// each, i16 elements (which wrap, as the CPU runtime's 16-bit atomic adds
+/// do) and floats with a compare-and-swap loop each on the containing word
+/// (atomicAddInteger, atomicAddFloat).
 struct VectorAccumulateToSPIRV : OpRewritePattern<VectorAccumulateOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -893,6 +958,14 @@ struct VectorAccumulateToSPIRV : OpRewritePattern<VectorAccumulateOp> {
                                     value, op.getBuffer(), ValueRange{at});
         continue;
       }
+      if (element.isInteger(16)) {
+        Value value = arith::ExtSIOp::create(
+            rewriter, loc, rewriter.getI64Type(),
+            vector::ExtractOp::create(rewriter, loc, op.getInput(), i));
+        atomicAddInteger(rewriter, loc, op.getBuffer(), address, value,
+                         InterpKind::I16, /*saturate=*/false);
+        continue;
+      }
       atomicAddFloat(rewriter, loc, op.getBuffer(), address,
                      floatElement(rewriter, loc, op.getInput(), i),
                      element.isF16());
@@ -903,10 +976,14 @@ struct VectorAccumulateToSPIRV : OpRewritePattern<VectorAccumulateOp> {
 };
 
 /// matrix[i][j] += a[i] * b[j]: the vectors go to Function-storage arrays
-/// (as f32), two loops visit the elements, and each adds its f32 product
-/// (no contraction) with a compare-and-swap loop into the F16 or F32
+/// (f32 for float vectors, i64 for integer ones), two loops visit the
+/// elements, and each adds its product with a compare-and-swap loop into the
 /// element at offset + i * stride + j * size (RowMajor) or offset + j *
-/// stride + i * size (ColumnMajor).
+/// stride + i * size (ColumnMajor), as the CPU runtime does: a float
+/// product is one f32 multiplication (no contraction) added in f32 into an
+/// F16 or F32 element; an integer product is exact in i64 and added exactly
+/// into an integer element, saturating (atomicAddInteger), or rounded once
+/// to f32 (nearest even) and added in f32 into an F16 or F32 one.
 struct OuterProductToSPIRV : OpRewritePattern<OuterProductAccumulateOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -917,7 +994,13 @@ struct OuterProductToSPIRV : OpRewritePattern<OuterProductAccumulateOp> {
       return rewriter.notifyMatchFailure(op, "buffer not bound as words");
     Location loc = op.getLoc();
     MatrixDescAttr desc = op.getMatrixDesc();
-    bool half = desc.getInterpretation().getKind() == InterpKind::F16;
+    InterpKind interp = desc.getInterpretation().getKind();
+    bool half = interp == InterpKind::F16;
+    bool integerMatrix = isIntegerAccumulation(interp);
+    bool integerVectors =
+        isa<IntegerType>(op.getLhs().getType().getElementType());
+    Type arrayElement =
+        integerVectors ? Type(rewriter.getI64Type()) : rewriter.getF32Type();
     bool rowMajor = desc.getLayout() == MatrixLayout::RowMajor;
     auto index = [&](int64_t v) {
       return Value(arith::ConstantIndexOp::create(rewriter, loc, v));
@@ -931,21 +1014,27 @@ struct OuterProductToSPIRV : OpRewritePattern<OuterProductAccumulateOp> {
         rewriter.setInsertionPointToStart(&func.getBody().front());
         array = memref::AllocaOp::create(
             rewriter, loc,
-            MemRefType::get({type.getNumElements()}, rewriter.getF32Type(),
-                            MemRefLayoutAttrInterface(),
-                            spirv::StorageClassAttr::get(
-                                rewriter.getContext(),
-                                spirv::StorageClass::Function)));
+            MemRefType::get(
+                {type.getNumElements()}, arrayElement,
+                MemRefLayoutAttrInterface(),
+                spirv::StorageClassAttr::get(rewriter.getContext(),
+                                             spirv::StorageClass::Function)));
       }
-      for (int64_t i = 0; i < type.getNumElements(); ++i)
-        memref::StoreOp::create(rewriter, loc,
-                                floatElement(rewriter, loc, vector, i), array,
+      for (int64_t i = 0; i < type.getNumElements(); ++i) {
+        Value element =
+            integerVectors
+                ? Value(arith::ExtSIOp::create(
+                      rewriter, loc, arrayElement,
+                      vector::ExtractOp::create(rewriter, loc, vector, i)))
+                : floatElement(rewriter, loc, vector, i);
+        memref::StoreOp::create(rewriter, loc, element, array,
                                 ValueRange{index(i)});
+      }
       return array;
     };
     Value as = toArray(op.getLhs()), bs = toArray(op.getRhs());
     Value stride = op.getMatrixStride() ? op.getMatrixStride() : index(0);
-    int64_t size = half ? 2 : 4;
+    int64_t size = desc.getInterpretation().getStorageBits() / 8;
     auto rows = scf::ForOp::create(rewriter, loc, index(0),
                                    index(desc.getRows()), index(1));
     {
@@ -958,9 +1047,15 @@ struct OuterProductToSPIRV : OpRewritePattern<OuterProductAccumulateOp> {
       Value j = cols.getInductionVar();
       Value a = memref::LoadOp::create(rewriter, loc, as, ValueRange{i});
       Value b = memref::LoadOp::create(rewriter, loc, bs, ValueRange{j});
-      auto product = spirv::FMulOp::create(rewriter, loc,
-                                           rewriter.getF32Type(), a, b);
-      product->setAttr("no_contraction", rewriter.getUnitAttr());
+      Value product;
+      if (integerVectors) {
+        product = arith::MulIOp::create(rewriter, loc, a, b);
+      } else {
+        auto mul =
+            spirv::FMulOp::create(rewriter, loc, rewriter.getF32Type(), a, b);
+        mul->setAttr("no_contraction", rewriter.getUnitAttr());
+        product = mul;
+      }
       Value major = rowMajor ? i : j, minor = rowMajor ? j : i;
       Value address = arith::AddIOp::create(
           rewriter, loc,
@@ -968,7 +1063,16 @@ struct OuterProductToSPIRV : OpRewritePattern<OuterProductAccumulateOp> {
               rewriter, loc, op.getMatrixOffset(),
               arith::MulIOp::create(rewriter, loc, major, stride)),
           arith::MulIOp::create(rewriter, loc, minor, index(size)));
-      atomicAddFloat(rewriter, loc, op.getMatrix(), address, product, half);
+      if (integerMatrix)
+        atomicAddInteger(rewriter, loc, op.getMatrix(), address, product,
+                         interp, /*saturate=*/true);
+      else
+        atomicAddFloat(rewriter, loc, op.getMatrix(), address,
+                       integerVectors
+                           ? Value(arith::SIToFPOp::create(
+                                 rewriter, loc, rewriter.getF32Type(), product))
+                           : product,
+                       half);
     }
     rewriter.eraseOp(op);
     return success();

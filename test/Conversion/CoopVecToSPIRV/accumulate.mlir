@@ -36,6 +36,22 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // i16 elements: no 16-bit atomics, so a compare-and-swap on the word
+    // whose half holds the element, which wraps (no saturation).
+    // CHECK-LABEL: gpu.func @vector_i16
+    // CHECK: memref.generic_atomic_rmw
+    // CHECK: arith.trunci %{{.*}} : i32 to i16
+    // CHECK: arith.extsi %{{.*}} : i16 to i64
+    // CHECK-NOT: arith.maxsi
+    // CHECK: memref.atomic_yield
+    gpu.func @vector_i16(%x: memref<?xi16>, %buf: memref<?xi8>) kernel
+        attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %v = vector.load %x[%c0] : memref<?xi16>, vector<1xi16>
+      coopvec.vector_accumulate %v, %buf[%c0] : vector<1xi16>, memref<?xi8>
+      gpu.return
+    }
+
     // CHECK-LABEL: gpu.func @outer
     // The vectors go to private arrays; two loops; one product (no
     // contraction) and one compare-and-swap per element.
@@ -54,6 +70,52 @@ module attributes {gpu.container_module} {
       %c16 = arith.constant 16 : index
       coopvec.outer_product_accumulate %a, %b, %m[%c0] matrix<F16, 3x2, RowMajor> stride %c16
           : vector<3xf16>, vector<2xf16>, memref<?xi8>
+      gpu.return
+    }
+
+    // Integer outer products: the vectors go to i64 arrays, the product is
+    // exact in i64. Into an I16 matrix: the half of the word (address & 2,
+    // shifted by 8 bits a byte) is sign-extended, the product added, the
+    // sum saturated to [-32768, 32767] and put back with the other half
+    // unchanged. Into an F32 matrix: the exact product rounded once to f32
+    // and added as the float products are.
+    // CHECK-LABEL: gpu.func @outer_int
+    // CHECK-DAG: memref.alloca() : memref<3xi64, #spirv.storage_class<Function>>
+    // CHECK-DAG: memref.alloca() : memref<2xi64, #spirv.storage_class<Function>>
+    // CHECK: scf.for
+    // CHECK: scf.for
+    // CHECK: %[[P:.*]] = arith.muli %{{.*}}, %{{.*}} : i64
+    // CHECK: memref.generic_atomic_rmw
+    // CHECK: arith.andi %{{.*}}, %c2_i32 : i32
+    // CHECK: arith.trunci %{{.*}} : i32 to i16
+    // CHECK: %[[OLD:.*]] = arith.extsi %{{.*}} : i16 to i64
+    // CHECK: %[[SUM:.*]] = arith.addi %[[OLD]], %[[P]] : i64
+    // CHECK: arith.maxsi %[[SUM]], %c-32768_i64 : i64
+    // CHECK: arith.minsi %{{.*}}, %c32767_i64 : i64
+    // CHECK: memref.atomic_yield
+    // CHECK: scf.for
+    // CHECK: scf.for
+    // CHECK: %[[Q:.*]] = arith.muli %{{.*}}, %{{.*}} : i64
+    // CHECK: %[[F:.*]] = arith.sitofp %[[Q]] : i64 to f32
+    // CHECK: memref.generic_atomic_rmw
+    // CHECK: spirv.FAdd %{{.*}}, %[[F]] {no_contraction} : f32
+    // SPIRV-LABEL: spirv.func @outer_int
+    // SPIRV: spirv.IMul {{.*}} : i64
+    // SPIRV: spirv.AtomicCompareExchange <Device> <None> <None>
+    // SPIRV: spirv.ConvertSToF {{.*}} : i64 to f32
+    // SPIRV: spirv.AtomicCompareExchange <Device> <None> <None>
+    gpu.func @outer_int(%x: memref<?xi32>, %m: memref<?xi8>) kernel
+        attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c3 = arith.constant 3 : index
+      %c16 = arith.constant 16 : index
+      %c128 = arith.constant 128 : index
+      %a = vector.load %x[%c0] : memref<?xi32>, vector<3xi32>
+      %b = vector.load %x[%c3] : memref<?xi32>, vector<2xi32>
+      coopvec.outer_product_accumulate %a, %b, %m[%c0] matrix<I16, 3x2, RowMajor> stride %c16
+          : vector<3xi32>, vector<2xi32>, memref<?xi8>
+      coopvec.outer_product_accumulate %a, %b, %m[%c128] matrix<F32, 3x2, ColumnMajor> stride %c16
+          : vector<3xi32>, vector<2xi32>, memref<?xi8>
       gpu.return
     }
   }

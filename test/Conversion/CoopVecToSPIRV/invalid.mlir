@@ -223,18 +223,6 @@ module attributes {gpu.container_module} {
   }
 }
 
-// -----
-
-module attributes {gpu.container_module} {
-  gpu.module @m {
-    gpu.func @k(%v: vector<4xi16>, %buf: memref<?xi8>) kernel {
-      %c0 = arith.constant 0 : index
-      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: elements of 'i16' (lowered here: i32, f32 and f16; 16-bit integers would need 16-bit atomics)}}
-      coopvec.vector_accumulate %v, %buf[%c0] : vector<4xi16>, memref<?xi8>
-      gpu.return
-    }
-  }
-}
 
 // -----
 
@@ -284,12 +272,12 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @m {
-    gpu.func @k(%a: vector<4xi32>, %b: vector<4xi32>, %m: memref<?xi8>) kernel {
+    gpu.func @k(%a: vector<4xf32>, %b: vector<4xf32>, %m: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %c16 = arith.constant 16 : index
-      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv: elements of 'i32' (lowered here: f16 and f32)}}
+      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv: float vectors into a I32 matrix (lowered here: F16, F32; integer matrices take i16 or i32 vectors)}}
       coopvec.outer_product_accumulate %a, %b, %m[%c0] matrix<I32, 4x4, RowMajor> stride %c16
-          : vector<4xi32>, vector<4xi32>, memref<?xi8>
+          : vector<4xf32>, vector<4xf32>, memref<?xi8>
       gpu.return
     }
   }
@@ -302,9 +290,25 @@ module attributes {gpu.container_module} {
     gpu.func @k(%a: vector<4xf32>, %b: vector<4xf32>, %m: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %c16 = arith.constant 16 : index
-      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv: matrix interpretation BF16 (lowered here: F16, F32)}}
+      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv: float vectors into a BF16 matrix (lowered here: F16, F32; integer matrices take i16 or i32 vectors)}}
       coopvec.outer_product_accumulate %a, %b, %m[%c0] matrix<BF16, 4x4, RowMajor> stride %c16
           : vector<4xf32>, vector<4xf32>, memref<?xi8>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Integer vectors into an 8-bit float matrix.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: vector<4xi32>, %b: vector<4xi32>, %m: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv: matrix interpretation F8_E4M3 (lowered here: F16, F32, I8, U8, I16, U16, I32, U32)}}
+      coopvec.outer_product_accumulate %a, %b, %m[%c0] matrix<F8_E4M3, 4x4, RowMajor> stride %c16
+          : vector<4xi32>, vector<4xi32>, memref<?xi8>
       gpu.return
     }
   }

@@ -206,12 +206,21 @@ constexpr MatVecGroup kVulkanMatVec[] = {
     {kPackedU8, kU8, kU32, true, {}, kVkIntBiases},
     {kPackedU8, kI8, kI32, true, {}, kVkIntBiases},
 };
-// Integers with OpAtomicIAdd; floats with a compare-and-swap loop on the
-// 32-bit word (core Vulkan 1.3 has no float atomics): f32, or one f16 half.
+// 32-bit integers with OpAtomicIAdd; 16-bit integers and floats with a
+// compare-and-swap loop on the 32-bit word (core Vulkan 1.3 has no float
+// atomics and no 16-bit ones): an f32, or one i16/f16 half.
 constexpr AccumRow kVulkanVectorAccumulate[] = {
-    {I::I32, I::I32}, {I::U32, I::U32}, {I::F16, I::F16}, {I::F32, I::F32}};
+    {I::I32, I::I32}, {I::U32, I::U32}, {I::I16, I::I16},
+    {I::U16, I::U16}, {I::F16, I::F16}, {I::F32, I::F32}};
+// Every element with a compare-and-swap loop on its word: float vectors
+// into F16/F32; integer vectors (exact products) into 8-, 16- and 32-bit
+// integers (saturating) or F16/F32.
 constexpr AccumRow kVulkanOuterProduct[] = {
-    {I::F16, I::F16}, {I::F16, I::F32}, {I::F32, I::F32}, {I::F32, I::F16}};
+    {I::F16, I::F16}, {I::F16, I::F32}, {I::F32, I::F32}, {I::F32, I::F16},
+    {I::I16, I::I8},  {I::I16, I::U8},  {I::I16, I::I16}, {I::I16, I::U16},
+    {I::I16, I::I32}, {I::I16, I::U32}, {I::I16, I::F16}, {I::I16, I::F32},
+    {I::I32, I::I8},  {I::I32, I::U8},  {I::I32, I::I16}, {I::I32, I::U16},
+    {I::I32, I::I32}, {I::I32, I::U32}, {I::I32, I::F16}, {I::I32, I::F32}};
 constexpr StringRef kVulkanFeatures[] = {
     "int_dot_product", "float16", "storage8", "storage16", "convert", "pack"};
 

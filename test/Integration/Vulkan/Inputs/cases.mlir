@@ -209,6 +209,80 @@ module attributes {gpu.container_module} {
       }
       gpu.return
     }
+
+    // Integer accumulation into one buffer from every invocation t: outer
+    // products, each
+    // element exact or saturating with addends of one sign, so that the
+    // result does not depend on the order of the atomics (s = t % 7 - 3,
+    // w = t % 3, u = t % 2): i32 vectors into an I32 4x3 RowMajor matrix
+    // (40000 x 60000 saturates), i16 vectors into an I16 4x3 ColumnMajor
+    // one (two elements to a word, saturating both ways), a U8 3x4 RowMajor
+    // one (four to a word; negative sums clamp to 0) and an I8 2x4
+    // ColumnMajor one, and i32 vectors into an F32 3x2 RowMajor matrix
+    // (3 x 16777217 and -5 x 16777217 round once to f32); and an i16
+    // vector_accumulate (wrapping, so any order gives the same bits) of
+    // (t, -1 - t, 50, 30000 w, -1) into five halves at byte 576.
+    gpu.func @outer_product_int(%m: memref<?xi8>, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c384 = arith.constant 384 : index
+      %c512 = arith.constant 512 : index
+      %c576 = arith.constant 576 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %t0 = arith.muli %bid, %bdim : index
+      %t = arith.addi %t0, %tid : index
+      %live = arith.cmpi ult, %t, %n : index
+      scf.if %live {
+        %ti = arith.index_cast %t : index to i32
+        %c2i = arith.constant 2 : i32
+        %c3i = arith.constant 3 : i32
+        %c7i = arith.constant 7 : i32
+        %c5i = arith.constant 5 : i32
+        %c40000i = arith.constant 40000 : i32
+        %c100000i = arith.constant 100000 : i32
+        %c1h = arith.constant 1 : i16
+        %cm1h = arith.constant -1 : i16
+        %c50h = arith.constant 50 : i16
+        %t7 = arith.remui %ti, %c7i : i32
+        %s = arith.subi %t7, %c3i : i32
+        %w = arith.remui %ti, %c3i : i32
+        %w5 = arith.muli %w, %c100000i : i32
+        %ui = arith.remui %ti, %c2i : i32
+        %u = arith.trunci %ui : i32 to i16
+        %wh = arith.trunci %w : i32 to i16
+        %a1 = vector.from_elements %s, %w5, %c5i, %c40000i : vector<4xi32>
+        %b1 = arith.constant dense<[60000, -7, 11]> : vector<3xi32>
+        %a2 = vector.from_elements %wh, %c1h, %cm1h, %c50h : vector<4xi16>
+        %b2 = arith.constant dense<[1, 2, 200]> : vector<3xi16>
+        %a3 = vector.from_elements %c1h, %u, %cm1h : vector<3xi16>
+        %b3 = arith.constant dense<[1, 0, 2, 3]> : vector<4xi16>
+        %a4 = vector.from_elements %cm1h, %u : vector<2xi16>
+        %b4 = arith.constant dense<[0, 1, 3, 100]> : vector<4xi16>
+        %a5 = arith.constant dense<[2, 3, -5]> : vector<3xi32>
+        %b5 = arith.constant dense<[7, 16777217]> : vector<2xi32>
+        %th = arith.trunci %ti : i32 to i16
+        %nth = arith.subi %cm1h, %th : i16
+        %c30000h = arith.constant 30000 : i16
+        %w30000 = arith.muli %wh, %c30000h : i16
+        %a6 = vector.from_elements %th, %nth, %c50h, %w30000, %cm1h : vector<5xi16>
+        coopvec.outer_product_accumulate %a1, %b1, %m[%c0] matrix<I32, 4x3, RowMajor> stride %c16
+            : vector<4xi32>, vector<3xi32>, memref<?xi8>
+        coopvec.outer_product_accumulate %a2, %b2, %m[%c128] matrix<I16, 4x3, ColumnMajor> stride %c16
+            : vector<4xi16>, vector<3xi16>, memref<?xi8>
+        coopvec.outer_product_accumulate %a3, %b3, %m[%c256] matrix<U8, 3x4, RowMajor> stride %c16
+            : vector<3xi16>, vector<4xi16>, memref<?xi8>
+        coopvec.outer_product_accumulate %a4, %b4, %m[%c384] matrix<I8, 2x4, ColumnMajor> stride %c16
+            : vector<2xi16>, vector<4xi16>, memref<?xi8>
+        coopvec.outer_product_accumulate %a5, %b5, %m[%c512] matrix<F32, 3x2, RowMajor> stride %c16
+            : vector<3xi32>, vector<2xi32>, memref<?xi8>
+        coopvec.vector_accumulate %a6, %m[%c576] : vector<5xi16>, memref<?xi8>
+      }
+      gpu.return
+    }
   }
 
   func.func @check_f32_col(%x: memref<?xf32>, %w: memref<?xi8>, %b: memref<?xi8>,
@@ -518,6 +592,76 @@ module attributes {gpu.container_module} {
           : vector<5xf16>, vector<3xf16>, memref<?xi8>
       coopvec.outer_product_accumulate %a#1, %a#0, %cpu[%c128] matrix<F16, 3x5, ColumnMajor> stride %c16
           : vector<3xf32>, vector<5xf32>, memref<?xi8>
+    }
+    %bad = func.call @compare_bytes(%gpu, %cpu) : (memref<?xi8>, memref<?xi8>) -> index
+    memref.dealloc %gpu : memref<?xi8>
+    memref.dealloc %cpu : memref<?xi8>
+    return %bad : index
+  }
+  // @outer_product_int on the device and the same products, in order, on
+  // the CPU runtime: the number of bytes that differ.
+  func.func @check_outer_product_int(%n: index) -> index {
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    %c384 = arith.constant 384 : index
+    %c512 = arith.constant 512 : index
+    %c576 = arith.constant 576 : index
+    %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %c592 = arith.constant 592 : index
+    %gpu = func.call @zeroed(%c592) : (index) -> memref<?xi8>
+    %cpu = func.call @zeroed(%c592) : (index) -> memref<?xi8>
+    %np = arith.addi %n, %c63 : index
+    %grid = arith.divui %np, %c64 : index
+    gpu.launch_func @kernels::@outer_product_int blocks in (%grid, %c1, %c1) threads in (%c64, %c1, %c1)
+        args(%gpu : memref<?xi8>, %n : index)
+    scf.for %t = %c0 to %n step %c1 {
+      %ti = arith.index_cast %t : index to i32
+      %c2i = arith.constant 2 : i32
+      %c3i = arith.constant 3 : i32
+      %c7i = arith.constant 7 : i32
+      %c5i = arith.constant 5 : i32
+      %c40000i = arith.constant 40000 : i32
+      %c100000i = arith.constant 100000 : i32
+      %c1h = arith.constant 1 : i16
+      %cm1h = arith.constant -1 : i16
+      %c50h = arith.constant 50 : i16
+      %t7 = arith.remui %ti, %c7i : i32
+      %s = arith.subi %t7, %c3i : i32
+      %w = arith.remui %ti, %c3i : i32
+      %w5 = arith.muli %w, %c100000i : i32
+      %ui = arith.remui %ti, %c2i : i32
+      %u = arith.trunci %ui : i32 to i16
+      %wh = arith.trunci %w : i32 to i16
+      %a1 = vector.from_elements %s, %w5, %c5i, %c40000i : vector<4xi32>
+      %b1 = arith.constant dense<[60000, -7, 11]> : vector<3xi32>
+      %a2 = vector.from_elements %wh, %c1h, %cm1h, %c50h : vector<4xi16>
+      %b2 = arith.constant dense<[1, 2, 200]> : vector<3xi16>
+      %a3 = vector.from_elements %c1h, %u, %cm1h : vector<3xi16>
+      %b3 = arith.constant dense<[1, 0, 2, 3]> : vector<4xi16>
+      %a4 = vector.from_elements %cm1h, %u : vector<2xi16>
+      %b4 = arith.constant dense<[0, 1, 3, 100]> : vector<4xi16>
+      %a5 = arith.constant dense<[2, 3, -5]> : vector<3xi32>
+      %b5 = arith.constant dense<[7, 16777217]> : vector<2xi32>
+      %th = arith.trunci %ti : i32 to i16
+      %nth = arith.subi %cm1h, %th : i16
+      %c30000h = arith.constant 30000 : i16
+      %w30000 = arith.muli %wh, %c30000h : i16
+      %a6 = vector.from_elements %th, %nth, %c50h, %w30000, %cm1h : vector<5xi16>
+      coopvec.outer_product_accumulate %a1, %b1, %cpu[%c0] matrix<I32, 4x3, RowMajor> stride %c16
+          : vector<4xi32>, vector<3xi32>, memref<?xi8>
+      coopvec.outer_product_accumulate %a2, %b2, %cpu[%c128] matrix<I16, 4x3, ColumnMajor> stride %c16
+          : vector<4xi16>, vector<3xi16>, memref<?xi8>
+      coopvec.outer_product_accumulate %a3, %b3, %cpu[%c256] matrix<U8, 3x4, RowMajor> stride %c16
+          : vector<3xi16>, vector<4xi16>, memref<?xi8>
+      coopvec.outer_product_accumulate %a4, %b4, %cpu[%c384] matrix<I8, 2x4, ColumnMajor> stride %c16
+          : vector<2xi16>, vector<4xi16>, memref<?xi8>
+      coopvec.outer_product_accumulate %a5, %b5, %cpu[%c512] matrix<F32, 3x2, RowMajor> stride %c16
+          : vector<3xi32>, vector<2xi32>, memref<?xi8>
+      coopvec.vector_accumulate %a6, %cpu[%c576] : vector<5xi16>, memref<?xi8>
     }
     %bad = func.call @compare_bytes(%gpu, %cpu) : (memref<?xi8>, memref<?xi8>) -> index
     memref.dealloc %gpu : memref<?xi8>
