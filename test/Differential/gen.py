@@ -96,11 +96,12 @@ VK_VACC = True  # vector_accumulate: i32 (OpAtomicIAdd), f32/f16 (CAS loops)
 
 def vulkan_supports(op):
     """What the Vulkan lowering takes: one invocation's matvec (a single one
-    or a loop of them) over strided layouts, no transpose, no block scales,
-    the combinations of VK_MATVEC; vector_accumulate of i32."""
+    or a loop of them) in every layout (transposed where the layout allows),
+    no block scales, the combinations of VK_MATVEC; vector_accumulate of
+    i32."""
     if op["kind"] == "matvec":
-        if (op.get("kind_detail") == "batch_matvec" or op["scale"] is not None or op["transpose"]
-                or op["layout"] not in ("RowMajor", "ColumnMajor") or max(op["m"], op["k"]) > 4096):
+        if (op.get("kind_detail") == "batch_matvec" or op["scale"] is not None
+                or max(op["m"], op["k"]) > 4096):
             return False
         res = out_interp(op["out"], op["out_uns"])
         for matrix, interp, phys, results in VK_MATVEC:
@@ -177,7 +178,7 @@ def vulkan_program(p, text):
 # planCommon, and its C target's function rules): I8/U8 matrices in every
 # layout (transposed where the layout allows), no block scales; I8, U8, PackedS8x32
 # or PackedU8x32 inputs of i32 or f32 elements; signed i32, f32 or f16
-# results (the --narrow rv programs draw i32 and f32); an I32 bias. A single matvec (alone or chained) or a batch_matvec: the C
+# results; an I32 bias. A single matvec (alone or chained) or a batch_matvec: the C
 # target lowers no scf.for loop.
 RV_MATRICES = ("I8", "U8")
 RV_INPUTS = ("I8", "U8", "PackedS8x32", "PackedU8x32")
@@ -851,8 +852,8 @@ def gen_vulkan_matvec_spec(rng, chained=None):
     rows = [r for r in VK_MATVEC if not chained or chained[1] in r[2]]
     matrix, interp, phys, results = rows[rng.integers(0, len(rows))]
     op = {"kind": "matvec", "matrix": matrix, "scale": None, "in_interp": interp,
-          "layout": str(rng.choice(["RowMajor", "ColumnMajor"])), "transpose": False,
-          "m": pick_size(rng)}
+          "layout": str(rng.choice(LAYOUTS)), "m": pick_size(rng)}
+    op["transpose"] = op["layout"].endswith("Optimal") and rng.random() < 0.4
     if chained:
         op["k"], op["in_phys"] = chained
     else:
@@ -866,7 +867,8 @@ def gen_vulkan_matvec_spec(rng, chained=None):
 
 
 def gen_rv_matvec_spec(rng, chained=None):
-    """A random matvec of rv_supports (chained: on an i32/f32 result)."""
+    """A random matvec of rv_supports (chained: on an i32/f32 result; an f16
+    one is never chained on RISC-V, whose inputs are i32 or f32)."""
     op = {"kind": "matvec", "matrix": str(rng.choice(RV_MATRICES)), "scale": None,
           "layout": str(rng.choice(LAYOUTS)), "m": pick_size(rng)}
     op["transpose"] = op["layout"].endswith("Optimal") and rng.random() < 0.4
@@ -878,7 +880,7 @@ def gen_rv_matvec_spec(rng, chained=None):
         op["in_interp"] = str(rng.choice(RV_INPUTS))
         op["in_phys"] = "i32" if op["in_interp"] in PACKED else str(rng.choice(["i32", "f32"]))
     op["in_uns"] = op["in_phys"] == "i32" and rng.random() < 0.4
-    op["out"], op["out_uns"] = str(rng.choice(["i32", "f32"])), False
+    op["out"], op["out_uns"] = str(rng.choice(["i32", "f32", "f16"])), False
     op["bias"] = "I32" if rng.random() < 0.6 else None
     return op
 
@@ -1705,6 +1707,8 @@ def main():
                         stats[(tgt.name, "matvec-layout",
                                op["layout"] + ("+T" if op["transpose"] else ""), ok)] += 1
                         stats[(tgt.name, "matvec-bias", str(op["bias"]), ok)] += 1
+                        stats[(tgt.name, "matvec-result",
+                               op["out"] + ("u" if op["out_uns"] else ""), ok)] += 1
                         if op["scale"]:
                             stats[(tgt.name, "matvec-scale", f"{op['scale'][0]}x{op['scale'][1]}", ok)] += 1
                     elif op["kind"] == "outer":

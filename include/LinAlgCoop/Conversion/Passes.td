@@ -459,6 +459,11 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
       or `f32` elements: Vulkan has no 8-bit float type, so inputs are
       converted to their 8-bit codes by the DXIL rule and codes decoded to
       exact `f32` values in integer code; then as `F32`.
+    * Matrices in every layout: `RowMajor`/`ColumnMajor` with the op's
+      stride, and the optimal layouts (plain or transposed) at the byte
+      offsets of `LinAlgCoop/Runtime/Layout.h`'s formulas, computed in the
+      shader (`LinAlgCoop/Conversion/OptimalLayout.h`), so a matrix the CPU
+      runtime converted reads the same on the device.
     * The bias is added in `f32`, or exactly in `i64` for integers; results
       convert by the DXIL rules (`f16`: round to nearest even computed on
       the bits, since `OpFConvert` rounds as the driver likes and Vulkan
@@ -471,7 +476,7 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
       words, so the kernel may only accumulate into that buffer.
     * Float accumulation (`vector_accumulate` of `f32`/`f16`,
       `outer_product_accumulate` of `f16`/`f32` vectors into an `F16`/`F32`
-      `RowMajor` or `ColumnMajor` matrix, up to 4096 elements): core Vulkan
+      matrix in any layout, up to 4096 elements): core Vulkan
       has no float atomics, so each element is a `memref.generic_atomic_rmw`
       on its 32-bit word (an `f16` is one half of it) adding in `f32`
       (`NoContraction`) and rounding to `f16` by the DXIL rule, the CPU

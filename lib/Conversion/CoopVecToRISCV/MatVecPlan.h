@@ -9,6 +9,7 @@
 #ifndef LIB_CONVERSION_COOPVECTORISCV_MATVECPLAN_H
 #define LIB_CONVERSION_COOPVECTORISCV_MATVECPLAN_H
 
+#include "LinAlgCoop/Conversion/OptimalLayout.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -77,24 +78,8 @@ V matrixByte(B &c, const MatVecPlan &p, V m, V col) {
     at = c.add(c.mul(m, c.c(p.rowStep)), c.mul(col, c.c(p.colStep)));
   } else {
     // Stored element (r, s) of a rows x storedCols matrix of bytes.
-    V r = p.transpose ? col : m, s = p.transpose ? m : col;
-    auto part = [&](V v, int64_t d) {
-      return std::make_pair(c.div(v, c.c(d)), c.rem(v, c.c(d)));
-    };
-    auto [rp, ri] = part(r, 8);
-    if (p.layout == MatrixLayout::InferencingOptimal) {
-      // Panels of 8 rows, column pairs (G = 2) of 8 x 2 bytes row by row.
-      int64_t panel = 8 * llvm::alignTo(p.storedCols, 2);
-      auto [sp, si] = part(s, 2);
-      at = c.add(c.add(c.mul(rp, c.c(panel)), c.mul(sp, c.c(16))),
-                 c.add(c.mul(ri, c.c(2)), si));
-    } else {
-      // 8 x 8 tiles, row of tiles by row of tiles, each column by column.
-      int64_t tileCols = llvm::divideCeil(p.storedCols, 8);
-      auto [sp, si] = part(s, 8);
-      at = c.add(c.mul(c.add(c.mul(rp, c.c(tileCols)), sp), c.c(64)),
-                 c.add(c.mul(si, c.c(8)), ri));
-    }
+    at = optimalLayoutOffset(c, p.layout, p.storedCols, /*elemSize=*/1,
+                             p.transpose ? col : m, p.transpose ? m : col);
   }
   return c.add(c.c(p.matrixOffset), at);
 }

@@ -24,6 +24,7 @@
 
 #include "LinAlgCoop/Conversion/CoopVecToSPIRV/CoopVecToSPIRV.h"
 #include "LinAlgCoop/Conversion/DxilInputs.h"
+#include "LinAlgCoop/Conversion/OptimalLayout.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
 
@@ -54,6 +55,17 @@ using namespace mlir::coopvec;
 
 namespace {
 
+/// Index arithmetic for optimalLayoutOffset.
+struct IndexArith {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
+  Value rem(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
+};
+
 /// SPIR-V vectors have 2, 3 or 4 elements (8 and 16 need Vector16).
 constexpr int64_t kMaxVectorElements = 4;
 
@@ -70,7 +82,9 @@ enum class Family { F32, F16, F8, Int8 };
 struct Plan {
   Family family;
   int64_t m, k;
-  bool columnMajor;
+  MatrixLayout layout;
+  bool transpose;     ///< The matrix is stored K x M (optimal layouts).
+  int64_t storedCols; ///< Columns of the stored matrix.
   bool matrixUnsigned;
   bool matrixE5M2 = false, inputE5M2 = false; ///< F8: which 8-bit floats.
   InterpKind inputKind;
@@ -111,12 +125,9 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
   MatrixDescAttr desc = op.getMatrixDesc();
   if (desc.isBlockScaled() || op.getScales())
     return unsupported("block-scaled matrices (no Vulkan 1.3 form)");
-  if (desc.getLayout() != MatrixLayout::RowMajor &&
-      desc.getLayout() != MatrixLayout::ColumnMajor)
-    return unsupported("layout " + stringifyMatrixLayout(desc.getLayout()) +
-                       " (core Vulkan has no optimal layouts; use RowMajor "
-                       "or ColumnMajor)");
-  if (!op.getMatrixStride())
+  // The optimal layouts are coopvec's own (Layout.h): the shader computes
+  // their addresses as the CPU runtime does.
+  if (desc.isStrided() && !op.getMatrixStride())
     return unsupported("a RowMajor/ColumnMajor matrix needs a stride");
   if (!isByteBuffer(op.getMatrix()) ||
       (op.getBias() && !isByteBuffer(op.getBias())))
@@ -130,7 +141,9 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
   Plan plan;
   plan.m = desc.getRows();
   plan.k = desc.getCols();
-  plan.columnMajor = desc.getLayout() == MatrixLayout::ColumnMajor;
+  plan.layout = desc.getLayout();
+  plan.transpose = desc.getTranspose();
+  plan.storedCols = desc.getStoredCols();
   plan.matrixUnsigned = false;
   plan.inputKind = op.getInputInterp().getKind();
   plan.inputElementsUnsigned = op.getInputUnsigned();
@@ -268,11 +281,6 @@ LogicalResult checkAccumulate(Operation *op) {
                          stringifyInterpKind(interp) +
                          " (lowered here: F16, F32, I8, U8, I16, U16, I32, "
                          "U32)");
-    if (desc.getLayout() != MatrixLayout::RowMajor &&
-        desc.getLayout() != MatrixLayout::ColumnMajor)
-      return unsupported("layout " + stringifyMatrixLayout(desc.getLayout()) +
-                         " (the optimal layouts have no Vulkan definition "
-                         "here; use RowMajor or ColumnMajor)");
     if (desc.getRows() * desc.getCols() > kMaxOuterProduct)
       return unsupported("a " + Twine(desc.getRows()) + "x" +
                          Twine(desc.getCols()) + " outer product (up to " +
@@ -544,10 +552,20 @@ private:
     return value;
   }
 
-  /// Byte index of stored element (row, col) of `bytes` bytes.
+  /// Byte index of element (row, col) of `bytes` bytes of the (logical)
+  /// M x K matrix.
   Value elementByte(Value row, Value col, unsigned bytes) {
-    Value major = plan.columnMajor ? col : row;
-    Value minor = plan.columnMajor ? row : col;
+    if (plan.layout == MatrixLayout::InferencingOptimal ||
+        plan.layout == MatrixLayout::TrainingOptimal) {
+      IndexArith c{b, loc};
+      Value r = plan.transpose ? col : row, s = plan.transpose ? row : col;
+      return arith::AddIOp::create(
+          b, loc, op.getMatrixOffset(),
+          optimalLayoutOffset(c, plan.layout, plan.storedCols, bytes, r, s));
+    }
+    bool columnMajor = plan.layout == MatrixLayout::ColumnMajor;
+    Value major = columnMajor ? col : row;
+    Value minor = columnMajor ? row : col;
     Value start = arith::AddIOp::create(
         b, loc, op.getMatrixOffset(),
         arith::MulIOp::create(b, loc, major, op.getMatrixStride()));
@@ -1057,12 +1075,21 @@ struct OuterProductToSPIRV : OpRewritePattern<OuterProductAccumulateOp> {
         product = mul;
       }
       Value major = rowMajor ? i : j, minor = rowMajor ? j : i;
-      Value address = arith::AddIOp::create(
-          rewriter, loc,
-          arith::AddIOp::create(
-              rewriter, loc, op.getMatrixOffset(),
-              arith::MulIOp::create(rewriter, loc, major, stride)),
-          arith::MulIOp::create(rewriter, loc, minor, index(size)));
+      Value address;
+      if (desc.isOptimal()) {
+        IndexArith c{rewriter, loc};
+        address = arith::AddIOp::create(rewriter, loc, op.getMatrixOffset(),
+                                        optimalLayoutOffset(c, desc.getLayout(),
+                                                            desc.getCols(),
+                                                            size, i, j));
+      } else {
+        address = arith::AddIOp::create(
+            rewriter, loc,
+            arith::AddIOp::create(
+                rewriter, loc, op.getMatrixOffset(),
+                arith::MulIOp::create(rewriter, loc, major, stride)),
+            arith::MulIOp::create(rewriter, loc, minor, index(size)));
+      }
       if (integerMatrix)
         atomicAddInteger(rewriter, loc, op.getMatrix(), address, product,
                          interp, /*saturate=*/true);

@@ -62,20 +62,6 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @m {
-    gpu.func @k(%x: vector<16xf16>, %w: memref<?xi8>) kernel {
-      %c0 = arith.constant 0 : index
-      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: layout InferencingOptimal (core Vulkan has no optimal layouts; use RowMajor or ColumnMajor)}}
-      %r = coopvec.matvec %x as F16, %w[%c0] matrix<F16, 16x16, InferencingOptimal>
-             : vector<16xf16>, memref<?xi8> -> vector<16xf32>
-      gpu.return
-    }
-  }
-}
-
-// -----
-
-module attributes {gpu.container_module} {
-  gpu.module @m {
     gpu.func @k(%x: vector<16xf16>, %w: memref<?xi8, strided<[1], offset: ?>>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 32 : index
@@ -249,20 +235,6 @@ module attributes {gpu.container_module} {
       // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: the buffer it adds to is bound as 32-bit words for the atomics, so the kernel may only accumulate into it (found 'memref.load')}}
       coopvec.vector_accumulate %v, %buf[%c0] : vector<4xi32>, memref<?xi8>
       %b = memref.load %buf[%c0] : memref<?xi8>
-      gpu.return
-    }
-  }
-}
-
-// -----
-
-module attributes {gpu.container_module} {
-  gpu.module @m {
-    gpu.func @k(%a: vector<4xf16>, %b: vector<4xf16>, %m: memref<?xi8>) kernel {
-      %c0 = arith.constant 0 : index
-      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv: layout TrainingOptimal (the optimal layouts have no Vulkan definition here; use RowMajor or ColumnMajor)}}
-      coopvec.outer_product_accumulate %a, %b, %m[%c0] matrix<F16, 4x4, TrainingOptimal>
-          : vector<4xf16>, vector<4xf16>, memref<?xi8>
       gpu.return
     }
   }

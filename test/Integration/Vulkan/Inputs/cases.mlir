@@ -210,6 +210,99 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // The optimal layouts (Layout.h's formulas, computed in the shader as
+    // the CPU runtime does), plain and transposed, on the inputs of the
+    // strided cases above: I8 InferencingOptimal transposed (stored 26 x 12),
+    // U8 TrainingOptimal, F16 TrainingOptimal transposed (stored 20 x 24) and
+    // F16 InferencingOptimal; make-inputs.py sizes the buffers.
+    gpu.func @s8_iopt_t(%x: memref<?xi32>, %w: memref<?xi8>, %b: memref<?xi8>,
+        %y: memref<?xi32>, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %ck = arith.constant 7 : index
+      %cm = arith.constant 12 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %t0 = arith.muli %bid, %bdim : index
+      %t = arith.addi %t0, %tid : index
+      %live = arith.cmpi ult, %t, %n : index
+      scf.if %live {
+        %xb = arith.muli %t, %ck : index
+        %xv = vector.load %x[%xb] : memref<?xi32>, vector<7xi32>
+        %r = coopvec.matvec %xv as PackedU8x32, %w[%c0] matrix<I8, 12x26, InferencingOptimal, transpose>
+               bias %b[%c0] as I16
+               : vector<7xi32>, memref<?xi8>, memref<?xi8> -> vector<12xi32>
+        %yb = arith.muli %t, %cm : index
+        vector.store %r, %y[%yb] : memref<?xi32>, vector<12xi32>
+      }
+      gpu.return
+    }
+    gpu.func @u8_topt(%x: memref<?xi32>, %w: memref<?xi8>, %b: memref<?xi8>,
+        %y: memref<?xi32>, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %ck = arith.constant 10 : index
+      %cm = arith.constant 8 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %t0 = arith.muli %bid, %bdim : index
+      %t = arith.addi %t0, %tid : index
+      %live = arith.cmpi ult, %t, %n : index
+      scf.if %live {
+        %xb = arith.muli %t, %ck : index
+        %xv = vector.load %x[%xb] : memref<?xi32>, vector<10xi32>
+        %r = coopvec.matvec %xv as PackedU8x32, %w[%c0] matrix<U8, 8x40, TrainingOptimal>
+               bias %b[%c0] as U32 unsigned_result
+               : vector<10xi32>, memref<?xi8>, memref<?xi8> -> vector<8xi32>
+        %yb = arith.muli %t, %cm : index
+        vector.store %r, %y[%yb] : memref<?xi32>, vector<8xi32>
+      }
+      gpu.return
+    }
+    gpu.func @f16_topt_t(%x: memref<?xf32>, %w: memref<?xi8>, %b: memref<?xi8>,
+        %y: memref<?xf16>, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %ck = arith.constant 20 : index
+      %cm = arith.constant 24 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %t0 = arith.muli %bid, %bdim : index
+      %t = arith.addi %t0, %tid : index
+      %live = arith.cmpi ult, %t, %n : index
+      scf.if %live {
+        %xb = arith.muli %t, %ck : index
+        %xv = vector.load %x[%xb] : memref<?xf32>, vector<20xf32>
+        %r = coopvec.matvec %xv as F16, %w[%c0] matrix<F16, 24x20, TrainingOptimal, transpose>
+               bias %b[%c0] as F16
+               : vector<20xf32>, memref<?xi8>, memref<?xi8> -> vector<24xf16>
+        %yb = arith.muli %t, %cm : index
+        vector.store %r, %y[%yb] : memref<?xf16>, vector<24xf16>
+      }
+      gpu.return
+    }
+    gpu.func @f16_iopt(%x: memref<?xf32>, %w: memref<?xi8>, %b: memref<?xi8>,
+        %y: memref<?xf16>, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %ck = arith.constant 20 : index
+      %cm = arith.constant 24 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %t0 = arith.muli %bid, %bdim : index
+      %t = arith.addi %t0, %tid : index
+      %live = arith.cmpi ult, %t, %n : index
+      scf.if %live {
+        %xb = arith.muli %t, %ck : index
+        %xv = vector.load %x[%xb] : memref<?xf32>, vector<20xf32>
+        %r = coopvec.matvec %xv as F16, %w[%c0] matrix<F16, 24x20, InferencingOptimal>
+               bias %b[%c0] as F16
+               : vector<20xf32>, memref<?xi8>, memref<?xi8> -> vector<24xf16>
+        %yb = arith.muli %t, %cm : index
+        vector.store %r, %y[%yb] : memref<?xf16>, vector<24xf16>
+      }
+      gpu.return
+    }
     // Integer accumulation into one buffer from every invocation t: outer
     // products, each
     // element exact or saturating with addends of one sign, so that the
@@ -221,7 +314,9 @@ module attributes {gpu.container_module} {
     // ColumnMajor one, and i32 vectors into an F32 3x2 RowMajor matrix
     // (3 x 16777217 and -5 x 16777217 round once to f32); and an i16
     // vector_accumulate (wrapping, so any order gives the same bits) of
-    // (t, -1 - t, 50, 30000 w, -1) into five halves at byte 576.
+    // (t, -1 - t, 50, 30000 w, -1) into five halves at byte 576; the first
+    // two products again into an I32 TrainingOptimal matrix at byte 640 and
+    // an I16 InferencingOptimal one at byte 896.
     gpu.func @outer_product_int(%m: memref<?xi8>, %n: index) kernel {
       %c0 = arith.constant 0 : index
       %c16 = arith.constant 16 : index
@@ -230,6 +325,8 @@ module attributes {gpu.container_module} {
       %c384 = arith.constant 384 : index
       %c512 = arith.constant 512 : index
       %c576 = arith.constant 576 : index
+      %c640 = arith.constant 640 : index
+      %c896 = arith.constant 896 : index
       %bid = gpu.block_id x
       %bdim = gpu.block_dim x
       %tid = gpu.thread_id x
@@ -280,6 +377,10 @@ module attributes {gpu.container_module} {
         coopvec.outer_product_accumulate %a5, %b5, %m[%c512] matrix<F32, 3x2, RowMajor> stride %c16
             : vector<3xi32>, vector<2xi32>, memref<?xi8>
         coopvec.vector_accumulate %a6, %m[%c576] : vector<5xi16>, memref<?xi8>
+        coopvec.outer_product_accumulate %a1, %b1, %m[%c640] matrix<I32, 4x3, TrainingOptimal>
+            : vector<4xi32>, vector<3xi32>, memref<?xi8>
+        coopvec.outer_product_accumulate %a2, %b2, %m[%c896] matrix<I16, 4x3, InferencingOptimal>
+            : vector<4xi16>, vector<3xi16>, memref<?xi8>
       }
       gpu.return
     }
@@ -598,6 +699,138 @@ module attributes {gpu.container_module} {
     memref.dealloc %cpu : memref<?xi8>
     return %bad : index
   }
+  func.func @check_s8_iopt_t(%x: memref<?xi32>, %w: memref<?xi8>, %b: memref<?xi8>,
+      %n: index) -> index {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %ck = arith.constant 7 : index
+    %cm = arith.constant 12 : index
+    %ny = arith.muli %n, %cm : index
+    %y = memref.alloc(%ny) : memref<?xi32>
+    %np = arith.addi %n, %c63 : index
+    %grid = arith.divui %np, %c64 : index
+    gpu.launch_func @kernels::@s8_iopt_t blocks in (%grid, %c1, %c1) threads in (%c64, %c1, %c1)
+        args(%x : memref<?xi32>, %w : memref<?xi8>, %b : memref<?xi8>, %y : memref<?xi32>, %n : index)
+    %bad = scf.for %t = %c0 to %n step %c1 iter_args(%acc = %c0) -> (index) {
+      %xb = arith.muli %t, %ck : index
+      %xv = vector.load %x[%xb] : memref<?xi32>, vector<7xi32>
+      %r = coopvec.matvec %xv as PackedU8x32, %w[%c0] matrix<I8, 12x26, InferencingOptimal, transpose>
+             bias %b[%c0] as I16
+             : vector<7xi32>, memref<?xi8>, memref<?xi8> -> vector<12xi32>
+      %yb = arith.muli %t, %cm : index
+      %g = vector.load %y[%yb] : memref<?xi32>, vector<12xi32>
+      %ne = arith.cmpi ne, %r, %g : vector<12xi32>
+      %ne32 = arith.extui %ne : vector<12xi1> to vector<12xi32>
+      %cnt = vector.reduction <add>, %ne32 : vector<12xi32> into i32
+      %cnti = arith.index_cast %cnt : i32 to index
+      %next = arith.addi %acc, %cnti : index
+      scf.yield %next : index
+    }
+    memref.dealloc %y : memref<?xi32>
+    return %bad : index
+  }
+  func.func @check_u8_topt(%x: memref<?xi32>, %w: memref<?xi8>, %b: memref<?xi8>,
+      %n: index) -> index {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %ck = arith.constant 10 : index
+    %cm = arith.constant 8 : index
+    %ny = arith.muli %n, %cm : index
+    %y = memref.alloc(%ny) : memref<?xi32>
+    %np = arith.addi %n, %c63 : index
+    %grid = arith.divui %np, %c64 : index
+    gpu.launch_func @kernels::@u8_topt blocks in (%grid, %c1, %c1) threads in (%c64, %c1, %c1)
+        args(%x : memref<?xi32>, %w : memref<?xi8>, %b : memref<?xi8>, %y : memref<?xi32>, %n : index)
+    %bad = scf.for %t = %c0 to %n step %c1 iter_args(%acc = %c0) -> (index) {
+      %xb = arith.muli %t, %ck : index
+      %xv = vector.load %x[%xb] : memref<?xi32>, vector<10xi32>
+      %r = coopvec.matvec %xv as PackedU8x32, %w[%c0] matrix<U8, 8x40, TrainingOptimal>
+             bias %b[%c0] as U32 unsigned_result
+             : vector<10xi32>, memref<?xi8>, memref<?xi8> -> vector<8xi32>
+      %yb = arith.muli %t, %cm : index
+      %g = vector.load %y[%yb] : memref<?xi32>, vector<8xi32>
+      %ne = arith.cmpi ne, %r, %g : vector<8xi32>
+      %ne32 = arith.extui %ne : vector<8xi1> to vector<8xi32>
+      %cnt = vector.reduction <add>, %ne32 : vector<8xi32> into i32
+      %cnti = arith.index_cast %cnt : i32 to index
+      %next = arith.addi %acc, %cnti : index
+      scf.yield %next : index
+    }
+    memref.dealloc %y : memref<?xi32>
+    return %bad : index
+  }
+  func.func @check_f16_topt_t(%x: memref<?xf32>, %w: memref<?xi8>, %b: memref<?xi8>,
+      %n: index) -> index {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %ck = arith.constant 20 : index
+    %cm = arith.constant 24 : index
+    %ny = arith.muli %n, %cm : index
+    %y = memref.alloc(%ny) : memref<?xf16>
+    %np = arith.addi %n, %c63 : index
+    %grid = arith.divui %np, %c64 : index
+    gpu.launch_func @kernels::@f16_topt_t blocks in (%grid, %c1, %c1) threads in (%c64, %c1, %c1)
+        args(%x : memref<?xf32>, %w : memref<?xi8>, %b : memref<?xi8>, %y : memref<?xf16>, %n : index)
+    %bad = scf.for %t = %c0 to %n step %c1 iter_args(%acc = %c0) -> (index) {
+      %xb = arith.muli %t, %ck : index
+      %xv = vector.load %x[%xb] : memref<?xf32>, vector<20xf32>
+      %r = coopvec.matvec %xv as F16, %w[%c0] matrix<F16, 24x20, TrainingOptimal, transpose>
+             bias %b[%c0] as F16
+             : vector<20xf32>, memref<?xi8>, memref<?xi8> -> vector<24xf16>
+      %yb = arith.muli %t, %cm : index
+      %g = vector.load %y[%yb] : memref<?xf16>, vector<24xf16>
+      %rb = arith.bitcast %r : vector<24xf16> to vector<24xi16>
+      %gb = arith.bitcast %g : vector<24xf16> to vector<24xi16>
+      %ne = arith.cmpi ne, %rb, %gb : vector<24xi16>
+      %ne32 = arith.extui %ne : vector<24xi1> to vector<24xi32>
+      %cnt = vector.reduction <add>, %ne32 : vector<24xi32> into i32
+      %cnti = arith.index_cast %cnt : i32 to index
+      %next = arith.addi %acc, %cnti : index
+      scf.yield %next : index
+    }
+    memref.dealloc %y : memref<?xf16>
+    return %bad : index
+  }
+  func.func @check_f16_iopt(%x: memref<?xf32>, %w: memref<?xi8>, %b: memref<?xi8>,
+      %n: index) -> index {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %ck = arith.constant 20 : index
+    %cm = arith.constant 24 : index
+    %ny = arith.muli %n, %cm : index
+    %y = memref.alloc(%ny) : memref<?xf16>
+    %np = arith.addi %n, %c63 : index
+    %grid = arith.divui %np, %c64 : index
+    gpu.launch_func @kernels::@f16_iopt blocks in (%grid, %c1, %c1) threads in (%c64, %c1, %c1)
+        args(%x : memref<?xf32>, %w : memref<?xi8>, %b : memref<?xi8>, %y : memref<?xf16>, %n : index)
+    %bad = scf.for %t = %c0 to %n step %c1 iter_args(%acc = %c0) -> (index) {
+      %xb = arith.muli %t, %ck : index
+      %xv = vector.load %x[%xb] : memref<?xf32>, vector<20xf32>
+      %r = coopvec.matvec %xv as F16, %w[%c0] matrix<F16, 24x20, InferencingOptimal>
+             bias %b[%c0] as F16
+             : vector<20xf32>, memref<?xi8>, memref<?xi8> -> vector<24xf16>
+      %yb = arith.muli %t, %cm : index
+      %g = vector.load %y[%yb] : memref<?xf16>, vector<24xf16>
+      %rb = arith.bitcast %r : vector<24xf16> to vector<24xi16>
+      %gb = arith.bitcast %g : vector<24xf16> to vector<24xi16>
+      %ne = arith.cmpi ne, %rb, %gb : vector<24xi16>
+      %ne32 = arith.extui %ne : vector<24xi1> to vector<24xi32>
+      %cnt = vector.reduction <add>, %ne32 : vector<24xi32> into i32
+      %cnti = arith.index_cast %cnt : i32 to index
+      %next = arith.addi %acc, %cnti : index
+      scf.yield %next : index
+    }
+    memref.dealloc %y : memref<?xf16>
+    return %bad : index
+  }
   // @outer_product_int on the device and the same products, in order, on
   // the CPU runtime: the number of bytes that differ.
   func.func @check_outer_product_int(%n: index) -> index {
@@ -608,12 +841,14 @@ module attributes {gpu.container_module} {
     %c384 = arith.constant 384 : index
     %c512 = arith.constant 512 : index
     %c576 = arith.constant 576 : index
+    %c640 = arith.constant 640 : index
+    %c896 = arith.constant 896 : index
     %c1 = arith.constant 1 : index
     %c63 = arith.constant 63 : index
     %c64 = arith.constant 64 : index
-    %c592 = arith.constant 592 : index
-    %gpu = func.call @zeroed(%c592) : (index) -> memref<?xi8>
-    %cpu = func.call @zeroed(%c592) : (index) -> memref<?xi8>
+    %c944 = arith.constant 944 : index
+    %gpu = func.call @zeroed(%c944) : (index) -> memref<?xi8>
+    %cpu = func.call @zeroed(%c944) : (index) -> memref<?xi8>
     %np = arith.addi %n, %c63 : index
     %grid = arith.divui %np, %c64 : index
     gpu.launch_func @kernels::@outer_product_int blocks in (%grid, %c1, %c1) threads in (%c64, %c1, %c1)
@@ -662,6 +897,10 @@ module attributes {gpu.container_module} {
       coopvec.outer_product_accumulate %a5, %b5, %cpu[%c512] matrix<F32, 3x2, RowMajor> stride %c16
           : vector<3xi32>, vector<2xi32>, memref<?xi8>
       coopvec.vector_accumulate %a6, %cpu[%c576] : vector<5xi16>, memref<?xi8>
+      coopvec.outer_product_accumulate %a1, %b1, %cpu[%c640] matrix<I32, 4x3, TrainingOptimal>
+          : vector<4xi32>, vector<3xi32>, memref<?xi8>
+      coopvec.outer_product_accumulate %a2, %b2, %cpu[%c896] matrix<I16, 4x3, InferencingOptimal>
+          : vector<4xi16>, vector<3xi16>, memref<?xi8>
     }
     %bad = func.call @compare_bytes(%gpu, %cpu) : (memref<?xi8>, memref<?xi8>) -> index
     memref.dealloc %gpu : memref<?xi8>

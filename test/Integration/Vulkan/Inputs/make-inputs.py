@@ -34,3 +34,16 @@ np.save(f"{out}/u8_col.b.npy", b.view(np.int32))
 np.save(f"{out}/s8u.x.npy", rng.integers(0, 2**32, n*7, dtype=np.uint64).astype(np.uint32).view(np.int32))
 np.save(f"{out}/s8u.w.npy", rng.integers(-128, 128, 12*32, dtype=np.int64).astype(np.int8))
 np.save(f"{out}/s8u.b.npy", rng.integers(-2**15, 2**15, 12, dtype=np.int64).astype(np.int16))
+# The optimal-layout cases reuse the strided cases' inputs and biases with
+# matrices of their layouts' footprints (Layout.h): I8 InferencingOptimal
+# stored 26 x 12 (4 panels x 8 x 12 bytes), U8 TrainingOptimal 8 x 40 (5
+# tiles of 64 bytes), F16 TrainingOptimal stored 20 x 24 (9 tiles of 64
+# halves) and F16 InferencingOptimal 24 x 20 (3 panels x 8 x 20 halves).
+import shutil
+for case, base in (("s8_iopt_t", "s8u"), ("u8_topt", "u8_col"), ("f16_topt_t", "f16_row"), ("f16_iopt", "f16_row")):
+    for a in ("x", "b"):
+        shutil.copy(f"{out}/{base}.{a}.npy", f"{out}/{case}.{a}.npy")
+np.save(f"{out}/s8_iopt_t.w.npy", rng.integers(-128, 128, 4 * 8 * 12, dtype=np.int64).astype(np.int8))
+np.save(f"{out}/u8_topt.w.npy", rng.integers(0, 256, 5 * 64, dtype=np.uint8))
+np.save(f"{out}/f16_topt_t.w.npy", (rng.standard_normal(9 * 64) * 2).astype(np.float16))
+np.save(f"{out}/f16_iopt.w.npy", (rng.standard_normal(3 * 8 * 20) * 2).astype(np.float16))
