@@ -19,8 +19,10 @@
 //
 // The differences from shade_frame.mlir are what core Vulkan asks for:
 //
-// * Matrices are RowMajor with an explicit stride: Vulkan 1.3 has no
-//   inferencing-optimal layout. Rows are padded to 16 bytes, the
+// * Matrices are RowMajor with an explicit stride: the shader reads a row's
+//   elements at consecutive addresses (the optimal layouts work on Vulkan
+//   too, at Layout.h's offsets, but cost address arithmetic per element).
+//   Rows are padded to 16 bytes, the
 //   smallest stride coopvec accepts (`coopvec.matrix_size` folds the sizes,
 //   see @weight_sizes).
 // * A kernel's memrefs are 1-D: the (pixels x 12) features and (pixels x 3)
