@@ -14,6 +14,7 @@
 
 #include "MatVecPlan.h"
 
+#include "LinAlgCoop/Conversion/BitConversions.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
 
@@ -138,33 +139,14 @@ struct Builder {
     return arith::MinSIOp::create(b, arith::MaxSIOp::create(b, v, l), h);
   }
   /// The i64 `v` as an f16: saturated to f16's finite range (the CPU
-  /// runtime's integer to f16 rule: nearest even, satfinite), then rounded
-  /// once to nearest even in integer arithmetic, since f16 arithmetic would
-  /// need Zfh or a libcall libgcc 12 lacks: exact as an f32 (|v| < 2^17),
-  /// whose exponent is rebiased (127 -> 15) and mantissa rounded from 23 to
-  /// 10 bits as coopvec_rv_f32_to_f16 does for normal numbers (every
-  /// nonzero integer is one).
+  /// runtime's integer to f16 rule: nearest even, satfinite), exact as an
+  /// f32 (|v| < 2^17), then rounded once to nearest even on the f32's bits
+  /// (BitConversions::dxilToF16), since f16 arithmetic would need Zfh or a
+  /// libcall libgcc 12 lacks.
   Value toF16(Value v) {
     Value f =
         arith::SIToFPOp::create(b, b.getF32Type(), clamp(v, -65504, 65504));
-    Value bits = arith::BitcastOp::create(b, i32, f);
-    Value sign = arith::AndIOp::create(
-        b, arith::ShRUIOp::create(b, bits, ci(i32, 16)), ci(i32, 0x8000));
-    Value mag = arith::AndIOp::create(b, bits, ci(i32, 0x7FFFFFFF));
-    Value m = arith::SubIOp::create(b, mag, ci(i32, 0x38000000));
-    Value odd = arith::AndIOp::create(
-        b, arith::ShRUIOp::create(b, m, ci(i32, 13)), ci(i32, 1));
-    Value rounded = arith::ShRUIOp::create(
-        b,
-        arith::AddIOp::create(b, arith::AddIOp::create(b, m, ci(i32, 0x0FFF)),
-                              odd),
-        ci(i32, 13));
-    Value isZero =
-        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, mag, ci(i32, 0));
-    Value half = arith::SelectOp::create(
-        b, isZero, ci(i32, 0), arith::OrIOp::create(b, sign, rounded));
-    return arith::BitcastOp::create(
-        b, b.getF16Type(), arith::TruncIOp::create(b, b.getI16Type(), half));
+    return BitConversions{b, b.getLoc()}.dxilToF16(f);
   }
   /// `for (iv = lb; iv < ub; iv += step) body(iv)`.
   void loop(Value lb, Value ub, Value step,

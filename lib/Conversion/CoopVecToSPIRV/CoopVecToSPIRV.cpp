@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LinAlgCoop/Conversion/CoopVecToSPIRV/CoopVecToSPIRV.h"
+#include "LinAlgCoop/Conversion/BitConversions.h"
 #include "LinAlgCoop/Conversion/DxilInputs.h"
 #include "LinAlgCoop/Conversion/OptimalLayout.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
@@ -82,9 +83,7 @@ enum class Family { F32, F16, F8, Int8 };
 struct Plan {
   Family family;
   int64_t m, k;
-  MatrixLayout layout;
-  bool transpose;     ///< The matrix is stored K x M (optimal layouts).
-  int64_t storedCols; ///< Columns of the stored matrix.
+  MatrixDescAttr desc; ///< Layout, transpose and stored shape.
   bool matrixUnsigned;
   bool matrixE5M2 = false, inputE5M2 = false; ///< F8: which 8-bit floats.
   InterpKind inputKind;
@@ -141,9 +140,7 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
   Plan plan;
   plan.m = desc.getRows();
   plan.k = desc.getCols();
-  plan.layout = desc.getLayout();
-  plan.transpose = desc.getTranspose();
-  plan.storedCols = desc.getStoredCols();
+  plan.desc = desc;
   plan.matrixUnsigned = false;
   plan.inputKind = op.getInputInterp().getKind();
   plan.inputElementsUnsigned = op.getInputUnsigned();
@@ -305,169 +302,6 @@ LogicalResult checkAccumulate(Operation *op) {
 // coopvec.matvec
 //===----------------------------------------------------------------------===//
 
-/// The bit-level float conversions SPIR-V gives no exact instruction for,
-/// written in integer arithmetic on i32 values.
-struct BitConversions {
-  OpBuilder &b;
-  Location loc;
-  using P = arith::CmpIPredicate;
-
-  Type i32 = b.getI32Type();
-  Value int32(int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, i32, v);
-  }
-  Value shr(Value v, Value n) { return arith::ShRUIOp::create(b, loc, v, n); }
-  Value shl(Value v, Value n) { return arith::ShLIOp::create(b, loc, v, n); }
-  Value band(Value v, Value m) { return arith::AndIOp::create(b, loc, v, m); }
-  Value band(Value v, int64_t m) { return band(v, int32(m)); }
-  Value bor(Value v, Value m) { return arith::OrIOp::create(b, loc, v, m); }
-  Value add(Value l, Value r) { return arith::AddIOp::create(b, loc, l, r); }
-  Value sub(Value l, Value r) { return arith::SubIOp::create(b, loc, l, r); }
-  Value cmp(P p, Value l, Value r) {
-    return arith::CmpIOp::create(b, loc, p, l, r);
-  }
-  Value select(Value c, Value t, Value f) {
-    return arith::SelectOp::create(b, loc, c, t, f);
-  }
-
-  /// f32 -> f16 by the DXIL rule: round to nearest even, a finite value
-  /// beyond the range saturates to +-65504, infinities stay, NaN stays NaN
-  /// (quiet, the payload's top bits kept, as APFloat does). In integer
-  /// arithmetic on the bits: OpFConvert's rounding is the driver's choice,
-  /// and Vulkan allows the FPRoundingMode decoration only on a value that
-  /// is stored.
-  Value dxilToF16(Value x) {
-    Value bits = arith::BitcastOp::create(b, loc, i32, x);
-    Value sign = band(shr(bits, int32(16)), int32(0x8000));
-    Value a = band(bits, int32(0x7fffffff));
-    Value exponent = shr(a, int32(23));
-    Value fraction = band(a, int32(0x7fffff));
-    // Normal results: drop 13 fraction bits.
-    Value normalBase = bor(
-        shl(arith::SubIOp::create(b, loc, exponent, int32(112)), int32(10)),
-        shr(fraction, int32(13)));
-    Value normalRest = band(a, int32(0x1fff));
-    // Subnormal results (and zero): the significand shifted to units of
-    // 2^-24, by 14 to 25 places.
-    Value shift = arith::MinSIOp::create(
-        b, loc,
-        arith::MaxSIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, int32(126), exponent),
-            int32(14)),
-        int32(25));
-    Value significand = bor(fraction, int32(0x800000));
-    Value subBase = shr(significand, shift);
-    Value subRest = band(significand, arith::SubIOp::create(
-                                          b, loc, shl(int32(1), shift),
-                                          int32(1)));
-    Value subHalf =
-        shl(int32(1), arith::SubIOp::create(b, loc, shift, int32(1)));
-    Value normal = cmp(P::uge, a, int32(0x38800000));
-    Value base = select(normal, normalBase, subBase);
-    Value rest = select(normal, normalRest, subRest);
-    Value half = select(normal, int32(0x1000), subHalf);
-    Value tie = arith::AndIOp::create(
-        b, loc, cmp(P::eq, rest, half),
-        cmp(P::ne, band(base, int32(1)), int32(0)));
-    Value up = arith::OrIOp::create(b, loc, cmp(P::ugt, rest, half), tie);
-    Value rounded = arith::AddIOp::create(
-        b, loc, base, arith::ExtUIOp::create(b, loc, i32, up));
-    // Finite values from 65520 up round beyond 65504: saturate.
-    Value magnitude = select(cmp(P::uge, a, int32(0x477ff000)),
-                             int32(0x7bff), rounded);
-    magnitude = select(cmp(P::eq, a, int32(0x7f800000)), int32(0x7c00),
-                       magnitude);
-    Value nan = bor(int32(0x7e00), band(shr(a, int32(13)), int32(0x1ff)));
-    magnitude = select(cmp(P::ugt, a, int32(0x7f800000)), nan, magnitude);
-    Value half16 = arith::TruncIOp::create(b, loc, b.getI16Type(), bor(sign, magnitude));
-    return arith::BitcastOp::create(b, loc, b.getF16Type(), half16);
-  }
-
-  /// f32 -> E4M3 or E5M2 code (in an i32) by the DXIL rule
-  /// (coopvecDxilConvert): round to nearest even, finite values beyond the
-  /// range saturate to +-MAX_NORM, infinities saturate for E4M3 (which has
-  /// none) and stay for E5M2, NaN gives the sign and the NaN code. On the
-  /// bits, like dxilToF16.
-  Value dxilToF8(Value x, bool e5m2) {
-    const int64_t man = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
-    const int64_t drop = 23 - man, emin = 1 - bias;
-    const int64_t maxCode = e5m2 ? 0x7b : 0x7e, nanCode = e5m2 ? 0x7e : 0x7f;
-    Value bits = arith::BitcastOp::create(b, loc, i32, x);
-    Value sign = band(shr(bits, int32(24)), int32(0x80));
-    Value a = band(bits, int32(0x7fffffff));
-    // Normal results: round the f32 pattern to `man` fraction bits, then
-    // rebias the exponent.
-    Value lsb = band(shr(a, int32(drop)), int32(1));
-    Value normal = sub(shr(add(add(a, int32((int64_t(1) << (drop - 1)) - 1)),
-                                   lsb),
-                               int32(drop)),
-                       int32((127 - bias) << man));
-    // Subnormal results: |x| in units of 2^(emin - man), rounded.
-    Value exponent = shr(a, int32(23));
-    Value isF32Normal = cmp(P::ne, exponent, int32(0));
-    Value significand = select(isF32Normal,
-                               arith::OrIOp::create(b, loc, band(a, int32(0x7fffff)),
-                                                    int32(0x800000)),
-                               band(a, int32(0x7fffff)));
-    Value e = select(isF32Normal, exponent, int32(1));
-    Value shift = arith::MinSIOp::create(
-        b, loc, sub(int32(150 + emin - man), e), int32(25));
-    Value base = shr(significand, shift);
-    Value rest = band(significand, sub(shl(int32(1), shift), int32(1)));
-    Value half = shl(int32(1), sub(shift, int32(1)));
-    Value up = arith::OrIOp::create(
-        b, loc, cmp(P::ugt, rest, half),
-        arith::AndIOp::create(b, loc, cmp(P::eq, rest, half),
-                              cmp(P::ne, band(base, int32(1)), int32(0))));
-    Value subnormal = add(base, arith::ExtUIOp::create(b, loc, i32, up));
-    Value magnitude = select(cmp(P::uge, a, int32((127 + emin) << 23)), normal,
-                             subnormal);
-    // Beyond the range: +-MAX_NORM (E4M3's rounding can reach its NaN code).
-    magnitude = select(cmp(P::ugt, magnitude, int32(maxCode)), int32(maxCode),
-                       magnitude);
-    Value inf = int32(e5m2 ? 0x7c : maxCode);
-    magnitude = select(cmp(P::eq, a, int32(0x7f800000)), inf, magnitude);
-    magnitude = select(cmp(P::ugt, a, int32(0x7f800000)), int32(nanCode),
-                       magnitude);
-    return arith::OrIOp::create(b, loc, sign, magnitude);
-  }
-
-  /// The exact f32 value of an E4M3 or E5M2 code (the low byte of an i32).
-  Value f8ToF32(Value code, bool e5m2) {
-    const int64_t man = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
-    Value sign = arith::ShLIOp::create(b, loc, band(code, 0x80), int32(24));
-    Value magnitude = band(code, 0x7f);
-    Value exponent = arith::ShRUIOp::create(b, loc, magnitude, int32(man));
-    Value fraction = band(magnitude, (1 << man) - 1);
-    Value normal = arith::OrIOp::create(
-        b, loc,
-        arith::ShLIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, exponent, int32(127 - bias)),
-            int32(23)),
-        arith::ShLIOp::create(b, loc, fraction, int32(23 - man)));
-    // Subnormal: fraction * 2^(1 - bias - man), exact in f32.
-    Value scaled = spirv::FMulOp::create(
-        b, loc, b.getF32Type(),
-        arith::UIToFPOp::create(b, loc, b.getF32Type(), fraction),
-        arith::ConstantFloatOp::create(
-            b, loc, b.getF32Type(),
-            APFloat(std::ldexp(1.0f, int(1 - bias - man)))));
-    Value bits = select(
-        arith::CmpIOp::create(b, loc, P::eq, exponent, int32(0)),
-        arith::BitcastOp::create(b, loc, i32, scaled), normal);
-    Value special =
-        e5m2 ? Value(arith::CmpIOp::create(b, loc, P::eq, exponent, int32(31)))
-             : Value(arith::CmpIOp::create(b, loc, P::eq, magnitude, int32(0x7f)));
-    Value specialBits =
-        e5m2 ? select(arith::CmpIOp::create(b, loc, P::eq, fraction, int32(0)),
-                      int32(0x7f800000), int32(0x7fc00000))
-             : int32(0x7fc00000);
-    bits = select(special, specialBits, bits);
-    return arith::BitcastOp::create(b, loc, b.getF32Type(),
-                                    arith::OrIOp::create(b, loc, sign, bits));
-  }
-};
-
 /// Emits one coopvec.matvec.
 class MatVecEmitter {
 public:
@@ -555,15 +389,17 @@ private:
   /// Byte index of element (row, col) of `bytes` bytes of the (logical)
   /// M x K matrix.
   Value elementByte(Value row, Value col, unsigned bytes) {
-    if (plan.layout == MatrixLayout::InferencingOptimal ||
-        plan.layout == MatrixLayout::TrainingOptimal) {
+    MatrixDescAttr desc = plan.desc;
+    if (desc.isOptimal()) {
       IndexArith c{b, loc};
-      Value r = plan.transpose ? col : row, s = plan.transpose ? row : col;
+      Value r = desc.getTranspose() ? col : row;
+      Value s = desc.getTranspose() ? row : col;
       return arith::AddIOp::create(
           b, loc, op.getMatrixOffset(),
-          optimalLayoutOffset(c, plan.layout, plan.storedCols, bytes, r, s));
+          optimalLayoutOffset(c, desc.getLayout(), desc.getStoredCols(), bytes,
+                              r, s));
     }
-    bool columnMajor = plan.layout == MatrixLayout::ColumnMajor;
+    bool columnMajor = desc.getLayout() == MatrixLayout::ColumnMajor;
     Value major = columnMajor ? col : row;
     Value minor = columnMajor ? row : col;
     Value start = arith::AddIOp::create(
@@ -830,65 +666,82 @@ struct MatVecToSPIRV : OpRewritePattern<MatVecOp> {
 // coopvec.vector_accumulate
 //===----------------------------------------------------------------------===//
 
-/// Adds the f32 `addend` to the float at byte `address` (index) of `words`
-/// (the buffer bound as 32-bit words), atomically: a memref.generic_atomic_rmw
-/// on the containing word, which coopvec-convert-gpu-to-spirv turns into a
-/// compare-and-swap loop (core Vulkan has no float atomics). `half`: the
-/// element is the f16 in bytes address..address+1 of its word, the other
-/// half is written back unchanged. The sum is one f32 addition (no
-/// contraction), rounded to f16 by the DXIL rule for a half: the CPU
-/// runtime's accumulation.
-void atomicAddFloat(OpBuilder &b, Location loc, Value words, Value address,
-                    Value addend, bool half) {
-  Type f32 = b.getF32Type();
+/// Atomically replaces the `bits`-wide element (8, 16 or 32) at byte
+/// `address` (index) of `words` (the buffer bound as 32-bit words) with
+/// `update(field)`: a memref.generic_atomic_rmw on the containing word, which
+/// coopvec-convert-gpu-to-spirv turns into a compare-and-swap loop. `update`
+/// gets the element's bits zero-extended to i32 and returns the new bits in
+/// an i32 (bits above the element's width are ignored); the word's other
+/// bytes are written back unchanged.
+void atomicUpdateField(OpBuilder &b, Location loc, Value words, Value address,
+                       int64_t bits,
+                       function_ref<Value(BitConversions &, Value)> update) {
   BitConversions k{b, loc};
   Value word = arith::DivUIOp::create(
       b, loc, address, arith::ConstantIndexOp::create(b, loc, 4));
-  auto rmw = memref::GenericAtomicRMWOp::create(b, loc, words, ValueRange{word});
+  auto rmw =
+      memref::GenericAtomicRMWOp::create(b, loc, words, ValueRange{word});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&rmw.getRegion().front());
   Value current = rmw.getCurrentValue();
-  auto add = [&](Value x) {
-    auto sum = spirv::FAddOp::create(b, loc, f32, x, addend);
-    sum->setAttr("no_contraction", b.getUnitAttr());
-    return Value(sum);
-  };
-  Value desired;
-  if (!half) {
-    desired = arith::BitcastOp::create(
-        b, loc, k.i32, add(arith::BitcastOp::create(b, loc, f32, current)));
-  } else {
-    // Little-endian: the half at byte 2 of the word is its high half.
-    Value shift = k.shl(
-        k.band(arith::IndexCastOp::create(b, loc, k.i32, address), 2),
-        k.int32(3));
-    Value bits16 = arith::TruncIOp::create(b, loc, b.getI16Type(),
-                                           k.band(k.shr(current, shift), 0xffff));
-    Value oldHalf = arith::BitcastOp::create(b, loc, b.getF16Type(), bits16);
-    Value old = arith::ExtFOp::create(b, loc, f32, oldHalf);
-    Value sumHalf = arith::BitcastOp::create(b, loc, b.getI16Type(),
-                                             k.dxilToF16(add(old)));
-    Value sum = arith::ExtUIOp::create(b, loc, k.i32, sumHalf);
-    Value keep = k.band(current, arith::XOrIOp::create(
-                                     b, loc, k.shl(k.int32(0xffff), shift),
-                                     k.int32(-1)));
-    desired = k.bor(keep, k.shl(sum, shift));
+  if (bits == 32) {
+    memref::AtomicYieldOp::create(b, loc, update(k, current));
+    return;
   }
-  memref::AtomicYieldOp::create(b, loc, desired);
+  // Little-endian: the element at byte (address % 4) is shifted up by 8 bits
+  // a byte.
+  Value shift =
+      k.shl(k.band(arith::IndexCastOp::create(b, loc, k.i32, address),
+                   4 - bits / 8),
+            k.int32(3));
+  Value mask = k.int32((int64_t(1) << bits) - 1);
+  Value updated = k.band(update(k, k.band(k.shr(current, shift), mask)), mask);
+  Value keep = k.band(
+      current, arith::XOrIOp::create(b, loc, k.shl(mask, shift), k.int32(-1)));
+  memref::AtomicYieldOp::create(b, loc, k.bor(keep, k.shl(updated, shift)));
+}
+
+/// Adds the f32 `addend` to the float at byte `address` (index) of `words`
+/// atomically (atomicUpdateField: core Vulkan has no float atomics). `half`:
+/// the element is the f16 in bytes address..address+1 of its word. The sum
+/// is one f32 addition (no contraction), rounded to f16 by the DXIL rule for
+/// a half: the CPU runtime's accumulation.
+void atomicAddFloat(OpBuilder &b, Location loc, Value words, Value address,
+                    Value addend, bool half) {
+  Type f32 = b.getF32Type();
+  atomicUpdateField(
+      b, loc, words, address, half ? 16 : 32,
+      [&](BitConversions &k, Value field) -> Value {
+        Value old;
+        if (half) {
+          Value bits16 =
+              arith::TruncIOp::create(b, loc, b.getI16Type(), field);
+          Value oldHalf =
+              arith::BitcastOp::create(b, loc, b.getF16Type(), bits16);
+          old = arith::ExtFOp::create(b, loc, f32, oldHalf);
+        } else {
+          old = arith::BitcastOp::create(b, loc, f32, field);
+        }
+        auto sum = spirv::FAddOp::create(b, loc, f32, old, addend);
+        sum->setAttr("no_contraction", b.getUnitAttr());
+        if (!half)
+          return arith::BitcastOp::create(b, loc, k.i32, sum);
+        Value sumHalf = arith::BitcastOp::create(b, loc, b.getI16Type(),
+                                                 k.dxilToF16(sum));
+        return arith::ExtUIOp::create(b, loc, k.i32, sumHalf);
+      });
 }
 
 /// Adds the i64 `addend` to the integer of `interp` (I8, U8, I16, U16, I32
-/// or U32) at byte `address` (index) of `words` (the buffer bound as 32-bit
-/// words), atomically through a compare-and-swap loop on the containing word
-/// (memref.generic_atomic_rmw): the element, sign- or zero-extended to i64,
-/// plus the addend (|addend| < 2^62, so the i64 sum is exact), saturated to
-/// the element's range when `saturate` (the CPU runtime's outer-product
+/// or U32) at byte `address` (index) of `words` atomically
+/// (atomicUpdateField): the element, sign- or zero-extended to i64, plus the
+/// addend (|addend| < 2^62, so the i64 sum is exact), saturated to the
+/// element's range when `saturate` (the CPU runtime's outer-product
 /// accumulation), else wrapped (its vector accumulation, like a hardware
-/// atomic add), written back with the word's other bytes unchanged.
+/// atomic add).
 void atomicAddInteger(OpBuilder &b, Location loc, Value words, Value address,
                       Value addend, InterpKind interp, bool saturate) {
   Type i64 = b.getI64Type();
-  BitConversions k{b, loc};
   int64_t bits = interp == InterpKind::I8 || interp == InterpKind::U8     ? 8
                  : interp == InterpKind::I16 || interp == InterpKind::U16 ? 16
                                                                           : 32;
@@ -900,41 +753,23 @@ void atomicAddInteger(OpBuilder &b, Location loc, Value words, Value address,
   auto int64 = [&](int64_t v) {
     return Value(arith::ConstantIntOp::create(b, loc, i64, v));
   };
-  Value word = arith::DivUIOp::create(
-      b, loc, address, arith::ConstantIndexOp::create(b, loc, 4));
-  auto rmw =
-      memref::GenericAtomicRMWOp::create(b, loc, words, ValueRange{word});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&rmw.getRegion().front());
-  Value current = rmw.getCurrentValue();
-  // Little-endian: the element at byte (address % 4) is shifted up by 8 bits
-  // a byte.
-  Value shift =
-      bits == 32
-          ? k.int32(0)
-          : k.shl(k.band(arith::IndexCastOp::create(b, loc, k.i32, address),
-                         4 - bits / 8),
-                  k.int32(3));
-  Value mask = k.int32(bits == 32 ? -1 : (int64_t(1) << bits) - 1);
-  Value field = k.band(k.shr(current, shift), mask);
-  Value old;
-  if (bits == 32) {
-    old = isSigned ? Value(arith::ExtSIOp::create(b, loc, i64, field))
-                   : Value(arith::ExtUIOp::create(b, loc, i64, field));
-  } else {
-    Type narrow = b.getIntegerType(bits);
-    Value small = arith::TruncIOp::create(b, loc, narrow, field);
-    old = isSigned ? Value(arith::ExtSIOp::create(b, loc, i64, small))
-                   : Value(arith::ExtUIOp::create(b, loc, i64, small));
-  }
-  Value sum = arith::AddIOp::create(b, loc, old, addend);
-  if (saturate)
-    sum = arith::MinSIOp::create(
-        b, loc, arith::MaxSIOp::create(b, loc, sum, int64(lo)), int64(hi));
-  Value updated = k.band(arith::TruncIOp::create(b, loc, k.i32, sum), mask);
-  Value keep = k.band(
-      current, arith::XOrIOp::create(b, loc, k.shl(mask, shift), k.int32(-1)));
-  memref::AtomicYieldOp::create(b, loc, k.bor(keep, k.shl(updated, shift)));
+  atomicUpdateField(
+      b, loc, words, address, bits,
+      [&](BitConversions &k, Value field) -> Value {
+        Value element =
+            bits == 32 ? field
+                       : Value(arith::TruncIOp::create(
+                             b, loc, b.getIntegerType(bits), field));
+        Value old = isSigned
+                        ? Value(arith::ExtSIOp::create(b, loc, i64, element))
+                        : Value(arith::ExtUIOp::create(b, loc, i64, element));
+        Value sum = arith::AddIOp::create(b, loc, old, addend);
+        if (saturate)
+          sum = arith::MinSIOp::create(
+              b, loc, arith::MaxSIOp::create(b, loc, sum, int64(lo)),
+              int64(hi));
+        return arith::TruncIOp::create(b, loc, k.i32, sum);
+      });
 }
 
 /// The f32 value of a float vector element (f16 widened exactly).

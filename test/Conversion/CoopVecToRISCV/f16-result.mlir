@@ -5,8 +5,9 @@
 // to f16's finite range (+-65504, the CPU runtime's integer to f16 rule),
 // then rounded once to nearest even. The C path calls coopvec_rv_f32_to_f16
 // on the (exact) f32 of the saturated sum; the SiFive path, which has no C
-// helpers and no Zfh, rebiases the f32's exponent (0x38000000) and rounds
-// its mantissa in integer arithmetic (+0xFFF plus the kept lsb, >> 13).
+// helpers and no Zfh, rounds the f32's bits to f16 in integer arithmetic
+// (BitConversions::dxilToF16, shared with the SPIR-V lowering: rebias by
+// 112 << 10, drop 13 fraction bits, round up past 0x1000 or on a tie to odd).
 // Execution: test/Integration/RISCV/float-exec.test and matvec-exec.test.
 
 // C-LABEL: emitc.func @coopvec_f16_result(
@@ -24,9 +25,10 @@
 // SIFIVE: %[[S:.*]] = arith.minsi %[[A]], %[[HI]] : i64
 // SIFIVE: %[[F:.*]] = arith.sitofp %[[S]] : i64 to f32
 // SIFIVE: %[[BITS:.*]] = arith.bitcast %[[F]] : f32 to i32
-// SIFIVE: arith.constant 939524096 : i32
+// SIFIVE: arith.constant 112 : i32
 // SIFIVE: arith.subi %{{.*}}, %{{.*}} : i32
-// SIFIVE: arith.constant 4095 : i32
+// SIFIVE: arith.constant 8191 : i32
+// SIFIVE: arith.constant 4096 : i32
 // SIFIVE: %[[H:.*]] = arith.trunci %{{.*}} : i32 to i16
 // SIFIVE: %[[HF:.*]] = arith.bitcast %[[H]] : i16 to f16
 // SIFIVE: memref.store %[[HF]], %{{.*}} : memref<?x8xf16>

@@ -1,0 +1,65 @@
+//===- BitConversions.h - Float conversions on f32 bits ---------*- C++ -*-===//
+//
+// The float conversions a lowering builds in integer arithmetic on an f32's
+// bits, where the target has no instruction with the rounding coopvec needs
+// (SPIR-V leaves OpFConvert's rounding to the driver; the RISC-V path has no
+// f16 arithmetic without Zfh): shared by convert-coopvec-to-spirv and the
+// SiFive XSfvqmacc lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LINALGCOOP_CONVERSION_BITCONVERSIONS_H
+#define LINALGCOOP_CONVERSION_BITCONVERSIONS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::coopvec {
+
+/// Float conversions built in integer arithmetic on i32 values (the bits of
+/// an f32), with builders for the integer ops they use.
+struct BitConversions {
+  OpBuilder &b;
+  Location loc;
+  using P = arith::CmpIPredicate;
+
+  Type i32 = b.getI32Type();
+  Value int32(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i32, v);
+  }
+  Value shr(Value v, Value n) { return arith::ShRUIOp::create(b, loc, v, n); }
+  Value shl(Value v, Value n) { return arith::ShLIOp::create(b, loc, v, n); }
+  Value band(Value v, Value m) { return arith::AndIOp::create(b, loc, v, m); }
+  Value band(Value v, int64_t m) { return band(v, int32(m)); }
+  Value bor(Value v, Value m) { return arith::OrIOp::create(b, loc, v, m); }
+  Value add(Value l, Value r) { return arith::AddIOp::create(b, loc, l, r); }
+  Value sub(Value l, Value r) { return arith::SubIOp::create(b, loc, l, r); }
+  Value cmp(P p, Value l, Value r) {
+    return arith::CmpIOp::create(b, loc, p, l, r);
+  }
+  Value select(Value c, Value t, Value f) {
+    return arith::SelectOp::create(b, loc, c, t, f);
+  }
+
+  /// f32 -> f16 by the DXIL rule: round to nearest even, a finite value
+  /// beyond the range saturates to +-65504, infinities stay, NaN stays NaN
+  /// (quiet, the payload's top bits kept, as APFloat does). In integer
+  /// arithmetic on the bits: SPIR-V's OpFConvert rounding is the driver's
+  /// choice (Vulkan allows the FPRoundingMode decoration only on a value
+  /// that is stored), and RISC-V without Zfh has no f16 arithmetic.
+  Value dxilToF16(Value x);
+
+  /// f32 -> E4M3 or E5M2 code (in an i32) by the DXIL rule
+  /// (coopvecDxilConvert): round to nearest even, finite values beyond the
+  /// range saturate to +-MAX_NORM, infinities saturate for E4M3 (which has
+  /// none) and stay for E5M2, NaN gives the sign and the NaN code. On the
+  /// bits, like dxilToF16.
+  Value dxilToF8(Value x, bool e5m2);
+
+  /// The exact f32 value of an E4M3 or E5M2 code (the low byte of an i32).
+  Value f8ToF32(Value code, bool e5m2);
+};
+
+} // namespace mlir::coopvec
+
+#endif // LINALGCOOP_CONVERSION_BITCONVERSIONS_H
