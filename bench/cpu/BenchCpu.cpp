@@ -569,23 +569,26 @@ void benchMlp(Dnnl &d, double peak1, double peak2) {
   std::vector<float> y(size_t(n) * outW), yd(y.size());
   const double flops = 2.0 * n * (width * width * 2 + outW * width);
 
-  // coopvec layer tables for the three weight types.
-  std::vector<uint8_t> opt[3][3]; // [type][layer]
+  // coopvec layer tables for the four weight types (F32, F16, I8, BF16).
+  std::vector<uint8_t> opt[4][3]; // [type][layer]
   const float *wl[3] = {w1.data(), w2.data(), w3.data()};
   const float *bl[3] = {b1.data(), b2.data(), b3.data()};
   uint32_t mo[3] = {width, width, outW};
   std::vector<std::vector<int32_t>> biasI(3);
-  CoopVecMlpLayer layers[3][3];
+  CoopVecMlpLayer layers[4][3];
   // I8: symmetric per-layer weight scales, activation scales from the data
   // range (|x| <= 1, hidden activations measured below by the f32 run).
   float wScale[3], actScale[4] = {127.0f, 0, 0, 0};
   for (int l = 0; l < 3; ++l) {
     uint32_t m = mo[l];
-    std::vector<uint16_t> h(size_t(m) * width);
+    std::vector<uint16_t> h(size_t(m) * width), bh(h.size());
     std::vector<int8_t> q(size_t(m) * width);
     float maxAbs = 0;
     for (size_t i = 0; i < h.size(); ++i) {
       h[i] = toHalf(wl[l][i]);
+      uint32_t bits;
+      std::memcpy(&bits, &wl[l][i], 4);
+      bh[i] = uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16); // RNE
       maxAbs = std::max(maxAbs, std::fabs(wl[l][i]));
     }
     wScale[l] = 127.0f / maxAbs;
@@ -594,6 +597,7 @@ void benchMlp(Dnnl &d, double peak1, double peak2) {
     opt[0][l] = toOptimal(wl[l], m, width, 4);
     opt[1][l] = toOptimal(h.data(), m, width, 2);
     opt[2][l] = toOptimal(q.data(), m, width, 1);
+    opt[3][l] = toOptimal(bh.data(), m, width, 2);
   }
   // Hidden activation ranges of the f32 network pick the int8 scales.
   {
@@ -611,19 +615,20 @@ void benchMlp(Dnnl &d, double peak1, double peak2) {
       actScale[l + 1] = 127.0f / mx;
     }
   }
-  for (int t = 0; t < 3; ++t)
+  for (int t = 0; t < 4; ++t)
     for (int l = 0; l < 3; ++l) {
       CoopVecMlpLayer &L = layers[t][l];
       L = CoopVecMlpLayer{};
       L.weights = opt[t][l].data();
-      L.weightsInterp = t == 0 ? COOPVEC_TYPE_F32
+      L.weightsInterp = t == 0   ? COOPVEC_TYPE_F32
                         : t == 1 ? COOPVEC_TYPE_F16
-                                 : COOPVEC_TYPE_I8;
+                        : t == 2 ? COOPVEC_TYPE_I8
+                                 : COOPVEC_TYPE_BF16;
       L.outputs = mo[l];
       L.inputs = width;
       L.layout = COOPVEC_LAYOUT_INFERENCING_OPTIMAL;
       L.activation = l < 2 ? COOPVEC_ACTIVATION_RELU : COOPVEC_ACTIVATION_NONE;
-      if (t < 2) {
+      if (t != 2) {
         L.bias = bl[l];
         L.biasInterp = COOPVEC_TYPE_F32;
       } else {
@@ -639,8 +644,8 @@ void benchMlp(Dnnl &d, double peak1, double peak2) {
 
   std::printf("| threads | coopvec f32 | GFLOP/s | of FMA peak | oneDNN whole "
               "frame | oneDNN tiled (best) | speedup vs best | coopvec F16 | "
-              "coopvec I8 | I8 max abs err |\n"
-              "|---|---|---|---|---|---|---|---|---|---|\n");
+              "coopvec I8 | I8 max abs err | coopvec BF16 | BF16 max abs err "
+              "|\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   std::vector<float> w1T = transposed(w1.data(), width, width),
                      w2T = transposed(w2.data(), width, width),
                      w3T = transposed(w3.data(), outW, width);
@@ -651,7 +656,7 @@ void benchMlp(Dnnl &d, double peak1, double peak2) {
                                      3, actScale[0], 0, threads);
       check(st == 0, "mlp status");
     };
-    std::vector<float> yh(y.size()), yq(y.size());
+    std::vector<float> yh(y.size()), yq(y.size()), yb(y.size());
     // oneDNN whole frame: three matmuls over full-frame buffers.
     std::vector<float> h1(size_t(n) * width), h2(h1.size());
     MatMul l1(d, n, width, width, Dt::f32, Dt::f32, Dt::f32, w1T.data(),
@@ -662,6 +667,7 @@ void benchMlp(Dnnl &d, double peak1, double peak2) {
               b3.data(), false);
     std::vector<std::function<void()>> contenders = {
         [&] { runCv(0, y); }, [&] { runCv(1, yh); }, [&] { runCv(2, yq); },
+        [&] { runCv(3, yb); },
         [&] {
           l1.run(d, x.data(), h1.data());
           l2.run(d, h1.data(), h2.data());
@@ -694,26 +700,28 @@ void benchMlp(Dnnl &d, double peak1, double peak2) {
       });
     }
     auto med = interleavedMedianMs(contenders, 3);
-    double tF32 = med[0], tF16 = med[1], tI8 = med[2], tWhole = med[3];
+    double tF32 = med[0], tF16 = med[1], tI8 = med[2], tBf16 = med[3];
+    double tWhole = med[4];
     double tTiled = 1e30;
     uint32_t bestTile = 0;
     for (size_t i = 0; i < 3; ++i)
-      if (med[4 + i] < tTiled)
-        tTiled = med[4 + i], bestTile = tiles[i];
+      if (med[5 + i] < tTiled)
+        tTiled = med[5 + i], bestTile = tiles[i];
     // yd holds the last tiled run; every oneDNN variant computes the same.
-    float maxErr = 0;
+    float maxErr = 0, maxErrBf16 = 0;
     for (size_t i = 0; i < y.size(); ++i) {
       check(std::fabs(y[i] - yd[i]) < 1e-3f && std::fabs(y[i] - yh[i]) < 1e-2f,
             "mlp f32/f16");
       maxErr = std::max(maxErr, std::fabs(y[i] - yq[i]));
+      maxErrBf16 = std::max(maxErrBf16, std::fabs(y[i] - yb[i]));
     }
     double best = std::min(tWhole, tTiled);
     double gflops = flops / (tF32 * 1e6);
     std::printf("| %d | %.1f | %.1f | %.0f%% | %.1f | %.1f (tile %u) | %.2fx | "
-                "%.1f | %.1f | %.3g |\n",
+                "%.1f | %.1f | %.3g | %.1f | %.3g |\n",
                 threads, tF32, gflops,
-                100.0 * gflops / (threads == 1 ? peak1 : peak2), tWhole,
-                tTiled, bestTile, best / tF32, tF16, tI8, maxErr);
+                100.0 * gflops / (threads == 1 ? peak1 : peak2), tWhole, tTiled,
+                bestTile, best / tF32, tF16, tI8, maxErr, tBf16, maxErrBf16);
   }
 }
 

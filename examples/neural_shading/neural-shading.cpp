@@ -13,7 +13,7 @@
 //                              --reference reference.png -o neural.png
 //                              [--min-psnr DB]
 //   neural-shading cpu-network --weights DIR --width W --height H
-//                              [--precision f32|f16] -o network.npy
+//                              [--precision f32|f16|bf16] -o network.npy
 //
 // Images are 8-bit sRGB PNGs written with libpng; both images go through the
 // same encoding (Scene.h: encodeSrgb), so the PSNR compares like with like.
@@ -24,6 +24,7 @@
 #include "Npy.h"
 #include "Scene.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -66,8 +67,8 @@ static const char *const kUsage =
     "  reference   --width W --height H -o reference.png\n"
     "  compare     --width W --height H --rgb network.npy "
     "--reference reference.png -o neural.png [--min-psnr DB]\n"
-    "  cpu-network --weights DIR --width W --height H [--precision f32|f16] "
-    "-o network.npy\n";
+    "  cpu-network --weights DIR --width W --height H "
+    "[--precision f32|f16|bf16] -o network.npy\n";
 
 /// `--name value` pairs of one command; each command lists the names it
 /// accepts and the ones it requires.
@@ -242,6 +243,21 @@ float roundToHalf(float value) {
   return static_cast<float>(static_cast<_Float16>(value));
 }
 
+/// bf16 emulation, the arithmetic of a BF16 coopvec.mlp: weights and every
+/// layer's input (the features, the hidden activations) rounded to nearest
+/// even bf16, biases, sums and outputs f32.
+float roundToBf16(float value) {
+  llvm::APFloat v(value);
+  bool losesInfo;
+  v.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven,
+            &losesInfo);
+  v.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+            &losesInfo);
+  return v.convertToFloat();
+}
+
+enum class Precision { F32, F16, BF16 };
+
 } // namespace
 
 /// Loads `dir`/wI.npy and bI.npy: W is M x `cols` (M taken from the file,
@@ -263,7 +279,9 @@ static Layer loadLayer(StringRef dir, unsigned index, unsigned rows,
 }
 
 static std::vector<float> evaluateNetwork(StringRef weightsDir, Frame frame,
-                                          bool half) {
+                                          Precision precision) {
+  bool half = precision == Precision::F16;
+  bool bf16 = precision == Precision::BF16;
   // features -> hidden0 -> hidden1 -> 3; the hidden sizes come from w0, w1.
   Layer l0 = loadLayer(weightsDir, 0, 0, kNumFeatures);
   Layer l1 = loadLayer(weightsDir, 1, 0, l0.rows);
@@ -275,6 +293,10 @@ static std::vector<float> evaluateNetwork(StringRef weightsDir, Frame frame,
       for (float &b : layer->bias)
         b = roundToHalf(b);
     }
+  if (bf16)
+    for (Layer *layer : {&l0, &l1, &l2})
+      for (float &w : layer->weights)
+        w = roundToBf16(w);
 
   std::vector<float> rgb(frame.pixels() * 3);
   std::vector<float> h0(l0.rows), h1(l1.rows);
@@ -287,15 +309,24 @@ static std::vector<float> evaluateNetwork(StringRef weightsDir, Frame frame,
           for (unsigned i = 0; i < n; ++i)
             values[i] = roundToHalf(values[i]);
       };
+      // A layer's input as it reads it.
+      auto roundIfBf16 = [&](float *values, unsigned n) {
+        if (bf16)
+          for (unsigned i = 0; i < n; ++i)
+            values[i] = roundToBf16(values[i]);
+      };
       roundIfHalf(sample.features, kNumFeatures);
+      roundIfBf16(sample.features, kNumFeatures);
       l0.apply(sample.features, h0.data());
       roundIfHalf(h0.data(), l0.rows);
       for (float &v : h0)
         v = std::max(v, 0.0f);
+      roundIfBf16(h0.data(), l0.rows);
       l1.apply(h0.data(), h1.data());
       roundIfHalf(h1.data(), l1.rows);
       for (float &v : h1)
         v = std::max(v, 0.0f);
+      roundIfBf16(h1.data(), l1.rows);
       l2.apply(h1.data(), out);
       roundIfHalf(out, 3);
       for (unsigned c = 0; c < 3; ++c)
@@ -389,11 +420,14 @@ static int runCpuNetwork(int argc, char **argv) {
   Frame frame = frameOptions(options);
   StringRef precision =
       options.has("--precision") ? options.get("--precision") : "f32";
-  if (precision != "f32" && precision != "f16")
-    fatal("cpu-network: --precision must be f32 or f16, got '" + precision +
-          "'");
+  if (precision != "f32" && precision != "f16" && precision != "bf16")
+    fatal("cpu-network: --precision must be f32, f16 or bf16, got '" +
+          precision + "'");
   std::vector<float> rgb =
-      evaluateNetwork(options.get("--weights"), frame, precision == "f16");
+      evaluateNetwork(options.get("--weights"), frame,
+                      precision == "f16"    ? Precision::F16
+                      : precision == "bf16" ? Precision::BF16
+                                            : Precision::F32);
   writeNpyOrDie(options.get("-o"), rgb, {int64_t(frame.pixels()), 3});
   return 0;
 }

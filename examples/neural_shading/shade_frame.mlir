@@ -149,6 +149,74 @@ func.func @shade_frame_f32(%features: memref<?x12xf32>,
   return
 }
 
+// The same network with BF16 weights, written as the fused op. The f32
+// weights are rounded to bf16 (coopvec.convert, nearest even) row by row
+// into row-major BF16 matrices (row strides 32 and 128 bytes: layer 0 at 0,
+// layer 1 at 2048, layer 2 at 10240; 10752 bytes in all); biases stay f32
+// from the .npy bytes. coopvec.mlp rounds each layer's input (the features,
+// the hidden activations) to bf16 and sums the exact products in f32: the
+// CPU runs it on vdpbf16ps where that is faster than f32 FMAs (AMD CPUs with
+// AVX-512 BF16), else on the f32 kernels. `neural-shading cpu-network
+// --precision bf16` is the scalar model.
+func.func @shade_frame_bf16(%features: memref<?x12xf32>,
+                            %w0: memref<?xi8>, %b0: memref<?xi8>,
+                            %w1: memref<?xi8>, %b1: memref<?xi8>,
+                            %w2: memref<?xi8>, %b2: memref<?xi8>,
+                            %rgb: memref<?x3xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c12 = arith.constant 12 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c192 = arith.constant 192 : index
+  %c768 = arith.constant 768 : index
+  %c1024 = arith.constant 1024 : index
+  %c2048 = arith.constant 2048 : index
+  %c4096 = arith.constant 4096 : index
+  %c5120 = arith.constant 5120 : index
+  %c10240 = arith.constant 10240 : index
+
+  %weights = memref.alloc() {alignment = 64 : i64} : memref<10752xi8>
+  %bf = memref.view %weights[%c0][] : memref<10752xi8> to memref<5376xbf16>
+  %f0 = memref.view %w0[%c0][%c768] : memref<?xi8> to memref<?xf32>
+  %f1 = memref.view %w1[%c0][%c4096] : memref<?xi8> to memref<?xf32>
+  %f2 = memref.view %w2[%c0][%c192] : memref<?xi8> to memref<?xf32>
+  scf.for %r = %c0 to %c64 step %c1 {
+    %from = arith.muli %r, %c12 : index
+    %v = vector.load %f0[%from] : memref<?xf32>, vector<12xf32>
+    %h = coopvec.convert %v rounding rn : vector<12xf32> -> vector<12xbf16>
+    %to = arith.muli %r, %c16 : index
+    vector.store %h, %bf[%to] : memref<5376xbf16>, vector<12xbf16>
+  }
+  scf.for %r = %c0 to %c64 step %c1 {
+    %from = arith.muli %r, %c64 : index
+    %v = vector.load %f1[%from] : memref<?xf32>, vector<64xf32>
+    %h = coopvec.convert %v rounding rn : vector<64xf32> -> vector<64xbf16>
+    %to = arith.addi %from, %c1024 : index
+    vector.store %h, %bf[%to] : memref<5376xbf16>, vector<64xbf16>
+  }
+  scf.for %r = %c0 to %c3 step %c1 {
+    %from = arith.muli %r, %c64 : index
+    %v = vector.load %f2[%from] : memref<?xf32>, vector<64xf32>
+    %h = coopvec.convert %v rounding rn : vector<64xf32> -> vector<64xbf16>
+    %to = arith.addi %from, %c5120 : index
+    vector.store %h, %bf[%to] : memref<5376xbf16>, vector<64xbf16>
+  }
+  coopvec.mlp %features layers [
+      %weights[%c0] matrix<BF16, 64x12, RowMajor> stride %c32 bias %b0[%c0] relu,
+      %weights[%c2048] matrix<BF16, 64x64, RowMajor> stride %c128 bias %b1[%c0] relu,
+      %weights[%c10240] matrix<BF16, 3x64, RowMajor> stride %c128 bias %b2[%c0] none]
+      exp into %rgb
+      : memref<?x12xf32>, memref<?x3xf32>,
+        memref<10752xi8>, memref<10752xi8>, memref<10752xi8>,
+        memref<?xi8>, memref<?xi8>, memref<?xi8>
+  memref.dealloc %weights : memref<10752xi8>
+  return
+}
+
 // The converted buffers' sizes, folded by --canonicalize through the
 // runtime's layout math: 1536, 8192, 1024 (F16) and 3072, 16384, 2048 (F32).
 func.func @weight_sizes() -> (index, index, index, index, index, index) {

@@ -1333,12 +1333,14 @@ def emit_mx(rng, p, n):
 
 
 def emit_mlp(rng, p, n):
-    """coopvec.mlp: a chain of 1-3 layers (all F32 or all F16 weights, any
-    layout and transpose, optional F32 bias, ReLU or none, optional exp)
-    over a batch of rows. Checked by interval propagation: each layer adds
-    the matvec bound, ReLU is monotone, exp (std::exp on f32) may be off by
-    one ulp of f32."""
-    wt = "F32" if rng.random() < 0.5 else "F16"
+    """coopvec.mlp: a chain of 1-3 layers (all F32, all F16 or all BF16
+    weights, any layout and transpose, optional F32 bias, ReLU or none,
+    optional exp) over a batch of rows. Checked by interval propagation:
+    BF16 layers round their input to bf16 (half an ulp: 2^-8 of the value,
+    or 2^-126 below the normal range, where vdpbf16ps reads zero), each
+    layer adds the matvec bound,
+    ReLU is monotone, exp (std::exp on f32) may be off by one ulp of f32."""
+    wt = str(rng.choice(["F32", "F16", "BF16"]))
     nl = int(rng.integers(1, 4))
     dims = [pick_size(rng, 40) for _ in range(nl + 1)]
     rows = int(rng.integers(1, 6))
@@ -1376,6 +1378,9 @@ def emit_mlp(rng, p, n):
         for r in range(rows):
             c, rad = x[r].astype(np.float64), np.zeros(dims[0])
             for w, b, act in params:
+                if wt == "BF16":
+                    grow = (np.abs(c) + rad) * 2.0**-8 + 2.0**-126
+                    rad = rad + grow
                 k = w.shape[1]
                 aw = np.abs(w)
                 zc = w @ c + (b if b is not None else 0)

@@ -120,8 +120,8 @@ int32_t coopvecMatVecMul(void *output, uint32_t outputType,
 
 /// One layer of the fused MLP, CoopVecMlpLayer (ParamStructs.h, fields in
 /// RuntimeFunctions.def): out = act(W * in + bias), W outputs x inputs;
-/// weightsInterp F32, F16 or I8 (the same for every layer), bias NULL or
-/// F32/F16 (float weights) or I32 (I8 weights), activation a
+/// weightsInterp F32, F16, BF16 or I8 (the same for every layer), bias NULL
+/// or F32/F16 (float weights) or I32 (I8 weights), activation a
 /// CoopVecActivation, requantScale for I8 only (see below).
 
 /// Fused multi-layer perceptron over a batch of f32 vectors:
@@ -133,6 +133,17 @@ int32_t coopvecMatVecMul(void *output, uint32_t outputType,
 /// put into compute form once per call (F16 widened to f32: exact, so
 /// results equal the F16 matvec; I8 widened to 16 bits, or on AVX-512 VNNI
 /// repacked into vpdpbusd panels with s8 activations: same results).
+///
+/// BF16 weights multiply layer inputs rounded to bf16 (the input vectors and
+/// every hidden layer's outputs, by the DXIL rule: RTNE, finite overflow to
+/// +-MAX_NORM); products are exact in f32, sums are f32 in an order that
+/// depends on the path: AMX tiles (tdpbf16ps) on CPUs with AMX-BF16,
+/// vdpbf16ps on AMD CPUs with AVX-512 BF16 (Intel CPUs run it at half their
+/// f32 FMA rate), else the F32 path on the widened weights; the AMX and
+/// vdpbf16ps paths read subnormal bf16 operands as zero.
+/// COOPVEC_MLP_BF16=amx, =vdpbf16ps or =f32 picks one (a path the CPU lacks
+/// falls back to f32). Every path stays within f32 summation error of the
+/// exact sums of the same products (test/Runtime/Kernels/mlp.test).
 ///
 /// I8 weights (symmetric, per-layer scales, chosen by the caller):
 ///   q0         = sat_s8(rtne(input * inputScale))

@@ -14,9 +14,9 @@ Value BitConversions::dxilToF16(Value x) {
   Value exponent = shr(a, int32(23));
   Value fraction = band(a, int32(0x7fffff));
   // Normal results: drop 13 fraction bits.
-  Value normalBase = bor(
-      shl(arith::SubIOp::create(b, loc, exponent, int32(112)), int32(10)),
-      shr(fraction, int32(13)));
+  Value normalBase =
+      bor(shl(arith::SubIOp::create(b, loc, exponent, int32(112)), int32(10)),
+          shr(fraction, int32(13)));
   Value normalRest = band(a, int32(0x1fff));
   // Subnormal results (and zero): the significand shifted to units of
   // 2^-24, by 14 to 25 places.
@@ -28,29 +28,28 @@ Value BitConversions::dxilToF16(Value x) {
       int32(25));
   Value significand = bor(fraction, int32(0x800000));
   Value subBase = shr(significand, shift);
-  Value subRest = band(significand, arith::SubIOp::create(
-                                        b, loc, shl(int32(1), shift),
-                                        int32(1)));
-  Value subHalf =
-      shl(int32(1), arith::SubIOp::create(b, loc, shift, int32(1)));
+  Value subRest =
+      band(significand,
+           arith::SubIOp::create(b, loc, shl(int32(1), shift), int32(1)));
+  Value subHalf = shl(int32(1), arith::SubIOp::create(b, loc, shift, int32(1)));
   Value normal = cmp(P::uge, a, int32(0x38800000));
   Value base = select(normal, normalBase, subBase);
   Value rest = select(normal, normalRest, subRest);
   Value half = select(normal, int32(0x1000), subHalf);
-  Value tie = arith::AndIOp::create(
-      b, loc, cmp(P::eq, rest, half),
-      cmp(P::ne, band(base, int32(1)), int32(0)));
+  Value tie = arith::AndIOp::create(b, loc, cmp(P::eq, rest, half),
+                                    cmp(P::ne, band(base, int32(1)), int32(0)));
   Value up = arith::OrIOp::create(b, loc, cmp(P::ugt, rest, half), tie);
   Value rounded = arith::AddIOp::create(
       b, loc, base, arith::ExtUIOp::create(b, loc, i32, up));
   // Finite values from 65520 up round beyond 65504: saturate.
-  Value magnitude = select(cmp(P::uge, a, int32(0x477ff000)),
-                           int32(0x7bff), rounded);
-  magnitude = select(cmp(P::eq, a, int32(0x7f800000)), int32(0x7c00),
-                     magnitude);
+  Value magnitude =
+      select(cmp(P::uge, a, int32(0x477ff000)), int32(0x7bff), rounded);
+  magnitude =
+      select(cmp(P::eq, a, int32(0x7f800000)), int32(0x7c00), magnitude);
   Value nan = bor(int32(0x7e00), band(shr(a, int32(13)), int32(0x1ff)));
   magnitude = select(cmp(P::ugt, a, int32(0x7f800000)), nan, magnitude);
-  Value half16 = arith::TruncIOp::create(b, loc, b.getI16Type(), bor(sign, magnitude));
+  Value half16 =
+      arith::TruncIOp::create(b, loc, b.getI16Type(), bor(sign, magnitude));
   return arith::BitcastOp::create(b, loc, b.getF16Type(), half16);
 }
 
@@ -64,20 +63,19 @@ Value BitConversions::dxilToF8(Value x, bool e5m2) {
   // Normal results: round the f32 pattern to `man` fraction bits, then
   // rebias the exponent.
   Value lsb = band(shr(a, int32(drop)), int32(1));
-  Value normal = sub(shr(add(add(a, int32((int64_t(1) << (drop - 1)) - 1)),
-                                 lsb),
-                             int32(drop)),
-                     int32((127 - bias) << man));
+  Value normal = sub(
+      shr(add(add(a, int32((int64_t(1) << (drop - 1)) - 1)), lsb), int32(drop)),
+      int32((127 - bias) << man));
   // Subnormal results: |x| in units of 2^(emin - man), rounded.
   Value exponent = shr(a, int32(23));
   Value isF32Normal = cmp(P::ne, exponent, int32(0));
-  Value significand = select(isF32Normal,
-                             arith::OrIOp::create(b, loc, band(a, int32(0x7fffff)),
-                                                  int32(0x800000)),
-                             band(a, int32(0x7fffff)));
+  Value significand = select(
+      isF32Normal,
+      arith::OrIOp::create(b, loc, band(a, int32(0x7fffff)), int32(0x800000)),
+      band(a, int32(0x7fffff)));
   Value e = select(isF32Normal, exponent, int32(1));
-  Value shift = arith::MinSIOp::create(
-      b, loc, sub(int32(150 + emin - man), e), int32(25));
+  Value shift = arith::MinSIOp::create(b, loc, sub(int32(150 + emin - man), e),
+                                       int32(25));
   Value base = shr(significand, shift);
   Value rest = band(significand, sub(shl(int32(1), shift), int32(1)));
   Value half = shl(int32(1), sub(shift, int32(1)));
@@ -86,15 +84,15 @@ Value BitConversions::dxilToF8(Value x, bool e5m2) {
       arith::AndIOp::create(b, loc, cmp(P::eq, rest, half),
                             cmp(P::ne, band(base, int32(1)), int32(0))));
   Value subnormal = add(base, arith::ExtUIOp::create(b, loc, i32, up));
-  Value magnitude = select(cmp(P::uge, a, int32((127 + emin) << 23)), normal,
-                           subnormal);
+  Value magnitude =
+      select(cmp(P::uge, a, int32((127 + emin) << 23)), normal, subnormal);
   // Beyond the range: +-MAX_NORM (E4M3's rounding can reach its NaN code).
-  magnitude = select(cmp(P::ugt, magnitude, int32(maxCode)), int32(maxCode),
-                     magnitude);
+  magnitude =
+      select(cmp(P::ugt, magnitude, int32(maxCode)), int32(maxCode), magnitude);
   Value inf = int32(e5m2 ? 0x7c : maxCode);
   magnitude = select(cmp(P::eq, a, int32(0x7f800000)), inf, magnitude);
-  magnitude = select(cmp(P::ugt, a, int32(0x7f800000)), int32(nanCode),
-                     magnitude);
+  magnitude =
+      select(cmp(P::ugt, a, int32(0x7f800000)), int32(nanCode), magnitude);
   return arith::OrIOp::create(b, loc, sign, magnitude);
 }
 
@@ -112,17 +110,16 @@ Value BitConversions::f8ToF32(Value code, bool e5m2) {
       arith::ShLIOp::create(b, loc, fraction, int32(23 - man)));
   // Subnormal: fraction * 2^(1 - bias - man), exact in f32.
   Value scaled = arith::MulFOp::create(
-      b, loc,
-      arith::UIToFPOp::create(b, loc, b.getF32Type(), fraction),
+      b, loc, arith::UIToFPOp::create(b, loc, b.getF32Type(), fraction),
       arith::ConstantFloatOp::create(
           b, loc, b.getF32Type(),
           APFloat(std::ldexp(1.0f, int(1 - bias - man)))));
-  Value bits = select(
-      arith::CmpIOp::create(b, loc, P::eq, exponent, int32(0)),
-      arith::BitcastOp::create(b, loc, i32, scaled), normal);
+  Value bits = select(arith::CmpIOp::create(b, loc, P::eq, exponent, int32(0)),
+                      arith::BitcastOp::create(b, loc, i32, scaled), normal);
   Value special =
-      e5m2 ? Value(arith::CmpIOp::create(b, loc, P::eq, exponent, int32(31)))
-           : Value(arith::CmpIOp::create(b, loc, P::eq, magnitude, int32(0x7f)));
+      e5m2
+          ? Value(arith::CmpIOp::create(b, loc, P::eq, exponent, int32(31)))
+          : Value(arith::CmpIOp::create(b, loc, P::eq, magnitude, int32(0x7f)));
   Value specialBits =
       e5m2 ? select(arith::CmpIOp::create(b, loc, P::eq, fraction, int32(0)),
                     int32(0x7f800000), int32(0x7fc00000))

@@ -39,6 +39,22 @@ inline uint16_t floatToHalf(float f) {
   return uint16_t(coopvecDxilConvert(COOPVEC_FMT_F16, COOPVEC_FMT_F32, bits));
 }
 
+/// f32 -> bf16 by the DXIL rule of Numerics.h: RTNE, a finite value beyond
+/// the range gives +-MAX_NORM, +-inf stays +-inf, NaN stays NaN.
+inline uint16_t floatToBf16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return uint16_t(coopvecDxilConvert(COOPVEC_FMT_BF16, COOPVEC_FMT_F32, bits));
+}
+
+/// The f32 value of a bf16 (exact).
+inline float bf16ToFloat(uint16_t h) {
+  uint32_t bits = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
 /// f32 -> int8 / uint8 by the DXIL rule: RTNE, saturating, NaN -> 0.
 inline int32_t floatToS8(float f) {
   uint32_t bits;

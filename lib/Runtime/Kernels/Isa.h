@@ -30,6 +30,9 @@ enum CpuFeature : uint64_t {
   kX86Avx512Dq = 1ull << 6,
   kX86Avx512Vnni = 1ull << 7,
   kX86Prfchw = 1ull << 8,
+  kX86Avx512Bf16 = 1ull << 9,
+  kX86AmxTile = 1ull << 10,
+  kX86AmxBf16 = 1ull << 11,
   // riscv64 (AT_HWCAP).
   kRiscvV = 1ull << 32,
 };

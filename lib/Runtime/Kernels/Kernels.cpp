@@ -106,6 +106,55 @@ IsaLevel floatIsa() {
   return isa == IsaLevel::Avx512 && !forced ? IsaLevel::Avx2 : isa;
 }
 
+/// How a BF16 network runs on x86-64 with AVX-512 (the portable and AVX2
+/// levels always take the f32 path).
+enum class Bf16Path { F32, Vdpbf16ps, Amx };
+
+/// AMX tiles where the CPU has AMX-BF16 and the OS grants the tile data
+/// (Intel Sapphire Rapids and later), else vdpbf16ps on AMD CPUs with
+/// AVX-512 BF16, else the f32 kernels on widened weights.
+/// COOPVEC_MLP_BF16=amx, =vdpbf16ps or =f32 asks for one (tests, benchmarks);
+/// a path the CPU lacks falls back to f32. Measured with
+/// coopvec-bench-cpu --kernels (12 independent chains per thread): a Zen 5
+/// EPYC runs vdpbf16ps at 1.9x its 512-bit FMA rate in FLOP/s (383.7 vs
+/// 204.5 GFLOP/s), an Emerald Rapids Xeon at half of it (73.5 vs 147.5: one
+/// vdpbf16ps every other cycle) and tdpbf16ps at 680 GFLOP/s; there the
+/// 64-64-64-3 frame with BF16 weights took 157-190 ms on AMX, 469-539 ms on
+/// the f32 path and 778 ms on vdpbf16ps, with F32 weights 329-437 ms (one
+/// thread, bench/cpu/README.md).
+Bf16Path bf16Path(IsaLevel isa) {
+#if defined(__x86_64__)
+  static const int requested = [] {
+    const char *env = std::getenv("COOPVEC_MLP_BF16");
+    if (!env)
+      return -1;
+    if (std::strcmp(env, "amx") == 0)
+      return int(Bf16Path::Amx);
+    if (std::strcmp(env, "vdpbf16ps") == 0)
+      return int(Bf16Path::Vdpbf16ps);
+    return int(Bf16Path::F32);
+  }();
+  if (isa != IsaLevel::Avx512)
+    return Bf16Path::F32;
+  uint64_t f = cpuFeatures();
+  bool amx = (f & kX86AmxTile) && (f & kX86AmxBf16) && (f & kX86Avx512Bf16) &&
+             amx::amxPermitted();
+  bool dp = (f & kX86Avx512Bf16) != 0;
+  if (requested >= 0) {
+    Bf16Path want = Bf16Path(requested);
+    return (want == Bf16Path::Amx && amx) || (want == Bf16Path::Vdpbf16ps && dp)
+               ? want
+               : Bf16Path::F32;
+  }
+  if (amx)
+    return Bf16Path::Amx;
+  return dp && __builtin_cpu_is("amd") ? Bf16Path::Vdpbf16ps : Bf16Path::F32;
+#else
+  (void)isa;
+  return Bf16Path::F32;
+#endif
+}
+
 unsigned resolveThreads(uint32_t requested) {
   return requested ? std::min<uint32_t>(requested, 1024) : defaultThreadCount();
 }
@@ -273,6 +322,15 @@ float loadFloat(const uint8_t *p, uint32_t bytes) {
   return halfToFloat(h);
 }
 
+/// The F32, F16 or BF16 (`interp`, a CoopVecType) weight at p as a float.
+float loadWeight(const uint8_t *p, uint32_t interp) {
+  if (interp != COOPVEC_TYPE_BF16)
+    return loadFloat(p, interp == COOPVEC_TYPE_F16 ? 2 : 4);
+  uint16_t h;
+  std::memcpy(&h, p, 2);
+  return bf16ToFloat(h);
+}
+
 /// Interleaved 16-row panels (Panels::stripBytes) of `stepBytes` per 4-panel
 /// step: the byte offset of row r's first byte in column group `group`.
 struct WideLayout {
@@ -296,21 +354,37 @@ struct WideLayout {
   }
 };
 
-/// Repacks the logical M x K F32 / F16 (`half`) matrix stored at `src` as
-/// f32 into interleaved 16-row panels (F32WideWeights), zero padded to whole
-/// strips.
+/// Repacks the logical M x K F32 / F16 / BF16 (`interp`) matrix stored at
+/// `src` as f32 into interleaved 16-row panels (F32WideWeights), zero padded
+/// to whole strips.
 Panels packWideFloatMatrix(const uint8_t *src, const LayoutParams &stored,
-                           bool transpose, uint32_t m, uint32_t k, bool half,
-                           std::vector<uint8_t> &buf) {
+                           bool transpose, uint32_t m, uint32_t k,
+                           uint32_t interp, std::vector<uint8_t> &buf) {
   WideLayout wl(4, k);
   uint8_t *base = wl.allocate(buf, m);
   for (uint32_t r = 0; r < m; ++r)
     for (uint32_t c = 0; c < k; ++c) {
       const uint8_t *e =
           src + (transpose ? stored.offset(c, r) : stored.offset(r, c));
-      float v = loadFloat(e, half ? 2 : 4);
+      float v = loadWeight(e, interp);
       std::memcpy(base + wl.offset(r, c), &v, 4);
     }
+  return wl.panels(base);
+}
+
+/// Repacks the logical M x K BF16 matrix stored at `src` into interleaved
+/// 16-row panels of column pairs (Bf16Weights): per pair, row r's two bf16
+/// in the 4 bytes of its lane, zero padded.
+Panels packBf16Matrix(const uint8_t *src, const LayoutParams &stored,
+                      bool transpose, uint32_t m, uint32_t k,
+                      std::vector<uint8_t> &buf) {
+  WideLayout wl(4, ceilDiv(k, 2));
+  uint8_t *base = wl.allocate(buf, m);
+  for (uint32_t r = 0; r < m; ++r)
+    for (uint32_t c = 0; c < k; ++c)
+      std::memcpy(base + wl.offset(r, c / 2) + (c % 2) * 2,
+                  src + (transpose ? stored.offset(c, r) : stored.offset(r, c)),
+                  2);
   return wl.panels(base);
 }
 
@@ -386,9 +460,11 @@ struct RepackCache {
     if (!hit) {
       valid = false;
       if (isFloatWeights(plan.weights))
-        panels = packWideFloatMatrix(plan.matrix, plan.stored, plan.transpose,
-                                     plan.m, plan.k,
-                                     plan.weights == WeightKind::F16, packed);
+        panels = packWideFloatMatrix(
+            plan.matrix, plan.stored, plan.transpose, plan.m, plan.k,
+            plan.weights == WeightKind::F16 ? COOPVEC_TYPE_F16
+                                            : COOPVEC_TYPE_F32,
+            packed);
       else
         packVnniMatrix(plan, vnniOffset, packed, sums, panels);
       source.assign(plan.matrix, plan.matrix + bytes);
@@ -610,7 +686,7 @@ void prepareMlpWeights(const CoopVecMlpLayer &l, const LayoutParams &stored,
   uint32_t m = l.outputs, k = l.inputs, g = int8 ? 2 : 1, es = int8 ? 2 : 4;
   if (wide) {
     panels = packWideFloatMatrix(src, stored, l.transpose != 0, m, k,
-                                 l.weightsInterp == COOPVEC_TYPE_F16, buf);
+                                 l.weightsInterp, buf);
     return;
   }
   uint64_t panelBytes = uint64_t(kPanelRows) * roundUp(k, g) * es;
@@ -626,7 +702,7 @@ void prepareMlpWeights(const CoopVecMlpLayer &l, const LayoutParams &stored,
     buf.resize(elems * es);
   if (optimal && l.weightsInterp == COOPVEC_TYPE_F16) {
     halvesToFloats(src, reinterpret_cast<float *>(buf.data()), elems);
-  } else if (optimal) {
+  } else if (optimal && int8) {
     auto *d = reinterpret_cast<int16_t *>(buf.data());
     for (uint64_t i = 0; i < elems; ++i)
       d[i] = int8_t(src[i]);
@@ -644,8 +720,7 @@ void prepareMlpWeights(const CoopVecMlpLayer &l, const LayoutParams &stored,
           int16_t v = int8_t(*e);
           std::memcpy(d, &v, 2);
         } else {
-          float v =
-              loadFloat(e, l.weightsInterp == COOPVEC_TYPE_F16 ? 2 : 4);
+          float v = loadWeight(e, l.weightsInterp);
           std::memcpy(d, &v, 4);
         }
       }
@@ -669,9 +744,10 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
   MlpPlan plan;
   uint32_t interp = layers[0].weightsInterp;
   if (interp != COOPVEC_TYPE_F32 && interp != COOPVEC_TYPE_F16 &&
-      interp != COOPVEC_TYPE_I8)
+      interp != COOPVEC_TYPE_BF16 && interp != COOPVEC_TYPE_I8)
     return COOPVEC_ERROR_UNSUPPORTED_TYPE;
   plan.int8 = interp == COOPVEC_TYPE_I8;
+  plan.bf16 = interp == COOPVEC_TYPE_BF16;
   plan.numLayers = numLayers;
   uint32_t maxWidth = 0;
   LayoutParams stored[kMaxMlpLayers];
@@ -691,7 +767,7 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
                    : layer.biasInterp != COOPVEC_TYPE_F32 &&
                          layer.biasInterp != COOPVEC_TYPE_F16))
       return COOPVEC_ERROR_UNSUPPORTED_TYPE;
-    uint32_t es = plan.int8 ? 1 : interp == COOPVEC_TYPE_F16 ? 2 : 4;
+    uint32_t es = plan.int8 ? 1 : interp == COOPVEC_TYPE_F32 ? 4 : 2;
     if (int32_t st = storedLayout(layer.layout, layer.transpose != 0,
                                   layer.outputs, layer.inputs, es,
                                   layer.stride, stored[l]))
@@ -718,6 +794,12 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
                      : IsaLevel::Avx512;
   bool wideFloat = !plan.int8 && isa == IsaLevel::Avx512;
   bool vnni = plan.int8 && isa == IsaLevel::Avx512;
+  // BF16 networks run on AMX tiles or vdpbf16ps where the CPU has them and
+  // they are faster than f32 FMAs (bf16Path), else the f32 path on widened
+  // weights (mlpFloat rounds the layer inputs alike).
+  Bf16Path bf16 = plan.bf16 ? bf16Path(isa) : Bf16Path::F32;
+  bool bf16Panels = bf16 == Bf16Path::Vdpbf16ps;
+  plan.amx = bf16 == Bf16Path::Amx;
 
   // Weights and biases in compute form, once per call, in buffers the
   // calling thread keeps for its next calls (no allocation once warm).
@@ -737,7 +819,20 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
     // the bias takes the -128 * row sum correction (rowTerms).
     lp.flipInput = vnni && (l == 0 || layers[l - 1].activation !=
                                           COOPVEC_ACTIVATION_RELU);
-    if (vnni) {
+    lp.bf16Panels = bf16Panels;
+    if (plan.amx) {
+#if defined(__x86_64__)
+      lp.panels = amx::packAmxMatrix(
+          static_cast<const uint8_t *>(layer.weights) + layer.weightsOffset,
+          stored[l], layer.transpose != 0, layer.outputs, layer.inputs,
+          weightBufs[l]);
+#endif
+    } else if (bf16Panels) {
+      lp.panels = packBf16Matrix(static_cast<const uint8_t *>(layer.weights) +
+                                     layer.weightsOffset,
+                                 stored[l], layer.transpose != 0, layer.outputs,
+                                 layer.inputs, weightBufs[l]);
+    } else if (vnni) {
       MatVecPlan mp{};
       mp.weights = WeightKind::S8;
       mp.m = layer.outputs;
@@ -782,6 +877,8 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
   // multiple of every register block's vector count (4, 6, 8, 12).
   uint64_t tile = 16384 / (4ull * plan.maxWidth);
   tile = std::max<uint64_t>(24, std::min<uint64_t>(96, tile / 24 * 24));
+  if (plan.amx) // Whole A tiles of 16 vectors.
+    tile = 64;
   plan.batchTile = uint32_t(std::min<uint64_t>(tile, batch));
   plan.numBatchTiles = uint32_t(ceilDiv(batch, plan.batchTile));
   uint64_t work = 0;
@@ -790,6 +887,12 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
 
   const IsaEntry *kernels = isaEntry(isa);
   auto task = [&](unsigned t) {
+#if defined(__x86_64__)
+    if (plan.amx)
+      return amx::mlpBf16Task(plan, t);
+    if (bf16Panels)
+      return avx512bf16::mlpTask(plan, t);
+#endif
     kernels->mlpTask(plan, t);
   };
   runTasks(plan.numBatchTiles, work, numThreads, task);

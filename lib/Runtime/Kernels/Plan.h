@@ -13,6 +13,7 @@
 #include "LayoutMath.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace coopvec {
 namespace kernels {
@@ -140,6 +141,9 @@ struct MlpLayerPlan {
   /// 16 bits in 8-row panels; flipInput: the layer's input may be negative
   /// (see ByteActivations in KernelBody.inc).
   bool vnni = false, flipInput = false;
+  /// BF16 weights in vdpbf16ps panels for Bf16Weights (AVX-512 BF16), else
+  /// widened to f32 like F16.
+  bool bf16Panels = false;
   uint32_t m, k;
   /// Padded to a multiple of kStripRows rows, zero when the layer has no
   /// bias (for flipped VNNI inputs: plus the -128 * row sum correction).
@@ -153,6 +157,10 @@ constexpr unsigned kMaxMlpLayers = 16;
 
 struct MlpPlan {
   bool int8;
+  /// BF16 weights: layer inputs are rounded to bf16 (see mlpBf16).
+  bool bf16 = false;
+  /// BF16 weights on AMX tiles (amx::mlpBf16Task).
+  bool amx = false;
   unsigned numLayers;
   MlpLayerPlan layers[kMaxMlpLayers];
   uint32_t maxWidth; ///< Largest layer input/output, rounded up to 2.
@@ -179,6 +187,27 @@ namespace avx512 {
 void matVecTask(const MatVecPlan &plan, unsigned task);
 void mlpTask(const MlpPlan &plan, unsigned task);
 } // namespace avx512
+
+namespace avx512bf16 {
+void mlpTask(const MlpPlan &plan, unsigned task);
+} // namespace avx512bf16
+
+/// The BF16 MLP on AMX tiles (x86_64/MlpAmx.cpp).
+namespace amx {
+/// Inputs per A/B tile (16 pairs of bf16 in 64 bytes) and the bytes of one
+/// 16 x 64-byte tile.
+constexpr uint32_t kAmxK = 32, kAmxTileBytes = 1024;
+/// Whether the OS lets this process use the AMX tile data (asked once).
+bool amxPermitted();
+/// The logical M x K BF16 matrix as B tiles: per block of 16 outputs and
+/// chunk of 32 inputs one tile (row i: the outputs' pairs of inputs 2i,
+/// 2i + 1), blocks panelBytes apart, chunks stepBytes apart, zero padded.
+Panels packAmxMatrix(const uint8_t *src, const layout::LayoutParams &stored,
+                     bool transpose, uint32_t m, uint32_t k,
+                     std::vector<uint8_t> &buf);
+/// One batch tile (a multiple of 16 vectors but the last) of the plan.
+void mlpBf16Task(const MlpPlan &plan, unsigned task);
+} // namespace amx
 
 } // namespace kernels
 } // namespace coopvec

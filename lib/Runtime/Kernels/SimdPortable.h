@@ -80,6 +80,12 @@ struct Isa {
       a.v[l] = a.v[l] > 0.0f ? a.v[l] : 0.0f;
     return a;
   }
+  /// Each lane rounded to bf16 (floatToBf16's rule) and widened back.
+  static F roundBf16F(F a) {
+    for (int l = 0; l < 8; ++l)
+      a.v[l] = bf16ToFloat(floatToBf16(a.v[l]));
+    return a;
+  }
   static void storeF32(void *p, F a) { std::memcpy(p, a.v, sizeof(a.v)); }
   static void storeF16(void *p, F a) {
     uint16_t h[8];

@@ -786,7 +786,7 @@ func.func @mlp_f16_rows(%x: memref<?x4xf16>, %y: memref<?x4xf32>, %w: memref<?xi
 // -----
 
 func.func @mlp_int_weights(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
-  // expected-error@+1 {{'coopvec.mlp' op fused layers take F32 or F16 weights, but layer 0 has I8}}
+  // expected-error@+1 {{'coopvec.mlp' op fused layers take F32, F16 or BF16 weights, but layer 0 has I8}}
   coopvec.mlp %x layers [%w[%o] matrix<I8, 4x4, InferencingOptimal> stride %o none] into %y : memref<?x4xf32>, memref<?x4xf32>, memref<?xi8>
   return
 }

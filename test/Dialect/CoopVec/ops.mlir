@@ -148,6 +148,18 @@ func.func @batched(%x: memref<?x9xf32>, %h: memref<?x64xf32>, %y: memref<?x3xf32
   return
 }
 
+// BF16 weights (each layer's input read as BF16).
+// CHECK-LABEL: func.func @mlp_bf16(
+// CHECK: coopvec.mlp %{{.*}} layers [%{{.*}}[%{{.*}}] matrix<BF16, 64x9, InferencingOptimal, transpose> stride %{{.*}} relu, %{{.*}}[%{{.*}}] matrix<BF16, 3x64, RowMajor> stride %{{.*}} bias %{{.*}}[%{{.*}}] none] into %{{.*}} : memref<?x9xf32>, memref<?x3xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>
+func.func @mlp_bf16(%x: memref<?x9xf32>, %y: memref<?x3xf32>, %w: memref<?xi8>, %b: memref<?xi8>) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  coopvec.mlp %x layers [%w[%c0] matrix<BF16, 64x9, InferencingOptimal, transpose> stride %c0 relu,
+                         %w[%c128] matrix<BF16, 3x64, RowMajor> stride %c128 bias %b[%c0] none] into %y
+      : memref<?x9xf32>, memref<?x3xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>
+  return
+}
+
 // Interpretations DXIL lacks, by name and by builtin element type; the name
 // is what prints.
 // CHECK-LABEL: func @matvec_element_types

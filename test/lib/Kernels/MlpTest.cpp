@@ -4,7 +4,10 @@
 // run one coopvecMatVecMulAdd at a time (same ISA; ReLU and exp applied by
 // the test), and a double-precision reference within a relative bound.
 // I8 weights: bit-exact against the documented quantization scheme computed
-// here in scalar code. Every ISA the CPU has, 1 and 2 threads.
+// here in scalar code. BF16 weights: the rounding of layer inputs to bf16
+// bit-exact through identity layers, products within a bound of a double
+// reference that rounds its layer inputs to bf16 alike. Every ISA the CPU
+// has (AVX-512 with BF16 runs vdpbf16ps), 1 and 2 threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +20,43 @@
 using namespace cvtest;
 
 namespace {
+
+/// f32 -> bf16 by the DXIL rule, written independently of the runtime: the
+/// nearer of the two bf16 neighbours in double arithmetic, ties to even, a
+/// finite value beyond the largest bf16 saturates to it.
+uint16_t bf16FromFloat(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (std::isnan(f))
+    return uint16_t((bits >> 16) | 0x40);
+  if (std::isinf(f))
+    return uint16_t(bits >> 16);
+  uint16_t sign = uint16_t((bits >> 16) & 0x8000);
+  uint16_t lo = uint16_t((bits & 0x7fffffff) >> 16); // Toward zero.
+  auto value = [](uint16_t h) {
+    uint32_t b = uint32_t(h) << 16;
+    float v;
+    std::memcpy(&v, &b, 4);
+    return double(v);
+  };
+  double a = std::fabs(double(f));
+  if (value(lo) == a)
+    return uint16_t(sign | lo);
+  if (lo == 0x7f7f) // Beyond the largest finite bf16.
+    return uint16_t(sign | lo);
+  double dlo = a - value(lo), dhi = value(uint16_t(lo + 1)) - a;
+  uint16_t pick = dlo < dhi   ? lo
+                  : dhi < dlo ? uint16_t(lo + 1)
+                              : ((lo & 1) ? uint16_t(lo + 1) : lo);
+  return uint16_t(sign | pick);
+}
+
+double bf16Value(uint16_t h) {
+  uint32_t b = uint32_t(h) << 16;
+  float v;
+  std::memcpy(&v, &b, 4);
+  return v;
+}
 
 struct LayerSpec {
   uint32_t outputs, inputs, layout, transpose;
@@ -32,7 +72,9 @@ struct Built {
 Built build(const std::vector<LayerSpec> &specs, uint32_t interp,
             std::mt19937 &rng) {
   Built bt;
-  uint32_t es = interp == COOPVEC_TYPE_F32 ? 4 : interp == COOPVEC_TYPE_F16 ? 2 : 1;
+  uint32_t es = interp == COOPVEC_TYPE_F32  ? 4
+                : interp == COOPVEC_TYPE_I8 ? 1
+                                            : 2;
   std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
   for (const LayerSpec &s : specs) {
     uint32_t rows = s.transpose ? s.inputs : s.outputs;
@@ -54,6 +96,10 @@ Built build(const std::vector<LayerSpec> &specs, uint32_t interp,
           uint16_t h = halfFromFloat(2.0f * scale * unit(rng));
           std::memcpy(&buf[off], &h, 2);
           v = halfValue(h);
+        } else if (interp == COOPVEC_TYPE_BF16) {
+          uint16_t h = bf16FromFloat(2.0f * scale * unit(rng));
+          std::memcpy(&buf[off], &h, 2);
+          v = bf16Value(h);
         } else {
           int8_t q = int8_t(int(rng() % 255) - 127);
           buf[off] = uint8_t(q);
@@ -98,16 +144,26 @@ Built build(const std::vector<LayerSpec> &specs, uint32_t interp,
   return bt;
 }
 
-void checkFloat(Checker &ck, const std::vector<LayerSpec> &specs,
-                uint32_t interp, uint32_t batch, bool outExp, std::mt19937 &rng) {
-  Built bt = build(specs, interp, rng);
-  uint32_t k0 = specs.front().inputs, mOut = specs.back().outputs;
-  std::vector<float> in(uint64_t(batch) * k0);
+/// `batch` input rows of the first layer's width, uniform in [-1, 1).
+std::vector<float> unitInputs(const std::vector<LayerSpec> &specs,
+                              uint32_t batch, std::mt19937 &rng) {
+  std::vector<float> in(uint64_t(batch) * specs.front().inputs);
   std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
   for (float &f : in)
     f = unit(rng);
-  // Double reference.
-  std::vector<double> ref(uint64_t(batch) * mOut), mag(ref.size());
+  return in;
+}
+
+/// The network in double precision over `batch` input rows: `ref` the
+/// results, `mag` the same sums over magnitudes (for error bounds);
+/// `bf16Inputs` rounds every layer's input to bf16 through f32 first.
+void reference(const std::vector<LayerSpec> &specs, const Built &bt,
+               const std::vector<float> &in, uint32_t batch, bool bf16Inputs,
+               bool outExp, std::vector<double> &ref,
+               std::vector<double> &mag) {
+  uint32_t k0 = specs.front().inputs, mOut = specs.back().outputs;
+  ref.assign(uint64_t(batch) * mOut, 0.0);
+  mag.assign(ref.size(), 0.0);
   for (uint32_t b = 0; b < batch; ++b) {
     std::vector<double> h(in.begin() + uint64_t(b) * k0,
                           in.begin() + uint64_t(b + 1) * k0);
@@ -115,14 +171,18 @@ void checkFloat(Checker &ck, const std::vector<LayerSpec> &specs,
     for (size_t i = 0; i < h.size(); ++i)
       hm[i] = std::fabs(h[i]);
     for (size_t l = 0; l < specs.size(); ++l) {
+      if (bf16Inputs)
+        for (double &v : h)
+          v = bf16Value(bf16FromFloat(float(v)));
       std::vector<double> o(specs[l].outputs), om(specs[l].outputs);
       for (uint32_t r = 0; r < specs[l].outputs; ++r) {
-        double s = bt.b[l][r], m = std::fabs(bt.b[l][r]);
+        double sum = bt.b[l][r], m = std::fabs(bt.b[l][r]);
         for (uint32_t c = 0; c < specs[l].inputs; ++c) {
-          s += bt.w[l][uint64_t(r) * specs[l].inputs + c] * h[c];
-          m += std::fabs(bt.w[l][uint64_t(r) * specs[l].inputs + c]) * hm[c];
+          double w = bt.w[l][uint64_t(r) * specs[l].inputs + c];
+          sum += w * h[c];
+          m += std::fabs(w) * hm[c];
         }
-        o[r] = specs[l].relu ? std::max(0.0, s) : s;
+        o[r] = specs[l].relu ? std::max(0.0, sum) : sum;
         om[r] = m;
       }
       h = o;
@@ -133,6 +193,15 @@ void checkFloat(Checker &ck, const std::vector<LayerSpec> &specs,
       mag[uint64_t(b) * mOut + r] = hm[r];
     }
   }
+}
+
+void checkFloat(Checker &ck, const std::vector<LayerSpec> &specs,
+                uint32_t interp, uint32_t batch, bool outExp,
+                std::mt19937 &rng) {
+  Built bt = build(specs, interp, rng);
+  std::vector<float> in = unitInputs(specs, batch, rng);
+  std::vector<double> ref, mag;
+  reference(specs, bt, in, batch, /*bf16Inputs=*/false, outExp, ref, mag);
   for (const char *isa : availableIsas()) {
     coopvecKernelsForceIsa(isa);
     // Chained matvecs on the same ISA.
@@ -228,6 +297,116 @@ void checkInt8(Checker &ck, const std::vector<LayerSpec> &specs,
   coopvecKernelsForceIsa(nullptr);
 }
 
+/// BF16 weights on random layers: the double reference rounds every layer's
+/// input to bf16 (through f32, as the kernels hold them), then sums exactly.
+/// A kernel's f32 sums may round a hidden value to the neighbouring bf16,
+/// so beyond one layer the bound allows a bf16 ulp (2^-8 relative) per
+/// layer and element; one layer gets the f32 summation bound alone.
+void checkBf16(Checker &ck, const std::vector<LayerSpec> &specs, uint32_t batch,
+               std::mt19937 &rng) {
+  Built bt = build(specs, COOPVEC_TYPE_BF16, rng);
+  uint32_t k0 = specs.front().inputs;
+  std::vector<float> in = unitInputs(specs, batch, rng);
+  std::vector<double> ref, mag;
+  reference(specs, bt, in, batch, /*bf16Inputs=*/true, /*outExp=*/false, ref,
+            mag);
+  double rel = specs.size() == 1 ? 2.0 * (k0 + 1) * std::ldexp(1.0, -24)
+                                 : double(specs.size()) * std::ldexp(1.0, -7);
+  for (const char *isa : availableIsas()) {
+    coopvecKernelsForceIsa(isa);
+    for (uint32_t threads : {1u, 2u}) {
+      std::vector<float> out(ref.size(), -7.0f);
+      int32_t st = coopvecMlpForward(out.data(), 0, in.data(), 0, batch,
+                                     bt.layers.data(), uint32_t(specs.size()),
+                                     1.0f, 0, threads);
+      bool close = st == COOPVEC_OK;
+      double worst = 0;
+      for (size_t i = 0; close && i < out.size(); ++i) {
+        double err = std::fabs(out[i] - ref[i]);
+        worst = std::max(worst, err / (mag[i] + 1e-30));
+        close &= err <= rel * mag[i] + 1e-30;
+      }
+      ck.check(close,
+               "mlp bf16 %s layers=%zu batch=%u threads=%u status=%d worst "
+               "error %.3g of the magnitude (bound %.3g)",
+               coopvecKernelsIsa(), specs.size(), batch, threads, st, worst,
+               rel);
+    }
+  }
+  coopvecKernelsForceIsa(nullptr);
+}
+
+/// The bf16 rounding of layer inputs, bit for bit: an identity layer passes
+/// its input rounded to bf16 (one exact product per row, the rest +0); a
+/// 1-column layer with weight 1 and input 0 makes its bias the hidden value
+/// (one f32 addition), which an identity layer then rounds. Values at ties,
+/// beside them, at the top of the range (saturating to the largest bf16),
+/// the largest f32 subnormal (rounding up to the smallest normal bf16,
+/// where a conversion that reads subnormals as zero would give 0), of both
+/// signs; 72 rows (4 x 16 + 8) reach the 16-lane and the 8-lane stores.
+void checkBf16Rounding(Checker &ck) {
+  // The subnormals in the first 16 values, the saturating ones in the
+  // fourth (a vector of 16 with either goes to an exact sequence on AMX).
+  std::vector<float> values;
+  uint32_t subnormal = 0x007fffff;
+  values.push_back(0.0f);
+  std::memcpy(&values.back(), &subnormal, 4);
+  values.push_back(-values.back());
+  for (int e : {0, 5, -3, 100})
+    for (double frac : {0.0, 1.0, 2.0, 3.0, 1.5, 2.5, 0.75}) {
+      // 1 + frac * 2^-8: ties at odd multiples of 2^-8 (frac 1, 3).
+      values.push_back(float(std::ldexp(1.0 + frac * std::ldexp(1.0, -8), e)));
+      values.push_back(-values.back());
+    }
+  values.push_back(3.3999e38f);
+  values.push_back(-3.3996e38f);
+  values.push_back(std::ldexp(1.0f, 127) * 1.99609375f); // Tie below max.
+  values.resize(72, 0.3333333f);
+  uint32_t n = uint32_t(values.size());
+  std::vector<uint16_t> identity(uint64_t(n) * n, 0), column(n, 0x3f80);
+  for (uint32_t i = 0; i < n; ++i)
+    identity[uint64_t(i) * n + i] = 0x3f80; // 1.0
+  std::vector<float> zeroBias(n, 0.0f);
+  auto layer = [&](const std::vector<uint16_t> &w, uint32_t outputs,
+                   uint32_t inputs, const float *bias) {
+    CoopVecMlpLayer l{};
+    l.weights = w.data();
+    l.weightsInterp = COOPVEC_TYPE_BF16;
+    l.outputs = outputs;
+    l.inputs = inputs;
+    l.layout = COOPVEC_LAYOUT_ROW_MAJOR;
+    l.stride = inputs * 2;
+    l.bias = bias;
+    l.biasInterp = COOPVEC_TYPE_F32;
+    l.activation = COOPVEC_ACTIVATION_NONE;
+    return l;
+  };
+  CoopVecMlpLayer passInput[1] = {layer(identity, n, n, zeroBias.data())};
+  CoopVecMlpLayer passBias[2] = {layer(column, n, 1, values.data()),
+                                 layer(identity, n, n, zeroBias.data())};
+  float zero[1] = {0.0f};
+  for (const char *isa : availableIsas()) {
+    coopvecKernelsForceIsa(isa);
+    std::vector<float> a(n, -7.0f), b(n, -7.0f);
+    int32_t sa = coopvecMlpForward(a.data(), 0, values.data(), 0, 1, passInput,
+                                   1, 1.0f, 0, 1);
+    int32_t sb =
+        coopvecMlpForward(b.data(), 0, zero, 0, 1, passBias, 2, 1.0f, 0, 1);
+    for (uint32_t i = 0; i < n; ++i) {
+      float want = float(bf16Value(bf16FromFloat(values[i])));
+      ck.check(sa == COOPVEC_OK && a[i] == want,
+               "bf16 input rounding %s: %.9g -> %.9g, want %.9g (status %d)",
+               coopvecKernelsIsa(), double(values[i]), double(a[i]),
+               double(want), sa);
+      ck.check(sb == COOPVEC_OK && b[i] == want,
+               "bf16 hidden rounding %s: %.9g -> %.9g, want %.9g (status %d)",
+               coopvecKernelsIsa(), double(values[i]), double(b[i]),
+               double(want), sb);
+    }
+  }
+  coopvecKernelsForceIsa(nullptr);
+}
+
 void checkInvalid(Checker &ck) {
   std::vector<float> w(64 * 64), x(64), y(64);
   CoopVecMlpLayer l[2] = {};
@@ -288,6 +467,17 @@ int main() {
     checkInt8(ck, odd, batch, rng);
     checkInt8(ck, small, batch, rng);
   }
+  for (uint32_t batch : {1u, 7u, 1000u}) {
+    checkBf16(ck, small, batch, rng);
+    checkBf16(ck, wide, batch, rng);
+    checkBf16(ck, odd, batch, rng);
+    checkBf16(ck, {{64, 64, 2, 0, false}}, batch, rng);
+    checkBf16(ck, {{19, 37, 1, 1, true}}, batch, rng);
+    // More than 64 outputs (AMX: two groups of C tiles) and inputs past one
+    // 32-wide chunk with a remainder.
+    checkBf16(ck, {{100, 70, 2, 0, true}, {40, 100, 3, 1, false}}, batch, rng);
+  }
+  checkBf16Rounding(ck);
   checkInvalid(ck);
   printIsas();
   return ck.finish("mlp");

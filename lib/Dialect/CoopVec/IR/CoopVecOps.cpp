@@ -831,9 +831,10 @@ LogicalResult MLPOp::verify() {
 
   InterpretationAttr weightsInterp = getLayerDesc(0).getInterpretation();
   if (weightsInterp.getKind() != InterpKind::F32 &&
-      weightsInterp.getKind() != InterpKind::F16)
-    return emitOpError() << "fused layers take F32 or F16 weights, but layer "
-                            "0 has "
+      weightsInterp.getKind() != InterpKind::F16 &&
+      weightsInterp.getKind() != InterpKind::BF16)
+    return emitOpError() << "fused layers take F32, F16 or BF16 weights, but "
+                            "layer 0 has "
                          << weightsInterp.getName();
   int64_t width = inputs.getDimSize(1);
   for (unsigned l = 0; l < numLayers; ++l) {

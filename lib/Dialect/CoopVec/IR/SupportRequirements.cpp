@@ -113,6 +113,9 @@ void MLPOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
        llvm::enumerate(getMatrices().getAsRange<MatrixDescAttr>())) {
     Req r(RK::MatVec);
     r.input = r.inputInterp = r.output = f32;
+    // BF16 layers read their inputs as BF16 (see the op's description).
+    if (desc.getInterpretation().getKind() == InterpKind::BF16)
+      r.inputInterp = desc.getInterpretation();
     r.matrix = desc;
     if (llvm::is_contained(biasLayers, int64_t(layer)))
       r.bias = f32;

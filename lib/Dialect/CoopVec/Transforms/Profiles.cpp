@@ -337,7 +337,8 @@ ProfileAttr buildCpuHost(MLIRContext *ctx) {
       "math_fidelity"};
   // The feature bits the runtime's kernel levels test (Kernels/*/Isa.cpp).
   static constexpr StringRef kIsaFeatures[] = {
-      "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vnni", "v"};
+      "avx2",     "fma",        "f16c",       "avx512f",
+      "avx512bw", "avx512vnni", "avx512bf16", "v"};
   llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
   SmallVector<std::string> isa;
   for (StringRef feature : kIsaFeatures)

@@ -21,6 +21,9 @@ uint64_t cpuFeatures() {
         {__builtin_cpu_supports("avx512dq") != 0, kX86Avx512Dq},
         {__builtin_cpu_supports("avx512vnni") != 0, kX86Avx512Vnni},
         {__builtin_cpu_supports("prfchw") != 0, kX86Prfchw},
+        {__builtin_cpu_supports("avx512bf16") != 0, kX86Avx512Bf16},
+        {__builtin_cpu_supports("amx-tile") != 0, kX86AmxTile},
+        {__builtin_cpu_supports("amx-bf16") != 0, kX86AmxBf16},
     };
     uint64_t b = 0;
     for (const auto &f : table)

@@ -40,6 +40,30 @@ struct Isa {
   static F addF(F a, F b) { return _mm256_add_ps(a, b); }
   static F mulF(F a, F b) { return _mm256_mul_ps(a, b); }
   static F reluF(F a) { return _mm256_max_ps(a, _mm256_setzero_ps()); }
+  /// Each lane rounded to bf16 by floatToBf16's rule (RTNE on the bits, a
+  /// finite value beyond the range to +-MAX_NORM, +-inf kept, NaN quiet) and
+  /// widened back, in integer operations.
+  static F roundBf16F(F v) {
+    __m256i bits = _mm256_castps_si256(v);
+    __m256i a = _mm256_and_si256(bits, _mm256_set1_epi32(0x7fffffff));
+    __m256i lsb =
+        _mm256_and_si256(_mm256_srli_epi32(a, 16), _mm256_set1_epi32(1));
+    __m256i r = _mm256_and_si256(
+        _mm256_add_epi32(_mm256_add_epi32(a, _mm256_set1_epi32(0x7fff)), lsb),
+        _mm256_set1_epi32(int(0xffff0000u)));
+    __m256i inf = _mm256_set1_epi32(0x7f800000);
+    __m256i finite = _mm256_cmpgt_epi32(inf, a);
+    __m256i nan = _mm256_cmpgt_epi32(a, inf);
+    r = _mm256_blendv_epi8(
+        _mm256_blendv_epi8(
+            a,
+            _mm256_and_si256(_mm256_or_si256(a, _mm256_set1_epi32(0x400000)),
+                             _mm256_set1_epi32(int(0xffff0000u))),
+            nan),
+        _mm256_min_epi32(r, _mm256_set1_epi32(0x7f7f0000)), finite);
+    __m256i sign = _mm256_and_si256(bits, _mm256_set1_epi32(int(0x80000000u)));
+    return _mm256_castsi256_ps(_mm256_or_si256(r, sign));
+  }
   static void storeF32(void *p, F a) {
     _mm256_storeu_ps(static_cast<float *>(p), a);
   }

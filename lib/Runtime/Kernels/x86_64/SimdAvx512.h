@@ -43,6 +43,28 @@ struct Isa : avx2::Isa {
   static WideF reluWideF(WideF a) {
     return _mm512_max_ps(a, _mm512_setzero_ps());
   }
+  /// roundBf16F on 16 lanes.
+  static WideF roundBf16WideF(WideF v) {
+    __m512i bits = _mm512_castps_si512(v);
+    __m512i a = _mm512_and_si512(bits, _mm512_set1_epi32(0x7fffffff));
+    __m512i lsb =
+        _mm512_and_si512(_mm512_srli_epi32(a, 16), _mm512_set1_epi32(1));
+    __m512i r = _mm512_and_si512(
+        _mm512_add_epi32(_mm512_add_epi32(a, _mm512_set1_epi32(0x7fff)), lsb),
+        _mm512_set1_epi32(int(0xffff0000u)));
+    __mmask16 finite =
+        _mm512_cmplt_epi32_mask(a, _mm512_set1_epi32(0x7f800000));
+    __mmask16 nan = _mm512_cmpgt_epi32_mask(a, _mm512_set1_epi32(0x7f800000));
+    r = _mm512_mask_blend_epi32(
+        finite,
+        _mm512_mask_blend_epi32(
+            nan, a,
+            _mm512_and_si512(_mm512_or_si512(a, _mm512_set1_epi32(0x400000)),
+                             _mm512_set1_epi32(int(0xffff0000u)))),
+        _mm512_min_epi32(r, _mm512_set1_epi32(0x7f7f0000)));
+    __m512i sign = _mm512_and_si512(bits, _mm512_set1_epi32(int(0x80000000u)));
+    return _mm512_castsi512_ps(_mm512_or_si512(r, sign));
+  }
   static void storeWideF32(void *p, WideF a) {
     _mm512_storeu_ps(static_cast<float *>(p), a);
   }

@@ -243,9 +243,14 @@ def CoopVec_MLPOp : CoopVec_Op<"mlp", [DeclareOpInterfaceMethods<CoopVec_Support
     ```
 
     where layer `l` reads its matrix `W_l` like `coopvec.matvec` does
-    (input interpretation F32), adds its optional bias and applies its
-    activation. Intermediate activations stay `f32` and never go to memory:
-    a target evaluates the chain as one fused kernel.
+    (input interpretation F32; BF16 for BF16 weights: each layer's input,
+    the row itself and every intermediate activation, is rounded to bf16 to
+    nearest even, a finite value beyond the range to +-MAX_NORM, and the
+    exact products are summed in `f32`), adds its optional bias and applies
+    its activation. Intermediate activations never go to memory: a target
+    evaluates the chain as one fused kernel. On the CPU, BF16 layers run
+    `vdpbf16ps` where it is faster than `f32` FMAs (AMD CPUs with AVX-512
+    BF16); the summation order, and so the last bits, depend on the path.
 
     ```mlir
     coopvec.mlp %x layers [
@@ -256,8 +261,8 @@ def CoopVec_MLPOp : CoopVec_Op<"mlp", [DeclareOpInterfaceMethods<CoopVec_Support
 
     Rules: inputs and outputs are `f32` rows of the first layer's `K` and
     the last layer's `M` elements; each layer's `K` is the previous layer's
-    `M`; every layer's weights are F32, or every layer's F16; biases are
-    F32; the `coopvec.matvec` rules for layout, transpose, stride and
+    `M`; every layer's weights are F32, or every layer's F16, or every
+    layer's BF16; biases are F32; the `coopvec.matvec` rules for layout, transpose, stride and
     offsets hold per layer.
   }];
   let arguments = (ins
