@@ -153,7 +153,13 @@ int32_t coopvecMatVecMul(void *output, uint32_t outputType,
 /// i.e. requantScale_l = weightScale_l * activationScale_l /
 /// activationScale_(l+1) for hidden layers and weightScale_L *
 /// activationScale_L for the last; bias_l is in accumulator units. NaN
-/// activations quantize to 0.
+/// activations quantize to 0. Every path gives these results to the bit:
+/// AMX tiles (tdpbssd) on CPUs with AMX-INT8, vpdpbusd on AVX-512 VNNI,
+/// else vpmaddwd on 16-bit activations; COOPVEC_MLP_I8=vpdpbusd keeps a
+/// CPU with AMX off the tiles.
+///
+/// exp() is glibc's expf, on AVX-512 CPUs evaluated 16 lanes at a time by
+/// the same double-precision steps (the same floats, to the bit).
 int32_t coopvecMlpForward(float *output, uint64_t outputStride,
                           const float *input, uint64_t inputStride,
                           uint32_t batch, const CoopVecMlpLayer *layers,

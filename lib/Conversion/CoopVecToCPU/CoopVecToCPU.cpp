@@ -497,6 +497,7 @@ private:
               op.getWeightScalesInterpAttr(), op.getWeightScalesGroupAttr(),
               F::weightScales, F::weightScalesOffset, F::weightScalesInterp,
               F::weightScalesGroup);
+    Value batchRows = rows; // A lambda captures no structured binding.
     auto setInput = [&](Value memref, InterpretationAttr interp,
                         IntegerAttr group, F ptr, F stride, F in, F grp) {
       if (!memref) {
@@ -509,7 +510,7 @@ private:
       auto [base, rowStride, valueRows] = b.batchRows(memref);
       // Grouped values have one row per input row; per-tensor ones one row.
       if (groupOf(group) != 0)
-        b.checkSameRows(rows, valueRows);
+        b.checkSameRows(batchRows, valueRows);
       p.set(ptr, base)
           .set(stride, rowStride)
           .set(in, b.constI32(value(interp)))

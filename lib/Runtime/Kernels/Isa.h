@@ -33,6 +33,7 @@ enum CpuFeature : uint64_t {
   kX86Avx512Bf16 = 1ull << 9,
   kX86AmxTile = 1ull << 10,
   kX86AmxBf16 = 1ull << 11,
+  kX86AmxInt8 = 1ull << 12,
   // riscv64 (AT_HWCAP).
   kRiscvV = 1ull << 32,
 };

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
@@ -152,6 +153,27 @@ Bf16Path bf16Path(IsaLevel isa) {
 #else
   (void)isa;
   return Bf16Path::F32;
+#endif
+}
+
+/// I8 networks on AMX tiles (tdpbssd) where the CPU has AMX-INT8 and the
+/// OS grants the tile data, else on vpdpbusd (AVX-512 VNNI) or vpmaddwd.
+/// COOPVEC_MLP_I8=vpdpbusd keeps them off the tiles (tests, benchmarks).
+/// Both give the same results to the bit. Measured on an Emerald Rapids
+/// Xeon (bench/cpu/README.md): the 64-64-64-3 frame took 93-97 ms on AMX
+/// and 195 ms on vpdpbusd (one thread; 50-52 and 106 ms on two).
+bool i8OnAmx(IsaLevel isa) {
+#if defined(__x86_64__)
+  static const bool allowed = [] {
+    const char *env = std::getenv("COOPVEC_MLP_I8");
+    return !env || std::strcmp(env, "amx") == 0;
+  }();
+  uint64_t f = cpuFeatures();
+  return allowed && isa == IsaLevel::Avx512 && (f & kX86AmxTile) &&
+         (f & kX86AmxInt8) && amx::amxPermitted();
+#else
+  (void)isa;
+  return false;
 #endif
 }
 
@@ -799,7 +821,7 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
   // weights (mlpFloat rounds the layer inputs alike).
   Bf16Path bf16 = plan.bf16 ? bf16Path(isa) : Bf16Path::F32;
   bool bf16Panels = bf16 == Bf16Path::Vdpbf16ps;
-  plan.amx = bf16 == Bf16Path::Amx;
+  plan.amx = bf16 == Bf16Path::Amx || (plan.int8 && i8OnAmx(isa));
 
   // Weights and biases in compute form, once per call, in buffers the
   // calling thread keeps for its next calls (no allocation once warm).
@@ -813,19 +835,20 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
     // Layers of 16 rows and more take the wide f32 panels on AVX-512; the
     // narrow ones (e.g. an RGB output) waste fewer lanes in 8-row panels.
     lp.wide = wideFloat && layer.outputs >= 16;
-    lp.vnni = vnni;
+    lp.vnni = vnni && !plan.amx;
     // After a ReLU the s8 activations are >= 0, i.e. already u8 for
     // vpdpbusd; other inputs are flipped into u8 (VnniS8Weights<true>) and
-    // the bias takes the -128 * row sum correction (rowTerms).
-    lp.flipInput = vnni && (l == 0 || layers[l - 1].activation !=
-                                          COOPVEC_ACTIVATION_RELU);
+    // the bias takes the -128 * row sum correction (rowTerms). AMX
+    // multiplies s8 by s8 (tdpbssd).
+    lp.flipInput = lp.vnni && (l == 0 || layers[l - 1].activation !=
+                                             COOPVEC_ACTIVATION_RELU);
     lp.bf16Panels = bf16Panels;
     if (plan.amx) {
 #if defined(__x86_64__)
       lp.panels = amx::packAmxMatrix(
           static_cast<const uint8_t *>(layer.weights) + layer.weightsOffset,
           stored[l], layer.transpose != 0, layer.outputs, layer.inputs,
-          weightBufs[l]);
+          plan.int8 ? 1 : 2, weightBufs[l]);
 #endif
     } else if (bf16Panels) {
       lp.panels = packBf16Matrix(static_cast<const uint8_t *>(layer.weights) +
@@ -877,8 +900,9 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
   // multiple of every register block's vector count (4, 6, 8, 12).
   uint64_t tile = 16384 / (4ull * plan.maxWidth);
   tile = std::max<uint64_t>(24, std::min<uint64_t>(96, tile / 24 * 24));
-  if (plan.amx) // Whole A tiles of 16 vectors.
-    tile = 64;
+  if (plan.amx) // 1-8 batches of kAmxBatch, 8 tasks or more if they fit.
+    tile = std::clamp<uint64_t>(roundUp(ceilDiv(batch, 8), amx::kAmxBatch),
+                                amx::kAmxBatch, 8 * amx::kAmxBatch);
   plan.batchTile = uint32_t(std::min<uint64_t>(tile, batch));
   plan.numBatchTiles = uint32_t(ceilDiv(batch, plan.batchTile));
   uint64_t work = 0;
@@ -889,7 +913,7 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
   auto task = [&](unsigned t) {
 #if defined(__x86_64__)
     if (plan.amx)
-      return amx::mlpBf16Task(plan, t);
+      return amx::mlpTask(plan, t);
     if (bf16Panels)
       return avx512bf16::mlpTask(plan, t);
 #endif
@@ -897,6 +921,23 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
   };
   runTasks(plan.numBatchTiles, work, numThreads, task);
   return COOPVEC_OK;
+}
+
+void coopvec::kernels::applyOutputExp(const MlpPlan &plan, uint8_t *out,
+                                      uint32_t nb) {
+  if (!plan.outputExp)
+    return;
+  uint32_t m = plan.layers[plan.numLayers - 1].m;
+#if defined(__x86_64__)
+  if (activeIsa() == IsaLevel::Avx512 && plan.outputStride % 4 == 0)
+    return avx512::expRows(reinterpret_cast<float *>(out),
+                           plan.outputStride / 4, nb, m);
+#endif
+  for (uint32_t b = 0; b < nb; ++b) {
+    float *o = reinterpret_cast<float *>(out + b * plan.outputStride);
+    for (uint32_t i = 0; i < m; ++i)
+      o[i] = std::exp(o[i]);
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -159,7 +159,7 @@ struct MlpPlan {
   bool int8;
   /// BF16 weights: layer inputs are rounded to bf16 (see mlpBf16).
   bool bf16 = false;
-  /// BF16 weights on AMX tiles (amx::mlpBf16Task).
+  /// BF16 or I8 weights on AMX tiles (amx::mlpTask).
   bool amx = false;
   unsigned numLayers;
   MlpLayerPlan layers[kMaxMlpLayers];
@@ -186,27 +186,40 @@ void mlpTask(const MlpPlan &plan, unsigned task);
 namespace avx512 {
 void matVecTask(const MatVecPlan &plan, unsigned task);
 void mlpTask(const MlpPlan &plan, unsigned task);
+/// exp of `m` floats in each of `rows` rows (strideFloats apart) at p, in
+/// place, bit-identical to glibc's expf (x86_64/ExpAvx512.cpp).
+void expRows(float *p, uint64_t strideFloats, uint32_t rows, uint32_t m);
 } // namespace avx512
 
 namespace avx512bf16 {
 void mlpTask(const MlpPlan &plan, unsigned task);
 } // namespace avx512bf16
 
-/// The BF16 MLP on AMX tiles (x86_64/MlpAmx.cpp).
+/// The exp of the last layer's results of `nb` vectors at `out`, when the
+/// plan asks for it (every MLP path; Kernels.cpp).
+void applyOutputExp(const MlpPlan &plan, uint8_t *out, uint32_t nb);
+
+/// The BF16 and I8 MLP on AMX tiles (x86_64/MlpAmx.cpp).
 namespace amx {
-/// Inputs per A/B tile (16 pairs of bf16 in 64 bytes) and the bytes of one
+/// Bytes of inputs per A/B tile row (32 bf16 or 64 s8) and of one
 /// 16 x 64-byte tile.
-constexpr uint32_t kAmxK = 32, kAmxTileBytes = 1024;
+constexpr uint32_t kAmxRowBytes = 64, kAmxTileBytes = 1024;
+/// Vectors that go through the layers together (8 A tiles; their bf16
+/// activations, 2 x 16 KiB for 64-wide layers, stay in L1); a task takes
+/// up to 8 such batches, prefetching each next one's input.
+constexpr uint32_t kAmxBatch = 128;
 /// Whether the OS lets this process use the AMX tile data (asked once).
 bool amxPermitted();
-/// The logical M x K BF16 matrix as B tiles: per block of 16 outputs and
-/// chunk of 32 inputs one tile (row i: the outputs' pairs of inputs 2i,
-/// 2i + 1), blocks panelBytes apart, chunks stepBytes apart, zero padded.
+/// The logical M x K BF16 (elemBytes 2) or I8 (1) matrix as B tiles: per
+/// block of 16 outputs and chunk of 64 bytes of inputs one tile (row i: the
+/// outputs' group of 4 bytes of inputs, i.e. inputs 2i, 2i + 1 or 4i..4i+3),
+/// blocks panelBytes apart, chunks stepBytes apart, zero padded.
 Panels packAmxMatrix(const uint8_t *src, const layout::LayoutParams &stored,
-                     bool transpose, uint32_t m, uint32_t k,
+                     bool transpose, uint32_t m, uint32_t k, uint32_t elemBytes,
                      std::vector<uint8_t> &buf);
-/// One batch tile (a multiple of 16 vectors but the last) of the plan.
-void mlpBf16Task(const MlpPlan &plan, unsigned task);
+/// One batch tile (a multiple of kAmxBatch vectors but the last) of the
+/// plan, BF16 or I8 (plan.int8).
+void mlpTask(const MlpPlan &plan, unsigned task);
 } // namespace amx
 
 } // namespace kernels

@@ -7,7 +7,9 @@
 // here in scalar code. BF16 weights: the rounding of layer inputs to bf16
 // bit-exact through identity layers, products within a bound of a double
 // reference that rounds its layer inputs to bf16 alike. Every ISA the CPU
-// has (AVX-512 with BF16 runs vdpbf16ps), 1 and 2 threads.
+// has (at AVX-512, BF16 and I8 networks run on AMX tiles where the CPU has
+// them; mlp.test forces the other paths), 1 and 2 threads. The output exp
+// equals std::exp on a sweep of floats.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,8 @@
 #include "TestUtil.h"
 
 #include <algorithm>
+#include <iterator>
+#include <limits>
 #include <vector>
 
 using namespace cvtest;
@@ -258,6 +262,18 @@ void checkInt8(Checker &ck, const std::vector<LayerSpec> &specs,
   std::uniform_real_distribution<float> unit(-3.0f, 3.0f);
   for (float &f : in)
     f = unit(rng);
+  // Inputs the quantization saturates, rounds to even or zeroes (NaN).
+  const float special[] = {std::numeric_limits<float>::quiet_NaN(),
+                           std::numeric_limits<float>::infinity(),
+                           -std::numeric_limits<float>::infinity(),
+                           1e30f,
+                           -1e30f,
+                           127.5f / 50.0f,
+                           -128.5f / 50.0f,
+                           0.5f / 50.0f,
+                           -2.5f / 50.0f};
+  for (size_t i = 0; i < in.size(); i += 37)
+    in[i] = special[(i / 37) % std::size(special)];
   std::vector<float> ref(uint64_t(batch) * mOut);
   for (uint32_t b = 0; b < batch; ++b) {
     std::vector<int32_t> q(k0);
@@ -407,6 +423,72 @@ void checkBf16Rounding(Checker &ck) {
   coopvecKernelsForceIsa(nullptr);
 }
 
+/// The output exp on every path: identity layers (weights 1, no bias) pass
+/// a sweep of floats through, so the result must be std::exp of the input;
+/// on x86-64 glibc the AVX-512 exp reproduces glibc's expf to the bit (its
+/// special cases too: |x| >= 88, inf, NaN, subnormal results), elsewhere a
+/// libm's own exp or one ulp from it. One output per vector (one run of
+/// values) and 19 per vector in rows 24 apart (16 lanes and a rest).
+void checkExp(Checker &ck) {
+  std::vector<float> x;
+  for (uint64_t bits = 0; bits < (1ull << 32); bits += 65521) {
+    uint32_t b = uint32_t(bits);
+    float f;
+    std::memcpy(&f, &b, 4);
+    x.push_back(f);
+  }
+  for (uint32_t i = 0; i < (1u << 18); ++i) // Densely where exp is finite.
+    x.push_back(-104.0f + 193.0f * float(i) / float(1u << 18));
+  for (float f : {0.0f, -0.0f, 1.0f, -1.0f, 88.0f, -88.0f, 88.72f, 88.73f,
+                  -87.33f, -87.34f, -103.97f, -104.0f, -150.0f, 1e-30f, 1e-45f,
+                  0x1.fffffep-127f, std::numeric_limits<float>::infinity(),
+                  -std::numeric_limits<float>::infinity(),
+                  std::numeric_limits<float>::quiet_NaN()})
+    x.push_back(f);
+  for (uint32_t b : {0x42afffffu, 0x42b00000u, 0xc2afffffu, 0xc2b00000u})
+    x.push_back([&] {
+      float f;
+      std::memcpy(&f, &b, 4);
+      return f;
+    }());
+  auto matches = [](float got, float want) {
+    if (std::isnan(want))
+      return std::isnan(got);
+#if defined(__GLIBC__)
+    return std::memcmp(&got, &want, 4) == 0;
+#else
+    return std::fabs(double(got) - want) <=
+           std::fabs(double(std::nextafter(want, 0.0f)) - want);
+#endif
+  };
+  uint32_t batch = uint32_t(x.size());
+  std::vector<float> ones(19, 1.0f);
+  for (uint32_t m : {1u, 19u}) {
+    CoopVecMlpLayer layer = {};
+    layer.weights = ones.data();
+    layer.weightsInterp = COOPVEC_TYPE_F32;
+    layer.outputs = m;
+    layer.inputs = 1;
+    layer.layout = COOPVEC_LAYOUT_ROW_MAJOR;
+    layer.stride = 4;
+    uint32_t stride = m == 1 ? 1 : 24;
+    for (const char *isa : availableIsas()) {
+      coopvecKernelsForceIsa(isa);
+      std::vector<float> y(uint64_t(batch) * stride, 0.0f);
+      int32_t st = coopvecMlpForward(y.data(), stride * 4, x.data(), 0, batch,
+                                     &layer, 1, 1.0f, 1, 2);
+      uint32_t bad = 0;
+      for (uint32_t b = 0; b < batch; ++b)
+        for (uint32_t i = 0; i < m; ++i)
+          bad += !matches(y[uint64_t(b) * stride + i], std::exp(x[b]));
+      ck.check(st == COOPVEC_OK && bad == 0,
+               "mlp exp %s m=%u status=%d: %u values differ from std::exp",
+               coopvecKernelsIsa(), m, st, bad);
+    }
+  }
+  coopvecKernelsForceIsa(nullptr);
+}
+
 void checkInvalid(Checker &ck) {
   std::vector<float> w(64 * 64), x(64), y(64);
   CoopVecMlpLayer l[2] = {};
@@ -466,6 +548,13 @@ int main() {
     checkInt8(ck, wide, batch, rng);
     checkInt8(ck, odd, batch, rng);
     checkInt8(ck, small, batch, rng);
+    // AMX: more than 64 outputs (two groups of C tiles), inputs past one
+    // 64-wide chunk with a remainder, a last layer of more than 16 outputs.
+    checkInt8(
+        ck,
+        {{100, 70, 2, 0, true}, {40, 100, 3, 1, false}, {19, 40, 1, 0, false}},
+        batch, rng);
+    checkInt8(ck, {{24, 130, 0, 1, true}}, batch, rng);
   }
   for (uint32_t batch : {1u, 7u, 1000u}) {
     checkBf16(ck, small, batch, rng);
@@ -478,6 +567,7 @@ int main() {
     checkBf16(ck, {{100, 70, 2, 0, true}, {40, 100, 3, 1, false}}, batch, rng);
   }
   checkBf16Rounding(ck);
+  checkExp(ck);
   checkInvalid(ck);
   printIsas();
   return ck.finish("mlp");

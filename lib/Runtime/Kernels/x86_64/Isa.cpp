@@ -24,6 +24,7 @@ uint64_t cpuFeatures() {
         {__builtin_cpu_supports("avx512bf16") != 0, kX86Avx512Bf16},
         {__builtin_cpu_supports("amx-tile") != 0, kX86AmxTile},
         {__builtin_cpu_supports("amx-bf16") != 0, kX86AmxBf16},
+        {__builtin_cpu_supports("amx-int8") != 0, kX86AmxInt8},
     };
     uint64_t b = 0;
     for (const auto &f : table)

@@ -1,16 +1,19 @@
-//===- MlpAmx.cpp - The BF16 fused MLP on AMX tiles -----------------------===//
+//===- MlpAmx.cpp - The BF16 and I8 fused MLP on AMX tiles ----------------===//
 //
-// The fused MLP with BF16 weights on Intel AMX (tdpbf16ps): per task a batch
-// tile of vectors goes through every layer with its activations in bf16
-// rows of a scratch buffer; 16 vectors x 32 inputs form an A tile, a B tile
-// holds 32 inputs (16 pairs) x 16 outputs of the weights (packAmxMatrix),
-// and four C tiles accumulate 16 vectors x 64 outputs in f32. The bias, ReLU
-// and the bf16 rounding of the next layer's input (floatToBf16's rule, as
-// every BF16 path does) run on the C tiles after tilestored; the last layer
-// stores f32 (and exp). Only reached after Kernels.cpp checked AMX-TILE,
-// AMX-BF16 and AVX-512 and obtained the kernel's permission for the tile
-// data (amxPermitted); the CPUs with AMX-BF16 all have AVX-512 BF16, which
-// Kernels.cpp checks too.
+// The fused MLP with BF16 weights (tdpbf16ps) or I8 weights (tdpbssd) on
+// Intel AMX: per task a batch tile of vectors goes through every layer with
+// its activations (bf16, or s8) in rows of a scratch buffer; 16 vectors x
+// 64 bytes of inputs (32 bf16 or 64 s8) form an A tile, a B tile holds the
+// same inputs (16 pairs, or quads) of 16 outputs of the weights
+// (packAmxMatrix), and four C tiles accumulate 16 vectors x 64 outputs (f32,
+// or exact i32). The epilogue runs on the C tiles after tilestored: bias and
+// ReLU, then for a hidden layer the next layer's input (BF16: rounded to
+// bf16 by floatToBf16's rule, as every BF16 path does; I8: requantized to
+// s8 by floatToS8, as the VNNI path does, so the results are the same to the
+// bit), for the last the f32 results (I8: scaled). Only reached after
+// Kernels.cpp checked AMX-TILE, AMX-BF16 or AMX-INT8 and AVX-512 (with
+// AVX-512 BF16 for BF16; the CPUs with AMX-BF16 all have it) and obtained
+// the kernel's permission for the tile data (amxPermitted).
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,27 +46,30 @@ bool amxPermitted() {
 }
 
 Panels packAmxMatrix(const uint8_t *src, const layout::LayoutParams &stored,
-                     bool transpose, uint32_t m, uint32_t k,
+                     bool transpose, uint32_t m, uint32_t k, uint32_t elemBytes,
                      std::vector<uint8_t> &buf) {
-  uint64_t chunks = layout::ceilDiv(k, kAmxK), blocks = layout::ceilDiv(m, 16);
+  // A tile row holds 64 bytes of inputs: 32 bf16 or 64 s8, in groups of 4
+  // bytes (a pair or a quad) per output.
+  uint32_t depth = kAmxRowBytes / elemBytes, group = 4 / elemBytes;
+  uint64_t chunks = layout::ceilDiv(k, depth), blocks = layout::ceilDiv(m, 16);
   buf.assign(blocks * chunks * kAmxTileBytes + 64, 0);
   auto addr = reinterpret_cast<uintptr_t>(buf.data());
   uint8_t *base = buf.data() + (layout::roundUp(addr, 64) - addr);
   for (uint32_t r = 0; r < m; ++r)
     for (uint32_t c = 0; c < k; ++c) {
-      // Tile (block r / 16, chunk c / 32), row (c % 32) / 2: the pair of
-      // inputs of each of the block's 16 outputs.
-      uint64_t tile = (r / 16) * chunks + c / kAmxK;
-      uint64_t at = tile * kAmxTileBytes + (c % kAmxK) / 2 * 64 + (r % 16) * 4 +
-                    (c % 2) * 2;
+      // Tile (block r / 16, chunk c / depth), row (c % depth) / group: the
+      // group of inputs of each of the block's 16 outputs.
+      uint64_t tile = (r / 16) * chunks + c / depth;
+      uint64_t at = tile * kAmxTileBytes + (c % depth) / group * 64 +
+                    (r % 16) * 4 + (c % group) * elemBytes;
       std::memcpy(base + at,
                   src + (transpose ? stored.offset(c, r) : stored.offset(r, c)),
-                  2);
+                  elemBytes);
     }
   Panels p;
   p.base = base;
   p.panelBytes = chunks * kAmxTileBytes; // One block of 16 outputs.
-  p.stepBytes = kAmxTileBytes;           // One chunk of 32 inputs.
+  p.stepBytes = kAmxTileBytes;           // One chunk of 64 bytes of inputs.
   return p;
 }
 
@@ -73,13 +79,13 @@ Panels packAmxMatrix(const uint8_t *src, const layout::LayoutParams &stored,
 
 #if defined(__clang__)
 #pragma clang attribute push(                                                  \
-    __attribute__((target("amx-tile,amx-bf16,avx512f,avx512bw,avx512vl,"       \
-                          "avx512dq,avx512bf16,avx2,fma,f16c"))),              \
+    __attribute__((target("amx-tile,amx-bf16,amx-int8,avx512f,avx512bw,"       \
+                          "avx512vl,avx512dq,avx512bf16,avx2,fma,f16c"))),     \
     apply_to = function)
 #else
 #pragma GCC push_options
-#pragma GCC target("amx-tile,amx-bf16,avx512f,avx512bw,avx512vl,avx512dq,"     \
-                   "avx512bf16,avx2,fma,f16c")
+#pragma GCC target("amx-tile,amx-bf16,amx-int8,avx512f,avx512bw,avx512vl,"     \
+                   "avx512dq,avx512bf16,avx2,fma,f16c")
 #endif
 
 #include "SimdAvx512.h"
@@ -89,6 +95,8 @@ namespace kernels {
 namespace amx {
 namespace {
 
+using avx512::Isa;
+
 /// The palette-1 tile configuration: every tile 16 rows of 64 bytes.
 struct alignas(64) TileConfig {
   uint8_t palette = 1, startRow = 0;
@@ -97,176 +105,358 @@ struct alignas(64) TileConfig {
   uint8_t rows[16] = {};
 };
 
+/// The lanes [0, n) of 16 (n > 0).
+__mmask16 firstLanes(uint32_t n) {
+  return n >= 16 ? __mmask16(0xffff) : __mmask16((1u << n) - 1);
+}
+
 /// 16 f32 rounded to bf16 by floatToBf16's rule (roundBf16WideF, in
 /// integer operations), as 16 bf16.
 __m256i toBf16Exact(__m512 v) {
-  return _mm512_cvtepi32_epi16(_mm512_srli_epi32(
-      _mm512_castps_si512(avx512::Isa::roundBf16WideF(v)), 16));
+  return _mm512_cvtepi32_epi16(
+      _mm512_srli_epi32(_mm512_castps_si512(Isa::roundBf16WideF(v)), 16));
 }
 
-/// toBf16Exact for a layer input, with vcvtneps2bf16 where both give the
-/// same bf16: that instruction rounds to nearest even too, but reads f32
-/// subnormals as zero (the exact rule may round one up to the smallest
-/// normal bf16) and rounds values beyond the bf16 range to inf. A vector
-/// with any lane of magnitude in (0, 2^-126), or 0x7f7f8000 (the first
-/// that rounds past MAX_NORM) and above, inf and NaN included, takes the
-/// exact sequence. (A subnormal bf16 result, which the exact rule gives
-/// and tdpbf16ps would read as zero, comes only from such a lane.)
-__m256i toBf16(__m512 v) {
-  __m512i magnitude =
-      _mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(0x7fffffff));
-  __mmask16 huge =
-      _mm512_cmpge_epu32_mask(magnitude, _mm512_set1_epi32(0x7f7f8000));
-  __mmask16 tiny =
-      _mm512_mask_cmplt_epu32_mask(_mm512_test_epi32_mask(magnitude, magnitude),
-                                   magnitude, _mm512_set1_epi32(0x00800000));
-  if (huge | tiny)
-    return toBf16Exact(v);
-  return (__m256i)_mm512_cvtneps_pbh(v);
+/// toBf16Exact of two vectors (lo first) for a layer input, with one
+/// vcvtne2ps2bf16 where both give the same bf16: that instruction rounds to
+/// nearest even too, but reads f32 subnormals as zero (the exact rule may
+/// round one up to the smallest normal bf16) and rounds values beyond the
+/// bf16 range to inf. A pair with any lane of magnitude in (0, 2^-126), or
+/// 0x7f7f8000 (the first that rounds past MAX_NORM) and above, inf and NaN
+/// included, takes the exact sequence. (A subnormal bf16 result, which the
+/// exact rule gives and tdpbf16ps would read as zero, comes only from such a
+/// lane.)
+__m512i toBf16Pair(__m512 lo, __m512 hi) {
+  __m512i limit = _mm512_set1_epi32(0x7f7f8000),
+          normal = _mm512_set1_epi32(0x00800000),
+          abs = _mm512_set1_epi32(0x7fffffff);
+  __m512i mlo = _mm512_and_si512(_mm512_castps_si512(lo), abs);
+  __m512i mhi = _mm512_and_si512(_mm512_castps_si512(hi), abs);
+  __mmask16 odd = _mm512_cmpge_epu32_mask(mlo, limit) |
+                  _mm512_cmpge_epu32_mask(mhi, limit) |
+                  _mm512_mask_cmplt_epu32_mask(_mm512_test_epi32_mask(mlo, mlo),
+                                               mlo, normal) |
+                  _mm512_mask_cmplt_epu32_mask(_mm512_test_epi32_mask(mhi, mhi),
+                                               mhi, normal);
+  if (odd)
+    return _mm512_inserti64x4(_mm512_castsi256_si512(toBf16Exact(lo)),
+                              toBf16Exact(hi), 1);
+  return (__m512i)_mm512_cvtne2ps_pbh(hi, lo);
 }
 
-struct Scratch {
-  std::vector<uint16_t> act[2];
-  alignas(64) float c[4][16 * 16];
+/// A job's four column blocks of 16 outputs (zero past the layer's blocks).
+struct Block {
+  uint32_t col, count;
 };
 
-Scratch &scratch() {
-  static thread_local Scratch s;
+/// BF16 weights: bf16 activations, f32 sums.
+struct Bf16Tiles {
+  using T = uint16_t;
+  using Acc = float;
+  static constexpr uint32_t kDepth = kAmxRowBytes / 2;
+  template <int C, int B> static void dot() { _tile_dpbf16ps(C, 4, B); }
+  /// The k inputs at x rounded into q, zero padded to a multiple of 32.
+  static void stageRow(const MlpPlan &, const float *x, T *q, uint32_t k) {
+    for (uint32_t i = 0; i < k; i += 32) {
+      __m512 lo = _mm512_maskz_loadu_ps(firstLanes(k - i), x + i);
+      __m512 hi =
+          i + 16 < k ? _mm512_maskz_loadu_ps(firstLanes(k - i - 16), x + i + 16)
+                     : _mm512_setzero_ps();
+      _mm512_storeu_si512(q + i, toBf16Pair(lo, hi));
+    }
+  }
+  /// acc + bias, ReLU: the layer's f32 outputs.
+  struct Epilogue {
+    __m512 bias[4];
+    bool relu;
+    Epilogue(const MlpLayerPlan &layer, Block block) : relu(layer.relu) {
+      for (uint32_t j = 0; j < 4; ++j)
+        bias[j] = j < block.count
+                      ? _mm512_loadu_ps(layer.biasF + block.col + 16 * j)
+                      : _mm512_setzero_ps();
+    }
+    __m512 value(const Acc *c, uint32_t j) const {
+      __m512 v = _mm512_add_ps(_mm512_load_ps(c), bias[j]);
+      return relu ? _mm512_max_ps(v, _mm512_setzero_ps()) : v;
+    }
+    /// Row r of the job's C tiles (c[j]: tile j, 16 x 16) as the next
+    /// layer's input at dst: whole pairs of blocks (the missing ones zero).
+    void hiddenRow(const Acc (*c)[256], uint32_t r, uint32_t count,
+                   T *dst) const {
+      for (uint32_t j = 0; j < count; j += 2) {
+        __m512 lo = value(c[j] + r * 16, j);
+        __m512 hi = j + 1 < count ? value(c[j + 1] + r * 16, j + 1)
+                                  : _mm512_setzero_ps();
+        _mm512_storeu_si512(dst + 16 * j, toBf16Pair(lo, hi));
+      }
+    }
+    __m512 last(const Acc *c, uint32_t j) const { return value(c, j); }
+  };
+};
+
+/// I8 weights: s8 activations, exact i32 sums, requantized as the VNNI
+/// path does (IntSink: acc + bias, ReLU, cvtepi32_ps times the scale, then
+/// floatToS8).
+struct S8Tiles {
+  using T = int8_t;
+  using Acc = int32_t;
+  static constexpr uint32_t kDepth = kAmxRowBytes;
+  template <int C, int B> static void dot() { _tile_dpbssd(C, 4, B); }
+  /// floatToS8 as i32 lanes: NaN 0, min(v, 127) rounded to nearest even
+  /// (MXCSR); below -128 (and -inf, which vcvtps2dq gives as INT32_MIN)
+  /// saturates in pack.
+  static __m512i quantize(__m512 v) {
+    return _mm512_maskz_cvtps_epi32(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q),
+                                    _mm512_min_ps(v, _mm512_set1_ps(127.0f)));
+  }
+  /// Four vectors of quantize's lanes as 64 saturated bytes, in order.
+  static __m512i pack(const __m512i (&q)[4]) {
+    // Per 128-bit lane L the packs leave dwords [q0, q1, q2, q3] of lanes
+    // L; dword 4L + j goes to 4j + L.
+    __m512i packed = _mm512_packs_epi16(_mm512_packs_epi32(q[0], q[1]),
+                                        _mm512_packs_epi32(q[2], q[3]));
+    return _mm512_permutexvar_epi32(
+        _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15),
+        packed);
+  }
+  /// The k inputs at x quantized into q, zero padded to a multiple of 64:
+  /// the product is rounded to f32 first, then quantized (the scheme in
+  /// Kernels.h), as mlpInt8 does.
+  static void stageRow(const MlpPlan &plan, const float *x, T *q, uint32_t k) {
+    __m512 scale = _mm512_set1_ps(plan.inputScale);
+    for (uint32_t i = 0; i < k; i += 64) {
+      __m512i v[4];
+      for (uint32_t j = 0; j < 4; ++j) {
+        uint32_t c = i + 16 * j;
+        v[j] =
+            c < k ? quantize(_mm512_mul_ps(
+                        _mm512_maskz_loadu_ps(firstLanes(k - c), x + c), scale))
+                  : _mm512_setzero_si512();
+      }
+      _mm512_storeu_si512(q + i, pack(v));
+    }
+  }
+  struct Epilogue {
+    __m512i bias[4];
+    __m512 scale;
+    bool relu;
+    Epilogue(const MlpLayerPlan &layer, Block block)
+        : scale(_mm512_set1_ps(layer.requantScale)), relu(layer.relu) {
+      for (uint32_t j = 0; j < 4; ++j)
+        bias[j] = j < block.count
+                      ? _mm512_loadu_si512(layer.biasI + block.col + 16 * j)
+                      : _mm512_setzero_si512();
+    }
+    __m512 value(const Acc *c, uint32_t j) const {
+      __m512i v = _mm512_add_epi32(_mm512_load_si512(c), bias[j]);
+      if (relu)
+        v = _mm512_max_epi32(v, _mm512_setzero_si512());
+      return _mm512_mul_ps(_mm512_cvtepi32_ps(v), scale);
+    }
+    /// Row r of the job's C tiles as the next layer's input at dst: the
+    /// four blocks (the missing ones zero) in one 64-byte store.
+    void hiddenRow(const Acc (*c)[256], uint32_t r, uint32_t count,
+                   T *dst) const {
+      __m512i q[4];
+      for (uint32_t j = 0; j < 4; ++j)
+        q[j] = j < count ? quantize(value(c[j] + r * 16, j))
+                         : _mm512_setzero_si512();
+      _mm512_storeu_si512(dst, pack(q));
+    }
+    __m512 last(const Acc *c, uint32_t j) const { return value(c, j); }
+  };
+};
+
+template <class T> struct Scratch {
+  std::vector<T> act[2];
+  /// Two jobs' C tiles: one in the epilogue while the next multiplies.
+  alignas(64) int32_t c[2][4][256];
+};
+
+template <class T> Scratch<T> &scratch() {
+  static thread_local Scratch<T> s;
   return s;
 }
 
-/// Rows [0, rows) of `a` (16-bit elements, `stride` per row) columns
-/// [from, to) set to zero.
-void zeroColumns(uint16_t *a, uint64_t stride, uint32_t rows, uint32_t from,
+/// Rows [0, rows) of `a` (`stride` elements per row) columns [from, to) set
+/// to zero.
+template <class T>
+void zeroColumns(T *a, uint64_t stride, uint32_t rows, uint32_t from,
                  uint32_t to) {
   if (from < to)
     for (uint32_t b = 0; b < rows; ++b)
-      std::memset(a + b * stride + from, 0, 2ull * (to - from));
+      std::memset(a + b * stride + from, 0, sizeof(T) * (to - from));
 }
 
-} // namespace
+/// Starts a job on the tiles: C tiles 0..3 = 16 rows of `a` (aStride bytes
+/// apart) times `count` blocks of B tiles from `w` (panelBytes apart).
+template <class Tiles>
+void multiplyJob(const uint8_t *a, uint64_t aStride, const uint8_t *w,
+                 const Panels &panels, uint32_t count, uint32_t chunks) {
+  _tile_zero(0);
+  _tile_zero(1);
+  _tile_zero(2);
+  _tile_zero(3);
+  for (uint32_t ch = 0; ch < chunks; ++ch) {
+    _tile_loadd(4, a + ch * kAmxRowBytes, aStride);
+    const uint8_t *wc = w + ch * panels.stepBytes;
+    // Tile numbers are immediates: one branch per block count.
+    _tile_loadd(6, wc, 64);
+    Tiles::template dot<0, 6>();
+    if (count > 1) {
+      _tile_loadd(7, wc + panels.panelBytes, 64);
+      Tiles::template dot<1, 7>();
+    }
+    if (count > 2) {
+      _tile_loadd(6, wc + 2 * panels.panelBytes, 64);
+      Tiles::template dot<2, 6>();
+    }
+    if (count > 3) {
+      _tile_loadd(7, wc + 3 * panels.panelBytes, 64);
+      Tiles::template dot<3, 7>();
+    }
+  }
+}
 
-void mlpBf16Task(const MlpPlan &plan, unsigned task) {
-  uint32_t b0 = task * plan.batchTile;
-  uint32_t nb = std::min(plan.batchTile, plan.batch - b0);
+/// The job's C tiles into c.
+void storeJob(int32_t (*c)[256], uint32_t count) {
+  _tile_stored(0, c[0], 64);
+  if (count > 1)
+    _tile_stored(1, c[1], 64);
+  if (count > 2)
+    _tile_stored(2, c[2], 64);
+  if (count > 3)
+    _tile_stored(3, c[3], 64);
+}
+
+/// Vectors [b0, b0 + nb) (nb <= kAmxBatch) through every layer; the input
+/// rows [b0 + nb, aheadEnd) are prefetched meanwhile.
+template <class Tiles>
+void runTile(const MlpPlan &plan, uint32_t b0, uint32_t nb, uint32_t aheadEnd) {
+  using T = typename Tiles::T;
+  using Acc = typename Tiles::Acc;
+  using Epilogue = typename Tiles::Epilogue;
+  constexpr uint32_t kDepth = Tiles::kDepth;
   uint32_t rows = uint32_t(layout::roundUp(nb, 16));
-  uint64_t hs = layout::roundUp(plan.maxWidth, kAmxK);
-  Scratch &s = scratch();
+  uint64_t hs = layout::roundUp(plan.maxWidth, kDepth);
+  Scratch<T> &s = scratch<T>();
   for (auto &a : s.act)
     if (a.size() < rows * hs)
       a.resize(rows * hs);
 
-  // The input rows rounded to bf16, zero padded to whole A tiles (the rows
-  // past the batch too: their results are dropped).
+  // The input rows in the layer's input type, zero padded to whole A tiles
+  // (the rows past the batch too: their results are dropped).
   uint32_t k0 = plan.layers[0].k;
-  uint16_t *in = s.act[0].data();
+  T *in = s.act[0].data();
   for (uint32_t b = 0; b < nb; ++b) {
     const float *x = reinterpret_cast<const float *>(
         reinterpret_cast<const uint8_t *>(plan.input) +
         (b0 + b) * plan.inputStride);
-    uint16_t *q = in + b * hs;
-    for (uint32_t i = 0; i < k0; i += 16) {
-      __mmask16 lanes =
-          k0 - i >= 16 ? __mmask16(0xffff) : __mmask16((1u << (k0 - i)) - 1);
-      _mm256_mask_storeu_epi16(q + i, lanes,
-                               toBf16(_mm512_maskz_loadu_ps(lanes, x + i)));
-    }
+    Tiles::stageRow(plan, x, in + b * hs, k0);
   }
-  zeroColumns(in, hs, nb, k0, uint32_t(layout::roundUp(k0, kAmxK)));
   for (uint32_t b = nb; b < rows; ++b)
-    std::memset(in + b * hs, 0, 2 * hs);
+    std::memset(in + b * hs, 0, sizeof(T) * hs);
 
-  TileConfig config;
-  for (int t = 0; t < 8; ++t) {
-    config.rows[t] = 16;
-    config.colsb[t] = 64;
+  // While the tiles work, the task's next vectors come into the cache, a
+  // share of their lines per job, instead of in one burst when they start.
+  const char *input = reinterpret_cast<const char *>(plan.input);
+  uint64_t ahead = uint64_t(b0 + nb) * plan.inputStride;
+  uint64_t aheadBytes = uint64_t(aheadEnd) * plan.inputStride;
+  uint64_t aheadStep = 0;
+  if (ahead < aheadBytes) {
+    uint64_t jobs = 0;
+    for (unsigned l = 0; l < plan.numLayers; ++l)
+      jobs += rows / 16 * layout::ceilDiv(plan.layers[l].m, 64);
+    aheadStep = layout::roundUp(layout::ceilDiv(aheadBytes - ahead, jobs), 64);
   }
-  _tile_loadconfig(&config);
 
   uint8_t *out = reinterpret_cast<uint8_t *>(plan.output) +
                  uint64_t(b0) * plan.outputStride;
   for (unsigned l = 0; l < plan.numLayers; ++l) {
     const MlpLayerPlan &layer = plan.layers[l];
     bool last = l + 1 == plan.numLayers;
-    const uint16_t *x = s.act[l % 2].data();
-    uint16_t *next = s.act[(l + 1) % 2].data();
-    uint32_t chunks = uint32_t(layout::ceilDiv(layer.k, kAmxK));
+    const T *x = s.act[l % 2].data();
+    T *next = s.act[(l + 1) % 2].data();
+    uint32_t chunks = uint32_t(layout::ceilDiv(layer.k, kDepth));
     uint32_t blocks = uint32_t(layout::ceilDiv(layer.m, 16));
-    for (uint32_t rt = 0; rt < rows; rt += 16) {
-      const uint16_t *a = x + rt * hs;
-      for (uint32_t n0 = 0; n0 < blocks; n0 += 4) {
-        uint32_t nq = std::min<uint32_t>(4, blocks - n0);
-        _tile_zero(0);
-        _tile_zero(1);
-        _tile_zero(2);
-        _tile_zero(3);
-        const uint8_t *w = layer.panels.base + n0 * layer.panels.panelBytes;
-        for (uint32_t c = 0; c < chunks; ++c) {
-          _tile_loadd(4, a + c * kAmxK, hs * 2);
-          const uint8_t *wc = w + c * layer.panels.stepBytes;
-          // Tile numbers are immediates: one branch per block count.
-          _tile_loadd(6, wc, 64);
-          _tile_dpbf16ps(0, 4, 6);
-          if (nq > 1) {
-            _tile_loadd(7, wc + layer.panels.panelBytes, 64);
-            _tile_dpbf16ps(1, 4, 7);
-          }
-          if (nq > 2) {
-            _tile_loadd(6, wc + 2 * layer.panels.panelBytes, 64);
-            _tile_dpbf16ps(2, 4, 6);
-          }
-          if (nq > 3) {
-            _tile_loadd(7, wc + 3 * layer.panels.panelBytes, 64);
-            _tile_dpbf16ps(3, 4, 7);
-          }
-        }
-        _tile_stored(0, s.c[0], 64);
-        if (nq > 1)
-          _tile_stored(1, s.c[1], 64);
-        if (nq > 2)
-          _tile_stored(2, s.c[2], 64);
-        if (nq > 3)
-          _tile_stored(3, s.c[3], 64);
-        for (uint32_t j = 0; j < nq; ++j) {
-          uint32_t col = (n0 + j) * 16;
-          __m512 bias = _mm512_loadu_ps(layer.biasF + col);
-          uint32_t valid = std::min<uint32_t>(16, layer.m - col);
-          for (uint32_t r = 0; r < 16; ++r) {
-            uint32_t b = rt + r;
-            __m512 v = _mm512_add_ps(_mm512_load_ps(s.c[j] + r * 16), bias);
-            if (layer.relu)
-              v = _mm512_max_ps(v, _mm512_setzero_ps());
-            if (!last) {
-              // Outputs past M are zero (zero weights and bias, no ReLU
-              // needed): the next layer's padding columns.
-              _mm256_storeu_si256(
-                  reinterpret_cast<__m256i *>(next + b * hs + col), toBf16(v));
-            } else if (b < nb) {
-              _mm512_mask_storeu_ps(
-                  reinterpret_cast<float *>(out + b * plan.outputStride) + col,
-                  __mmask16((1u << valid) - 1), v);
-            }
-          }
-        }
+    uint32_t groups = uint32_t(layout::ceilDiv(blocks, 4));
+    uint32_t jobs = rows / 16 * groups;
+    // Job i: rows [16 (i / groups), +16), blocks [4 (i % groups), +4).
+    auto block = [&](uint32_t i) {
+      uint32_t n0 = i % groups * 4;
+      return Block{n0 * 16, std::min<uint32_t>(4, blocks - n0)};
+    };
+    auto start = [&](uint32_t i) {
+      Block bl = block(i);
+      multiplyJob<Tiles>(
+          reinterpret_cast<const uint8_t *>(x + i / groups * 16 * hs),
+          hs * sizeof(T),
+          layer.panels.base + bl.col / 16 * layer.panels.panelBytes,
+          layer.panels, bl.count, chunks);
+    };
+    // While the epilogue of job i runs on the vector units, the tiles
+    // multiply job i + 1.
+    start(0);
+    for (uint32_t i = 0; i < jobs; ++i) {
+      Block bl = block(i);
+      storeJob(s.c[i % 2], bl.count);
+      if (i + 1 < jobs)
+        start(i + 1);
+      for (uint64_t e = std::min(ahead + aheadStep, aheadBytes); ahead < e;
+           ahead += 64)
+        _mm_prefetch(input + ahead, _MM_HINT_T0);
+      const Acc(*c)[256] = reinterpret_cast<const Acc(*)[256]>(s.c[i % 2]);
+      Epilogue epilogue(layer, bl);
+      uint32_t rt = i / groups * 16;
+      if (!last) {
+        // Outputs past M are zero (zero weights and bias, ReLU or not):
+        // the next layer's padding columns.
+        for (uint32_t r = 0; r < 16; ++r)
+          epilogue.hiddenRow(c, r, bl.count, next + (rt + r) * hs + bl.col);
+        continue;
+      }
+      for (uint32_t j = 0; j < bl.count; ++j) {
+        __mmask16 valid = firstLanes(layer.m - bl.col - 16 * j);
+        for (uint32_t r = 0; r < 16 && rt + r < nb; ++r)
+          _mm512_mask_storeu_ps(
+              reinterpret_cast<float *>(out + (rt + r) * plan.outputStride) +
+                  bl.col + 16 * j,
+              valid, epilogue.last(c[j] + r * 16, j));
       }
     }
     if (!last) {
-      // A layer's input is padded to whole chunks of 32 with zeros.
-      uint32_t written = blocks * 16;
-      zeroColumns(next, hs, rows, written,
-                  uint32_t(layout::roundUp(layer.m, kAmxK)));
+      // A layer's input is padded to whole chunks with zeros.
+      zeroColumns(next, hs, rows, blocks * 16,
+                  uint32_t(layout::roundUp(layer.m, kDepth)));
     }
+  }
+  applyOutputExp(plan, out, nb);
+}
+
+/// The task's vectors, kAmxBatch at a time.
+template <class Tiles> void mlpTiles(const MlpPlan &plan, unsigned task) {
+  uint32_t b0 = task * plan.batchTile;
+  uint32_t end = std::min(plan.batch, b0 + plan.batchTile);
+  TileConfig config;
+  for (int t = 0; t < 8; ++t) {
+    config.rows[t] = 16;
+    config.colsb[t] = 64;
+  }
+  _tile_loadconfig(&config);
+  for (uint32_t b = b0; b < end; b += kAmxBatch) {
+    uint32_t nb = std::min(kAmxBatch, end - b);
+    runTile<Tiles>(plan, b, nb, std::min(end, b + nb + kAmxBatch));
   }
   _tile_release();
+}
 
-  if (plan.outputExp) {
-    uint32_t m = plan.layers[plan.numLayers - 1].m;
-    for (uint32_t b = 0; b < nb; ++b) {
-      float *o = reinterpret_cast<float *>(out + b * plan.outputStride);
-      for (uint32_t i = 0; i < m; ++i)
-        o[i] = std::exp(o[i]);
-    }
-  }
+} // namespace
+
+void mlpTask(const MlpPlan &plan, unsigned task) {
+  if (plan.int8)
+    mlpTiles<S8Tiles>(plan, task);
+  else
+    mlpTiles<Bf16Tiles>(plan, task);
 }
 
 } // namespace amx
