@@ -577,7 +577,8 @@ void benchMlp(Dnnl &d, double peak1, double peak2) {
   std::vector<std::vector<int32_t>> biasI(3);
   CoopVecMlpLayer layers[4][3];
   // I8: symmetric per-layer weight scales, activation scales from the data
-  // range (|x| <= 1, hidden activations measured below by the f32 run).
+  // range (|x| <= 1 to s8, hidden activations measured below by the f32 run
+  // to u8).
   float wScale[3], actScale[4] = {127.0f, 0, 0, 0};
   for (int l = 0; l < 3; ++l) {
     uint32_t m = mo[l];
@@ -612,7 +613,7 @@ void benchMlp(Dnnl &d, double peak1, double peak2) {
       float mx = 1e-6f;
       for (float &f : (l ? h2 : h1))
         mx = std::max(mx, f = std::max(f, 0.0f));
-      actScale[l + 1] = 127.0f / mx;
+      actScale[l + 1] = 255.0f / mx; // u8 after the ReLU (Kernels.h).
     }
   }
   for (int t = 0; t < 4; ++t)

@@ -13,7 +13,11 @@
 //                              --reference reference.png -o neural.png
 //                              [--min-psnr DB]
 //   neural-shading cpu-network --weights DIR --width W --height H
-//                              [--precision f32|f16|bf16] -o network.npy
+//                              [--precision f32|f16|bf16|i8] -o network.npy
+//
+// cpu-network --precision i8 reads the integer network train.py --i8 writes
+// (weights_i8/: int8 weights, int32 biases, per-row requantization scales,
+// the input scale) and evaluates coopvec.mlp's I8 arithmetic.
 //
 // Images are 8-bit sRGB PNGs written with libpng; both images go through the
 // same encoding (Scene.h: encodeSrgb), so the PSNR compares like with like.
@@ -68,7 +72,7 @@ static const char *const kUsage =
     "  compare     --width W --height H --rgb network.npy "
     "--reference reference.png -o neural.png [--min-psnr DB]\n"
     "  cpu-network --weights DIR --width W --height H "
-    "[--precision f32|f16|bf16] -o network.npy\n";
+    "[--precision f32|f16|bf16|i8] -o network.npy\n";
 
 /// `--name value` pairs of one command; each command lists the names it
 /// accepts and the ones it requires.
@@ -157,6 +161,28 @@ static std::vector<float> readNpyOrDie(StringRef path,
     fatal("'" + path + "': shape is " + shapeString(array->shape) +
           ", expected " + shapeString(shape));
   std::vector<float> values(array->data.size() / sizeof(float));
+  std::memcpy(values.data(), array->data.data(), array->data.size());
+  return values;
+}
+
+/// Reads a C-order array of `kind` ('i' or 'f') elements of T of exactly
+/// `shape` (the integer network's files).
+template <class T>
+static std::vector<T> readNpyAsOrDie(StringRef path, char kind,
+                                     llvm::ArrayRef<int64_t> shape) {
+  llvm::Expected<NpyArray> array = coopvecrun::readNpy(path);
+  if (!array)
+    fatal(llvm::toString(array.takeError()));
+  NpyArray expected;
+  expected.kind = kind;
+  expected.elemBytes = sizeof(T);
+  if (array->kind != kind || array->elemBytes != sizeof(T))
+    fatal("'" + path + "': dtype is '" + array->descr() + "', expected '" +
+          expected.descr() + "'");
+  if (llvm::ArrayRef<int64_t>(array->shape) != shape)
+    fatal("'" + path + "': shape is " + shapeString(array->shape) +
+          ", expected " + shapeString(shape));
+  std::vector<T> values(array->data.size() / sizeof(T));
   std::memcpy(values.data(), array->data.data(), array->data.size());
   return values;
 }
@@ -256,7 +282,24 @@ float roundToBf16(float value) {
   return v.convertToFloat();
 }
 
-enum class Precision { F32, F16, BF16 };
+enum class Precision { F32, F16, BF16, I8 };
+
+/// One layer of the I8 network: q_out[r] = act(W q + b)[r] * scale[r].
+struct IntLayer {
+  unsigned rows, cols;
+  std::vector<int8_t> weights;
+  std::vector<int32_t> bias;
+  std::vector<float> scale;
+};
+
+/// floatToS8 / floatToU8 of the runtime: round to nearest even, saturate
+/// to [lo, hi], NaN to 0.
+int32_t quantize(float value, int32_t lo, int32_t hi) {
+  if (std::isnan(value))
+    return 0;
+  float r = std::nearbyint(value);
+  return r < float(lo) ? lo : r > float(hi) ? hi : int32_t(r);
+}
 
 } // namespace
 
@@ -278,8 +321,76 @@ static Layer loadLayer(StringRef dir, unsigned index, unsigned rows,
                readNpyOrDie(bPath, {int64_t(rows)})};
 }
 
+/// Loads `dir`/wI.npy (int8, M x `cols`), bI.npy (int32) and sI.npy
+/// (float32), M from the file or `rows` if non-zero.
+static IntLayer loadIntLayer(StringRef dir, unsigned index, unsigned rows,
+                             unsigned cols) {
+  auto path = [&](StringRef name) {
+    llvm::SmallString<256> p(dir);
+    llvm::sys::path::append(p, name + Twine(index) + ".npy");
+    return std::string(p);
+  };
+  std::string w = path("w");
+  if (rows == 0) {
+    llvm::SmallVector<int64_t> shape = npyShapeOrDie(w);
+    if (shape.size() != 2 || shape[0] < 1 || shape[0] > 4096)
+      fatal("'" + w + "': shape is " + shapeString(shape) + ", expected (M, " +
+            Twine(cols) + ") with M in [1, 4096]");
+    rows = shape[0];
+  }
+  return IntLayer{
+      rows, cols,
+      readNpyAsOrDie<int8_t>(w, 'i', {int64_t(rows), int64_t(cols)}),
+      readNpyAsOrDie<int32_t>(path("b"), 'i', {int64_t(rows)}),
+      readNpyAsOrDie<float>(path("s"), 'f', {int64_t(rows)})};
+}
+
+/// The I8 network of weights_i8/: the features times input_scale quantized
+/// to s8, each layer's exact integer sum plus bias, ReLU, times the row's
+/// scale (f32), rounded to u8 after a ReLU; the last layer's products are
+/// the log radiance (coopvecMlpForward's I8 scheme).
+static std::vector<float> evaluateIntNetwork(StringRef weightsDir,
+                                             Frame frame) {
+  IntLayer l0 = loadIntLayer(weightsDir, 0, 0, kNumFeatures);
+  IntLayer l1 = loadIntLayer(weightsDir, 1, 0, l0.rows);
+  IntLayer l2 = loadIntLayer(weightsDir, 2, 3, l1.rows);
+  llvm::SmallString<256> scalePath(weightsDir);
+  llvm::sys::path::append(scalePath, "input_scale.npy");
+  float inputScale = readNpyAsOrDie<float>(scalePath, 'f', {1})[0];
+
+  std::vector<float> rgb(frame.pixels() * 3);
+  for (unsigned y = 0; y < frame.height; ++y)
+    for (unsigned x = 0; x < frame.width; ++x) {
+      PixelSample sample = shadePixel(x, y, frame.width, frame.height);
+      std::vector<int32_t> q(kNumFeatures);
+      for (unsigned i = 0; i < kNumFeatures; ++i)
+        q[i] = quantize(sample.features[i] * inputScale, -128, 127);
+      float *out = &rgb[(size_t(y) * frame.width + x) * 3];
+      for (const IntLayer *layer : {&l0, &l1, &l2}) {
+        bool last = layer == &l2;
+        std::vector<int32_t> next(layer->rows);
+        for (unsigned r = 0; r < layer->rows; ++r) {
+          int64_t acc = layer->bias[r];
+          for (unsigned c = 0; c < layer->cols; ++c)
+            acc += int64_t(layer->weights[size_t(r) * layer->cols + c]) * q[c];
+          if (last) {
+            out[r] = std::exp(float(int32_t(acc)) * layer->scale[r]);
+            continue;
+          }
+          float scaled =
+              float(int32_t(std::max<int64_t>(acc, 0))) * layer->scale[r];
+          next[r] = quantize(scaled, 0, 255);
+        }
+        q = std::move(next);
+      }
+    }
+  return rgb;
+}
+
 static std::vector<float> evaluateNetwork(StringRef weightsDir, Frame frame,
                                           Precision precision) {
+  if (precision == Precision::I8)
+    return evaluateIntNetwork(weightsDir, frame);
   bool half = precision == Precision::F16;
   bool bf16 = precision == Precision::BF16;
   // features -> hidden0 -> hidden1 -> 3; the hidden sizes come from w0, w1.
@@ -420,13 +531,15 @@ static int runCpuNetwork(int argc, char **argv) {
   Frame frame = frameOptions(options);
   StringRef precision =
       options.has("--precision") ? options.get("--precision") : "f32";
-  if (precision != "f32" && precision != "f16" && precision != "bf16")
-    fatal("cpu-network: --precision must be f32, f16 or bf16, got '" +
+  if (precision != "f32" && precision != "f16" && precision != "bf16" &&
+      precision != "i8")
+    fatal("cpu-network: --precision must be f32, f16, bf16 or i8, got '" +
           precision + "'");
   std::vector<float> rgb =
       evaluateNetwork(options.get("--weights"), frame,
                       precision == "f16"    ? Precision::F16
                       : precision == "bf16" ? Precision::BF16
+                      : precision == "i8"   ? Precision::I8
                                             : Precision::F32);
   writeNpyOrDie(options.get("-o"), rgb, {int64_t(frame.pixels()), 3});
   return 0;

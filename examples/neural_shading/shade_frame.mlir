@@ -155,9 +155,9 @@ func.func @shade_frame_f32(%features: memref<?x12xf32>,
 // layer 1 at 2048, layer 2 at 10240; 10752 bytes in all); biases stay f32
 // from the .npy bytes. coopvec.mlp rounds each layer's input (the features,
 // the hidden activations) to bf16 and sums the exact products in f32: the
-// CPU runs it on vdpbf16ps where that is faster than f32 FMAs (AMD CPUs with
-// AVX-512 BF16), else on the f32 kernels. `neural-shading cpu-network
-// --precision bf16` is the scalar model.
+// CPU runs it on AMX tiles (Intel CPUs with AMX-BF16), on vdpbf16ps where
+// that is faster than f32 FMAs (AMD CPUs with AVX-512 BF16), else on the f32
+// kernels. `neural-shading cpu-network --precision bf16` is the scalar model.
 func.func @shade_frame_bf16(%features: memref<?x12xf32>,
                             %w0: memref<?xi8>, %b0: memref<?xi8>,
                             %w1: memref<?xi8>, %b1: memref<?xi8>,
@@ -217,14 +217,75 @@ func.func @shade_frame_bf16(%features: memref<?x12xf32>,
   return
 }
 
+// The network with I8 weights, as the fused op: the integer network
+// `train.py --i8` writes to weights_i8/ (fine-tuned for I8): int8 weights
+// with one scale per row, int32 biases, per-row requantization scales s0..s2
+// and the input scale. The features are quantized to s8 with the input
+// scale, each hidden layer's ReLU output to u8 with its row's scale, the
+// last layer's sums times theirs are the log radiance (see coopvec.mlp).
+// The weights are converted from the files' row-major (row strides 12 and
+// 64 bytes) to the inferencing-optimal layout: layer 0 (768 bytes) at 0,
+// layer 1 (4096 bytes) at 768, layer 2 (512 bytes) at 4864; 5376 bytes in
+// all. On the CPU: AMX tiles, vpdpbusd or vpmaddwd, the same results to the
+// bit, which `neural-shading cpu-network --precision i8` reproduces.
+//
+//   coopvec-run shade_frame.mlir -e shade_frame_i8 --arg features.npy \
+//     --arg weights_i8/w0.npy --arg weights_i8/b0.npy ... --arg b2.npy \
+//     --arg weights_i8/s0.npy --arg s1.npy --arg s2.npy \
+//     --arg weights_i8/input_scale.npy --arg rgb.npy --out-arg 11=network.npy
+func.func @shade_frame_i8(%features: memref<?x12xf32>,
+                          %w0: memref<?xi8>, %b0: memref<?xi8>,
+                          %w1: memref<?xi8>, %b1: memref<?xi8>,
+                          %w2: memref<?xi8>, %b2: memref<?xi8>,
+                          %s0: memref<?xi8>, %s1: memref<?xi8>,
+                          %s2: memref<?xi8>, %input_scale: memref<1xf32>,
+                          %rgb: memref<?x3xf32>) {
+  %c0 = arith.constant 0 : index
+  %c12 = arith.constant 12 : index
+  %c64 = arith.constant 64 : index
+  %c768 = arith.constant 768 : index
+  %c4864 = arith.constant 4864 : index
+  %weights = memref.alloc() {alignment = 64 : i64} : memref<5376xi8>
+  coopvec.convert_matrix %w0[%c0] matrix<I8, 64x12, RowMajor> stride %c12
+      to %weights[%c0] matrix<I8, 64x12, InferencingOptimal>
+      : memref<?xi8>, memref<5376xi8>
+  coopvec.convert_matrix %w1[%c0] matrix<I8, 64x64, RowMajor> stride %c64
+      to %weights[%c768] matrix<I8, 64x64, InferencingOptimal>
+      : memref<?xi8>, memref<5376xi8>
+  coopvec.convert_matrix %w2[%c0] matrix<I8, 3x64, RowMajor> stride %c64
+      to %weights[%c4864] matrix<I8, 3x64, InferencingOptimal>
+      : memref<?xi8>, memref<5376xi8>
+  %scale = memref.load %input_scale[%c0] : memref<1xf32>
+  coopvec.mlp %features layers [
+      %weights[%c0] matrix<I8, 64x12, InferencingOptimal> stride %c0
+          bias %b0[%c0] relu requant %s0[%c0],
+      %weights[%c768] matrix<I8, 64x64, InferencingOptimal> stride %c0
+          bias %b1[%c0] relu requant %s1[%c0],
+      %weights[%c4864] matrix<I8, 3x64, InferencingOptimal> stride %c0
+          bias %b2[%c0] none requant %s2[%c0]]
+      input_scale %scale exp into %rgb
+      : memref<?x12xf32>, memref<?x3xf32>,
+        memref<5376xi8>, memref<5376xi8>, memref<5376xi8>,
+        memref<?xi8>, memref<?xi8>, memref<?xi8>,
+        memref<?xi8>, memref<?xi8>, memref<?xi8>
+  memref.dealloc %weights : memref<5376xi8>
+  return
+}
+
 // The converted buffers' sizes, folded by --canonicalize through the
-// runtime's layout math: 1536, 8192, 1024 (F16) and 3072, 16384, 2048 (F32).
-func.func @weight_sizes() -> (index, index, index, index, index, index) {
+// runtime's layout math: 1536, 8192, 1024 (F16), 3072, 16384, 2048 (F32) and
+// 768, 4096, 512 (I8).
+func.func @weight_sizes() -> (index, index, index, index, index, index,
+                              index, index, index) {
   %0 = coopvec.matrix_size matrix<F16, 64x12, InferencingOptimal> : index
   %1 = coopvec.matrix_size matrix<F16, 64x64, InferencingOptimal> : index
   %2 = coopvec.matrix_size matrix<F16, 3x64, InferencingOptimal> : index
   %3 = coopvec.matrix_size matrix<F32, 64x12, InferencingOptimal> : index
   %4 = coopvec.matrix_size matrix<F32, 64x64, InferencingOptimal> : index
   %5 = coopvec.matrix_size matrix<F32, 3x64, InferencingOptimal> : index
-  return %0, %1, %2, %3, %4, %5 : index, index, index, index, index, index
+  %6 = coopvec.matrix_size matrix<I8, 64x12, InferencingOptimal> : index
+  %7 = coopvec.matrix_size matrix<I8, 64x64, InferencingOptimal> : index
+  %8 = coopvec.matrix_size matrix<I8, 3x64, InferencingOptimal> : index
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8
+      : index, index, index, index, index, index, index, index, index
 }

@@ -13,6 +13,18 @@ w0 (64x12), b0 (64), w1 (64x64), b1 (64), w2 (3x64), b2 (3), each layer
 computing y = W x + b.
 
     /usr/bin/python3 examples/neural_shading/train.py [--out DIR]
+
+With --i8 it instead fine-tunes the trained f32 weights (weights/) for the
+I8 network of `coopvec.mlp` (quantization-aware training, 5000 steps, about
+a minute)
+and writes its integer form to weights_i8/: w0..w2 (int8, M x K, one scale
+per row: 127 / max |row|), b0..b2 (int32, accumulator units), s0..s2
+(float32 per-row requantization scales) and input_scale (float32, one
+value), the arithmetic of coopvec.mlp with I8 weights (the runtime's
+coopvecMlpForward): the features quantized to s8, each hidden layer's ReLU
+output to u8 [0, 255].
+
+    /usr/bin/python3 examples/neural_shading/train.py --i8 [--out DIR]
 """
 
 import argparse
@@ -240,15 +252,151 @@ def save_npy(path, array):
     np.save(path, np.ascontiguousarray(array, dtype="<f4"))
 
 
+# ---------------------------------------------------------------------------
+# The I8 network (coopvec.mlp with I8 weights)
+# ---------------------------------------------------------------------------
+
+
+def row_scales(w):
+    """Per-row weight scales: the largest |w| of a row maps to 127."""
+    return 127.0 / np.maximum(np.abs(w).max(axis=1), 1e-12)
+
+
+def activation_scales(params, x, fake):
+    """Input scale (s8: max |x| to 127) and hidden scales (u8 after ReLU: the
+    largest activation to 255) measured on x through `fake`'s network."""
+    _, (x, a0, h0, a1, h1, _) = fake(params, x, None)
+    return [127.0 / np.abs(x).max(), 255.0 / max(float(np.maximum(a0, 0).max()), 1e-6),
+            255.0 / max(float(np.maximum(a1, 0).max()), 1e-6)]
+
+
+def fake_quant(params, x, scales):
+    """The I8 network in float arithmetic (weights rounded per row, inputs
+    to s8, hidden activations to u8); scales None: not quantizing the
+    activations (for measuring them)."""
+    w0, b0, w1, b1, w2, b2 = params
+    q = [np.clip(np.rint(w * s[:, None]), -127, 127) / s[:, None]
+         for w, s in ((w0, row_scales(w0)), (w1, row_scales(w1)), (w2, row_scales(w2)))]
+
+    def act(v, scale, lo, hi):
+        return v if scale is None else np.clip(np.rint(v * scale), lo, hi) / scale
+
+    s_in, s1, s2 = scales if scales is not None else (None, None, None)
+    x0 = act(x, s_in, -128, 127)
+    a0 = x0 @ q[0].T + b0
+    h0 = act(np.maximum(a0, 0.0), s1, 0, 255)
+    a1 = h0 @ q[1].T + b1
+    h1 = act(np.maximum(a1, 0.0), s2, 0, 255)
+    out = h1 @ q[2].T + b2
+    return out, (x0, a0, h0, a1, h1, q)
+
+
+def qat_loss_and_grads(params, x, target, scales):
+    """loss_and_grads through fake_quant: the rounding passes gradients
+    straight through, saturated activations none."""
+    out, (x0, a0, h0, a1, h1, q) = fake_quant(params, x, scales)
+    y = np.exp(out)
+    diff = np.log(y + LOG_OFFSET) - np.log(target + LOG_OFFSET)
+    loss = np.mean(diff ** 2)
+    g_out = 2.0 * diff * (y / (y + LOG_OFFSET)) / diff.size
+    g_w2 = g_out.T @ h1
+    g_b2 = g_out.sum(0)
+    g_a1 = (g_out @ q[2]) * (a1 > 0.0) * (a1 < 255.5 / scales[2])
+    g_w1 = g_a1.T @ h0
+    g_b1 = g_a1.sum(0)
+    g_a0 = (g_a1 @ q[1]) * (a0 > 0.0) * (a0 < 255.5 / scales[1])
+    g_w0 = g_a0.T @ x0
+    g_b0 = g_a0.sum(0)
+    return loss, [g_w0, g_b0, g_w1, g_b1, g_w2, g_b2]
+
+
+def integer_network(params, scales):
+    """The files of weights_i8/: int8 weights, int32 biases, float32
+    requantization scales per row, the float32 input scale."""
+    s_in, s1, s2 = scales
+    act = [s_in, s1, s2]
+    net = {"input_scale": np.array([s_in], dtype="<f4")}
+    for l, (w, b) in enumerate(zip(params[0::2], params[1::2])):
+        sw = row_scales(w)
+        net[f"w{l}"] = np.clip(np.rint(w * sw[:, None]), -127, 127).astype("i1")
+        acc_scale = sw.astype(np.float64) * act[l]
+        net[f"b{l}"] = np.rint(b.astype(np.float64) * acc_scale).astype("<i4")
+        next_scale = act[l + 1] if l < 2 else 1.0
+        net[f"s{l}"] = (next_scale / acc_scale).astype("<f4")
+    return net
+
+
+def integer_forward(net, x):
+    """coopvecMlpForward's I8 arithmetic: f32 products, s8/u8 rounding to
+    nearest even with saturation (NaN -> 0), exact integer sums."""
+    def quantize(v, lo, hi):
+        return np.clip(np.rint(np.nan_to_num(v, nan=0.0)), lo, hi).astype(np.int64)
+
+    q = quantize((x.astype(np.float32) * net["input_scale"][0]).astype(np.float32),
+                 -128, 127)
+    for l in range(3):
+        acc = q @ net[f"w{l}"].astype(np.int64).T + net[f"b{l}"]
+        if l < 2:
+            acc = np.maximum(acc, 0)
+            q = quantize((acc.astype(np.float32) * net[f"s{l}"]).astype(np.float32), 0, 255)
+        else:
+            out = (acc.astype(np.float32) * net[f"s{l}"]).astype(np.float32)
+    return np.exp(out)
+
+
+def train_i8(args, x_train, y_train, x_val, y_val, start):
+    params = [np.load(os.path.join(args.weights, n + ".npy")).astype(np.float32)
+              for n in ["w0", "b0", "w1", "b1", "w2", "b2"]]
+    rng = np.random.default_rng(args.seed)
+    calibration = x_train[:100_000]
+    scales = activation_scales(params, calibration, fake_quant)
+    print(f"f32 PSNR(320x180) {psnr(evaluate(params, x_val), y_val):.2f} dB; I8 "
+          f"before fine-tuning "
+          f"{psnr(integer_forward(integer_network(params, scales), x_val), y_val):.2f} dB",
+          flush=True)
+    m = [np.zeros_like(p) for p in params]
+    s = [np.zeros_like(p) for p in params]
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    for step in range(1, args.i8_steps + 1):
+        lr = 1e-6 + 0.5 * (1e-3 - 1e-6) * (1.0 + np.cos(np.pi * step / args.i8_steps))
+        idx = rng.integers(0, x_train.shape[0], args.batch)
+        loss, grads = qat_loss_and_grads(params, x_train[idx], y_train[idx], scales)
+        for p, g, mi, si in zip(params, grads, m, s):
+            mi *= beta1
+            mi += (1.0 - beta1) * g
+            si *= beta2
+            si += (1.0 - beta2) * g * g
+            p -= lr * (mi / (1.0 - beta1 ** step)) / (np.sqrt(si / (1.0 - beta2 ** step)) + eps)
+        if step % 500 == 0 or step == args.i8_steps:
+            scales = activation_scales(params, calibration, fake_quant)
+            net = integer_network(params, scales)
+            print(f"step {step:6d}  loss {loss:.5f}  I8 PSNR(320x180) "
+                  f"{psnr(integer_forward(net, x_val), y_val):.2f} dB  "
+                  f"{time.time() - start:.0f} s", flush=True)
+    net = integer_network(params, scales)
+    os.makedirs(args.out, exist_ok=True)
+    for name, array in net.items():
+        np.save(os.path.join(args.out, name + ".npy"), array)
+    print(f"wrote {args.out}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     here = os.path.dirname(os.path.abspath(__file__))
-    parser.add_argument("--out", default=os.path.join(here, "weights"),
-                        help="directory for the .npy files (default: weights/)")
+    parser.add_argument("--out", default=None,
+                        help="directory for the .npy files (default: weights/, "
+                        "with --i8 weights_i8/)")
+    parser.add_argument("--i8", action="store_true",
+                        help="fine-tune --weights for I8 and write the I8 network")
+    parser.add_argument("--weights", default=os.path.join(here, "weights"),
+                        help="the f32 weights --i8 starts from (default: weights/)")
+    parser.add_argument("--i8-steps", type=int, default=5000)
     parser.add_argument("--steps", type=int, default=5000)
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.out is None:
+        args.out = os.path.join(here, "weights_i8" if args.i8 else "weights")
 
     start = time.time()
     cpu_start = time.process_time()
@@ -266,6 +414,9 @@ def main():
     x_train, y_train = (a.astype(np.float32) for a in shade(rays))
     x_val, y_val = (a.astype(np.float32) for a in frame(320, 180))
     print(f"data: {n_train} samples, {time.time() - start:.1f} s", flush=True)
+    if args.i8:
+        train_i8(args, x_train, y_train, x_val, y_val, start)
+        return
 
     params = init_params(rng)
     m = [np.zeros_like(p) for p in params]

@@ -145,18 +145,22 @@ int32_t coopvecMatVecMul(void *output, uint32_t outputType,
 /// falls back to f32). Every path stays within f32 summation error of the
 /// exact sums of the same products (test/Runtime/Kernels/mlp.test).
 ///
-/// I8 weights (symmetric, per-layer scales, chosen by the caller):
+/// I8 weights (symmetric; scales per layer or per row, chosen by the
+/// caller):
 ///   q0         = sat_s8(rtne(input * inputScale))
 ///   acc_l      = W_l q_l + bias_l                      (exact i32)
-///   q(l+1)     = sat_s8(rtne(act_l(acc_l) * requantScale_l))  (hidden)
-///   output     = act_L(acc_L) * requantScale_L                (last, f32)
-/// i.e. requantScale_l = weightScale_l * activationScale_l /
-/// activationScale_(l+1) for hidden layers and weightScale_L *
-/// activationScale_L for the last; bias_l is in accumulator units. NaN
-/// activations quantize to 0. Every path gives these results to the bit:
-/// AMX tiles (tdpbssd) on CPUs with AMX-INT8, vpdpbusd on AVX-512 VNNI,
-/// else vpmaddwd on 16-bit activations; COOPVEC_MLP_I8=vpdpbusd keeps a
-/// CPU with AMX off the tiles.
+///   q(l+1)[r]  = sat(rtne(act_l(acc_l[r]) * s_l[r]))   (hidden: u8 [0, 255]
+///                                                       after a ReLU, else s8)
+///   output[r]  = act_L(acc_L[r]) * s_L[r]              (last, f32)
+/// with every product rounded to f32 and s_l[r] the layer's requantScales[r]
+/// (M f32 at requantScales + requantScalesOffset) or, when requantScales is
+/// NULL, its requantScale; i.e. s_l[r] = weightScale_l[r] *
+/// activationScale_l / activationScale_(l+1) for hidden layers and
+/// weightScale_L[r] * activationScale_L for the last (value = integer /
+/// scale); bias_l is in accumulator units. NaN activations quantize to 0. Every
+/// path gives these results to the bit: AMX tiles (tdpbssd) on CPUs with
+/// AMX-INT8, vpdpbusd on AVX-512 VNNI, else vpmaddwd on 16-bit activations;
+/// COOPVEC_MLP_I8=vpdpbusd keeps a CPU with AMX off the tiles.
 ///
 /// exp() is glibc's expf, on AVX-512 CPUs evaluated 16 lanes at a time by
 /// the same double-precision steps (the same floats, to the bit).

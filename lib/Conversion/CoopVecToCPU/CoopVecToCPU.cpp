@@ -600,8 +600,12 @@ public:
     for (Value buffer : adaptor.getBiases())
       if (failed(checkByteBuffer(rewriter, op, buffer)))
         return failure();
+    for (Value buffer : adaptor.getRequantScales())
+      if (failed(checkByteBuffer(rewriter, op, buffer)))
+        return failure();
     RuntimeCallBuilder b(rewriter, op);
     unsigned numLayers = op.getNumLayers();
+    bool quantized = !adaptor.getRequantScales().empty();
     using Layer = Params<CoopVecMlpLayer>;
     using L = Layer::Field;
     auto [table, layerType] =
@@ -624,9 +628,21 @@ public:
           .set(L::layout, b.constI32(value(desc.getLayout())))
           .set(L::transpose, b.constI32(desc.getTranspose() ? 1 : 0))
           .set(L::stride, b.indexAs(stride, b.i32()))
-          .set(L::biasInterp, b.constI32(COOPVEC_TYPE_F32))
+          .set(L::biasInterp,
+               b.constI32(quantized ? COOPVEC_TYPE_I32 : COOPVEC_TYPE_F32))
           .set(L::activation, b.constI32(op.getActivations()[l]))
-          .set(L::requantScale, unitScale); // Float weights only: unused.
+          .set(L::requantScale, unitScale); // Unused: requantScales or float.
+      if (quantized) {
+        Value scales = adaptor.getRequantScales()[l];
+        Value scalesOffset = adaptor.getRequantOffsets()[l];
+        if (boundsChecks)
+          checkRangeBounds(b, scales, scalesOffset, desc.getRows() * 4);
+        layer.set(L::requantScales, b.bufferPointer(scales))
+            .set(L::requantScalesOffset, b.indexToI64(scalesOffset));
+      } else {
+        layer.set(L::requantScales, b.nullPtr())
+            .set(L::requantScalesOffset, b.constI64(0));
+      }
       if (std::optional<unsigned> i = op.getBiasIndex(l)) {
         Value bias = adaptor.getBiases()[*i];
         Value biasOffset = adaptor.getBiasOffsets()[*i];
@@ -653,7 +669,7 @@ public:
         .set(F::batch, rows)
         .set(F::layers, table)
         .set(F::numLayers, b.constI32(numLayers))
-        .set(F::inputScale, unitScale)
+        .set(F::inputScale, quantized ? adaptor.getInputScale() : unitScale)
         .set(F::outputExp, b.constI32(op.getOutputExp() ? 1 : 0))
         .set(F::numThreads, b.constI32(numThreads));
     b.callChecked(RuntimeFn::coopvecCpuMlpForward, {p.build(b)});

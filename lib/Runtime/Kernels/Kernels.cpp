@@ -829,6 +829,7 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
   static thread_local std::vector<float> biasF[kMaxMlpLayers];
   static thread_local std::vector<int32_t> biasI[kMaxMlpLayers];
   static thread_local std::vector<int32_t> rowTerms;
+  static thread_local std::vector<float> requant[kMaxMlpLayers];
   for (uint32_t l = 0; l < numLayers; ++l) {
     const CoopVecMlpLayer &layer = layers[l];
     MlpLayerPlan &lp = plan.layers[l];
@@ -873,8 +874,22 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
     lp.m = layer.outputs;
     lp.k = layer.inputs;
     lp.relu = layer.activation == COOPVEC_ACTIVATION_RELU;
-    lp.requantScale = layer.requantScale;
     uint64_t padded = roundUp(layer.outputs, kStripRows);
+    if (plan.int8) {
+      // Per-row scales, padded with zeros like the bias (0 * 0 rows).
+      requant[l].assign(padded, 0.0f);
+      if (layer.requantScales)
+        std::memcpy(requant[l].data(),
+                    static_cast<const uint8_t *>(layer.requantScales) +
+                        layer.requantScalesOffset,
+                    4ull * layer.outputs);
+      else
+        std::fill_n(requant[l].begin(), layer.outputs, layer.requantScale);
+      lp.requant = requant[l].data();
+      bool hidden = l + 1 < numLayers;
+      lp.unsignedOut = hidden && lp.relu;
+      lp.unsignedIn = l > 0 && plan.layers[l - 1].relu;
+    }
     const uint8_t *b =
         layer.bias ? static_cast<const uint8_t *>(layer.bias) + layer.biasOffset
                    : nullptr;

@@ -150,7 +150,11 @@ struct MlpLayerPlan {
   const float *biasF;
   const int32_t *biasI;
   bool relu;
-  float requantScale;
+  /// I8: the requantization scale of each row, padded like the bias; a
+  /// hidden layer with ReLU stores u8 activations (unsignedOut), which the
+  /// next layer reads (unsignedIn).
+  const float *requant = nullptr;
+  bool unsignedIn = false, unsignedOut = false;
 };
 
 constexpr unsigned kMaxMlpLayers = 16;

@@ -117,11 +117,12 @@ struct Isa {
       r.v[l] = float(a.v[l]);
     return r;
   }
-  /// Lanes to int8 range as 16-bit values: RTNE, saturating, NaN -> 0.
-  static void storeS8AsI16(void *p, F a) {
+  /// Lanes to int8 range (uint8 with u8) as 16-bit values: RTNE,
+  /// saturating, NaN -> 0.
+  static void storeS8AsI16(void *p, F a, bool u8 = false) {
     int16_t q[8];
     for (int l = 0; l < 8; ++l)
-      q[l] = int16_t(floatToS8(a.v[l]));
+      q[l] = int16_t(u8 ? floatToU8(a.v[l]) : floatToS8(a.v[l]));
     std::memcpy(p, q, sizeof(q));
   }
 

@@ -33,15 +33,15 @@ func.func @batch(%x: memref<?x9xf32, strided<[9, 1], offset: ?>>, %w: memref<?xi
 
 // -----
 
-// coopvec.mlp: an array of CoopVecMlpLayer structs (13 fields each) in a
+// coopvec.mlp: an array of CoopVecMlpLayer structs (15 fields each) in a
 // stack slot, a CoopVecMlpParams pointing at it, then one call of the fused
 // kernel.
 // CHECK-LABEL: func.func @mlp(
 // CHECK-DAG:     %[[TWO:.*]] = llvm.mlir.constant(2 : i64) : i64
-// CHECK-DAG:     %[[TABLE:.*]] = llvm.alloca %[[TWO]] x !llvm.struct<(ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32, f32)>
+// CHECK-DAG:     %[[TABLE:.*]] = llvm.alloca %[[TWO]] x !llvm.struct<(ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32, f32, ptr, i64)>
 // CHECK-DAG:     %[[P:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i64, ptr, i64, i32, ptr, i32, f32, i32, i32)>
-// CHECK-COUNT-13: llvm.getelementptr %[[TABLE]][0, {{[0-9]+}}]
-// CHECK-COUNT-13: llvm.getelementptr %[[TABLE]][1, {{[0-9]+}}]
+// CHECK-COUNT-15: llvm.getelementptr %[[TABLE]][0, {{[0-9]+}}]
+// CHECK-COUNT-15: llvm.getelementptr %[[TABLE]][1, {{[0-9]+}}]
 // CHECK:         %[[LAYERS:.*]] = llvm.getelementptr %[[P]][0, 5]
 // CHECK-NEXT:    llvm.store %[[TABLE]], %[[LAYERS]] : !llvm.ptr, !llvm.ptr
 // CHECK:         %[[EXP:.*]] = llvm.getelementptr %[[P]][0, 8]
@@ -54,5 +54,36 @@ func.func @mlp(%x: memref<?x12xf32>, %y: memref<?x3xf32>, %w: memref<?xi8>, %b: 
   coopvec.mlp %x layers [%w[%c0] matrix<F32, 64x12, InferencingOptimal> stride %c0 bias %b[%c0] relu,
                          %w[%c3072] matrix<F32, 3x64, InferencingOptimal> stride %c0 none] exp into %y
       : memref<?x12xf32>, memref<?x3xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+// coopvec.mlp with I8 weights: I32 biases (field 10), each layer's requant
+// buffer and offset (fields 13, 14), the input scale in the parameters
+// (field 7).
+// CHECK-LABEL: func.func @mlp_i8(
+// CHECK-SAME:    %[[Q:[^:]*]]: f32
+// CHECK-DAG:     %[[I32:.*]] = arith.constant 4 : i32
+// CHECK-DAG:     %[[TABLE:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32, f32, ptr, i64)>
+// CHECK:         %[[BI:.*]] = llvm.getelementptr %[[TABLE]][0, 10]
+// CHECK-NEXT:    llvm.store %[[I32]], %[[BI]] : i32, !llvm.ptr
+// CHECK:         %[[RS:.*]] = llvm.getelementptr %[[TABLE]][0, 13]
+// CHECK-NEXT:    llvm.store %{{.*}}, %[[RS]] : !llvm.ptr, !llvm.ptr
+// CHECK:         %[[RO:.*]] = llvm.getelementptr %[[TABLE]][0, 14]
+// CHECK-NEXT:    llvm.store %{{.*}}, %[[RO]] : i64, !llvm.ptr
+// CHECK:         %[[IS:.*]] = llvm.getelementptr %{{.*}}[0, 7]
+// CHECK-NEXT:    llvm.store %[[Q]], %[[IS]] : f32, !llvm.ptr
+// CHECK:         call @coopvecCpuMlpForward
+func.func @mlp_i8(%x: memref<?x12xf32>, %y: memref<?x3xf32>, %w: memref<?xi8>, %b: memref<?xi8>, %s: memref<?xi8>, %q: f32) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %c1024 = arith.constant 1024 : index
+  coopvec.mlp %x layers [%w[%c0] matrix<I8, 64x12, RowMajor> stride %c16 bias %b[%c0] relu requant %s[%c0],
+                         %w[%c1024] matrix<I8, 3x64, RowMajor> stride %c64 bias %b[%c256] none requant %s[%c256]]
+      input_scale %q exp into %y
+      : memref<?x12xf32>, memref<?x3xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>
   return
 }

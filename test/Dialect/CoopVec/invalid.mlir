@@ -786,8 +786,67 @@ func.func @mlp_f16_rows(%x: memref<?x4xf16>, %y: memref<?x4xf32>, %w: memref<?xi
 // -----
 
 func.func @mlp_int_weights(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
-  // expected-error@+1 {{'coopvec.mlp' op fused layers take F32, F16 or BF16 weights, but layer 0 has I8}}
+  // expected-error@+1 {{'coopvec.mlp' op fused layers take F32, F16, BF16 or I8 weights, but layer 0 has U8}}
+  coopvec.mlp %x layers [%w[%o] matrix<U8, 4x4, InferencingOptimal> stride %o none] into %y : memref<?x4xf32>, memref<?x4xf32>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @mlp_i8_no_scales(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
+  // expected-error@+1 {{'coopvec.mlp' op has I8 weights, so it needs an input_scale and a requant buffer for each of its 1 layers}}
   coopvec.mlp %x layers [%w[%o] matrix<I8, 4x4, InferencingOptimal> stride %o none] into %y : memref<?x4xf32>, memref<?x4xf32>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @mlp_i8_missing_requant(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %s: memref<?xi8>, %o: index, %q: f32) {
+  // expected-error@+1 {{'coopvec.mlp' op has I8 weights, so it needs an input_scale and a requant buffer for each of its 2 layers}}
+  coopvec.mlp %x layers [%w[%o] matrix<I8, 4x4, InferencingOptimal> stride %o relu requant %s[%o], %w[%o] matrix<I8, 4x4, InferencingOptimal> stride %o none] input_scale %q into %y : memref<?x4xf32>, memref<?x4xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @mlp_float_scales(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %s: memref<?xi8>, %o: index, %q: f32) {
+  // expected-error@+1 {{'coopvec.mlp' op input_scale and requant are for I8 weights, but the layers have F32 weights}}
+  coopvec.mlp %x layers [%w[%o] matrix<F32, 4x4, InferencingOptimal> stride %o none requant %s[%o]] input_scale %q into %y : memref<?x4xf32>, memref<?x4xf32>, memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @mlp_input_scale_value(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %s: memref<?xi8>, %o: index) {
+  %q = arith.constant -2.0 : f32
+  // expected-error@+1 {{'coopvec.mlp' op input_scale must be a positive finite f32, but is -2}}
+  coopvec.mlp %x layers [%w[%o] matrix<I8, 4x4, InferencingOptimal> stride %o none requant %s[%o]] input_scale %q into %y : memref<?x4xf32>, memref<?x4xf32>, memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @mlp_input_scale_inf(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %s: memref<?xi8>, %o: index) {
+  %q = arith.constant 0x7F800000 : f32
+  // expected-error@+1 {{'coopvec.mlp' op input_scale must be a positive finite f32, but is INF}}
+  coopvec.mlp %x layers [%w[%o] matrix<I8, 4x4, InferencingOptimal> stride %o none requant %s[%o]] input_scale %q into %y : memref<?x4xf32>, memref<?x4xf32>, memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @mlp_requant_offset(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %s: memref<?xi8>, %o: index, %q: f32) {
+  %c6 = arith.constant 6 : index
+  // expected-error@+1 {{'coopvec.mlp' op requant offset 6 must be a multiple of 4 bytes}}
+  coopvec.mlp %x layers [%w[%o] matrix<I8, 4x4, InferencingOptimal> stride %o none requant %s[%c6]] input_scale %q into %y : memref<?x4xf32>, memref<?x4xf32>, memref<?xi8>, memref<?xi8>
+  return
+}
+
+// -----
+
+func.func @mlp_requant_counts(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index, %q: f32) {
+  // expected-error@+1 {{'coopvec.mlp' op needs one offset per requant buffer}}
+  "coopvec.mlp"(%x, %w, %o, %o, %q, %w, %y) <{activations = array<i32: 0>, bias_layers = array<i64>, matrices = [#coopvec.matrix<I8, 4x4, InferencingOptimal>], operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 1, 1, 0, 1>}> : (memref<?x4xf32>, memref<?xi8>, index, index, f32, memref<?xi8>, memref<?x4xf32>) -> ()
   return
 }
 
@@ -826,7 +885,7 @@ func.func @mlp_activation(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?
 // -----
 
 func.func @mlp_types(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
-  // expected-error@+1 {{expected 3 types (inputs, outputs, then each weight and bias buffer), but got 2}}
+  // expected-error@+1 {{expected 3 types (inputs, outputs, then each weight, bias and requant buffer), but got 2}}
   coopvec.mlp %x layers [%w[%o] matrix<F32, 4x4, InferencingOptimal> stride %o none] into %y : memref<?x4xf32>, memref<?x4xf32>
   return
 }
@@ -844,7 +903,7 @@ func.func @mlp_layer_stride(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref
 
 func.func @mlp_no_layers(%x: memref<?x4xf32>, %y: memref<?x4xf32>) {
   // expected-error@+1 {{'coopvec.mlp' op needs at least one layer}}
-  "coopvec.mlp"(%x, %y) <{activations = array<i32>, bias_layers = array<i64>, matrices = [], operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 1>}> : (memref<?x4xf32>, memref<?x4xf32>) -> ()
+  "coopvec.mlp"(%x, %y) <{activations = array<i32>, bias_layers = array<i64>, matrices = [], operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 0, 0, 0, 1>}> : (memref<?x4xf32>, memref<?x4xf32>) -> ()
   return
 }
 
@@ -852,7 +911,7 @@ func.func @mlp_no_layers(%x: memref<?x4xf32>, %y: memref<?x4xf32>) {
 
 func.func @mlp_bias_layers(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{'coopvec.mlp' op bias layer indices must increase and be below 1, but got 3}}
-  "coopvec.mlp"(%x, %w, %o, %o, %w, %o, %y) <{activations = array<i32: 0>, bias_layers = array<i64: 3>, matrices = [#coopvec.matrix<F32, 4x4, InferencingOptimal>], operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1>}> : (memref<?x4xf32>, memref<?xi8>, index, index, memref<?xi8>, index, memref<?x4xf32>) -> ()
+  "coopvec.mlp"(%x, %w, %o, %o, %w, %o, %y) <{activations = array<i32: 0>, bias_layers = array<i64: 3>, matrices = [#coopvec.matrix<F32, 4x4, InferencingOptimal>], operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 0, 0, 0, 1>}> : (memref<?x4xf32>, memref<?xi8>, index, index, memref<?xi8>, index, memref<?x4xf32>) -> ()
   return
 }
 
@@ -860,7 +919,7 @@ func.func @mlp_bias_layers(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<
 
 func.func @mlp_unknown_activation_value(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{'coopvec.mlp' op layer 0 has an unknown activation 7}}
-  "coopvec.mlp"(%x, %w, %o, %o, %y) <{activations = array<i32: 7>, bias_layers = array<i64>, matrices = [#coopvec.matrix<F32, 4x4, InferencingOptimal>], operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 1>}> : (memref<?x4xf32>, memref<?xi8>, index, index, memref<?x4xf32>) -> ()
+  "coopvec.mlp"(%x, %w, %o, %o, %y) <{activations = array<i32: 7>, bias_layers = array<i64>, matrices = [#coopvec.matrix<F32, 4x4, InferencingOptimal>], operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 1>}> : (memref<?x4xf32>, memref<?xi8>, index, index, memref<?x4xf32>) -> ()
   return
 }
 
@@ -868,6 +927,6 @@ func.func @mlp_unknown_activation_value(%x: memref<?x4xf32>, %y: memref<?x4xf32>
 
 func.func @mlp_operand_counts(%x: memref<?x4xf32>, %y: memref<?x4xf32>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{'coopvec.mlp' op has 1 layers, so it needs that many weights, weight offsets, weight strides and activations}}
-  "coopvec.mlp"(%x, %w, %o, %y) <{activations = array<i32: 0>, bias_layers = array<i64>, matrices = [#coopvec.matrix<F32, 4x4, InferencingOptimal>], operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1>}> : (memref<?x4xf32>, memref<?xi8>, index, memref<?x4xf32>) -> ()
+  "coopvec.mlp"(%x, %w, %o, %y) <{activations = array<i32: 0>, bias_layers = array<i64>, matrices = [#coopvec.matrix<F32, 4x4, InferencingOptimal>], operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 1>}> : (memref<?x4xf32>, memref<?xi8>, index, memref<?x4xf32>) -> ()
   return
 }

@@ -160,6 +160,21 @@ func.func @mlp_bf16(%x: memref<?x9xf32>, %y: memref<?x3xf32>, %w: memref<?xi8>, 
   return
 }
 
+// I8 weights: a requant buffer per layer (after the activation) and the
+// input scale (before exp); the requant buffer types follow the biases'.
+// CHECK-LABEL: func.func @mlp_i8(
+// CHECK: coopvec.mlp %{{.*}} layers [%{{.*}}[%{{.*}}] matrix<I8, 64x9, RowMajor> stride %{{.*}} bias %[[B:.*]][%{{.*}}] relu requant %[[S:.*]][%{{.*}}], %{{.*}}[%{{.*}}] matrix<I8, 3x64, InferencingOptimal> stride %{{.*}} none requant %[[S]][%{{.*}}]] input_scale %{{.*}} exp into %{{.*}} : memref<?x9xf32>, memref<?x3xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<256xi8>, memref<256xi8>
+func.func @mlp_i8(%x: memref<?x9xf32>, %y: memref<?x3xf32>, %w: memref<?xi8>, %b: memref<?xi8>, %s: memref<256xi8>, %q: f32) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c1024 = arith.constant 1024 : index
+  coopvec.mlp %x layers [%w[%c0] matrix<I8, 64x9, RowMajor> stride %c16 bias %b[%c0] relu requant %s[%c0],
+                         %w[%c1024] matrix<I8, 3x64, InferencingOptimal> stride %c0 none requant %s[%c16]]
+      input_scale %q exp into %y
+      : memref<?x9xf32>, memref<?x3xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<256xi8>, memref<256xi8>
+  return
+}
+
 // Interpretations DXIL lacks, by name and by builtin element type; the name
 // is what prints.
 // CHECK-LABEL: func @matvec_element_types

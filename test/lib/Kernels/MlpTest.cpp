@@ -253,9 +253,26 @@ void checkFloat(Checker &ck, const std::vector<LayerSpec> &specs,
   coopvecKernelsForceIsa(nullptr);
 }
 
-void checkInt8(Checker &ck, const std::vector<LayerSpec> &specs,
-               uint32_t batch, std::mt19937 &rng) {
+/// With perRow, every layer has a scale per row (requantScales, at an
+/// offset), else the layer's one requantScale.
+void checkInt8(Checker &ck, const std::vector<LayerSpec> &specs, uint32_t batch,
+               std::mt19937 &rng, bool perRow = false) {
   Built bt = build(specs, COOPVEC_TYPE_I8, rng);
+  std::vector<std::vector<float>> rowScales(specs.size());
+  auto scaleOf = [&](size_t l, uint32_t r) {
+    return perRow ? rowScales[l][4 + r] : bt.layers[l].requantScale;
+  };
+  if (perRow)
+    for (size_t l = 0; l < specs.size(); ++l) {
+      // 16 bytes of something else first: requantScalesOffset.
+      rowScales[l].assign(4 + specs[l].outputs, -1.0f);
+      for (uint32_t r = 0; r < specs[l].outputs; ++r)
+        rowScales[l][4 + r] =
+            bt.layers[l].requantScale * float(1 + rng() % 8) / 4.0f;
+      bt.layers[l].requantScales = rowScales[l].data();
+      bt.layers[l].requantScalesOffset = 16;
+      bt.layers[l].requantScale = 1e30f; // Must not be used.
+    }
   uint32_t k0 = specs.front().inputs, mOut = specs.back().outputs;
   float inputScale = 50.0f;
   std::vector<float> in(uint64_t(batch) * k0);
@@ -288,9 +305,11 @@ void checkInt8(Checker &ck, const std::vector<LayerSpec> &specs,
           acc += int64_t(bt.w[l][uint64_t(r) * s.inputs + c]) * q[c];
         if (s.relu && acc < 0)
           acc = 0;
-        float scaled = float(acc) * bt.layers[l].requantScale;
+        float scaled = float(acc) * scaleOf(l, r);
         if (l + 1 == specs.size())
           ref[uint64_t(b) * mOut + r] = scaled;
+        else if (s.relu) // After a ReLU: u8.
+          nq[r] = satRtne(scaled, 0, 255);
         else
           nq[r] = satRtne(scaled, -128, 127);
       }
@@ -306,8 +325,8 @@ void checkInt8(Checker &ck, const std::vector<LayerSpec> &specs,
                                      inputScale, 0, threads);
       bool same = st == COOPVEC_OK &&
                   std::memcmp(out.data(), ref.data(), out.size() * 4) == 0;
-      ck.check(same, "mlp-i8 %s batch=%u threads=%u status=%d",
-               coopvecKernelsIsa(), batch, threads, st);
+      ck.check(same, "mlp-i8 %s batch=%u threads=%u perRow=%d status=%d",
+               coopvecKernelsIsa(), batch, threads, int(perRow), st);
     }
   }
   coopvecKernelsForceIsa(nullptr);
@@ -555,6 +574,8 @@ int main() {
         {{100, 70, 2, 0, true}, {40, 100, 3, 1, false}, {19, 40, 1, 0, false}},
         batch, rng);
     checkInt8(ck, {{24, 130, 0, 1, true}}, batch, rng);
+    checkInt8(ck, wide, batch, rng, /*perRow=*/true);
+    checkInt8(ck, signedHidden, batch, rng, /*perRow=*/true);
   }
   for (uint32_t batch : {1u, 7u, 1000u}) {
     checkBf16(ck, small, batch, rng);

@@ -832,10 +832,35 @@ LogicalResult MLPOp::verify() {
   InterpretationAttr weightsInterp = getLayerDesc(0).getInterpretation();
   if (weightsInterp.getKind() != InterpKind::F32 &&
       weightsInterp.getKind() != InterpKind::F16 &&
-      weightsInterp.getKind() != InterpKind::BF16)
-    return emitOpError() << "fused layers take F32, F16 or BF16 weights, but "
-                            "layer 0 has "
+      weightsInterp.getKind() != InterpKind::BF16 &&
+      weightsInterp.getKind() != InterpKind::I8)
+    return emitOpError() << "fused layers take F32, F16, BF16 or I8 weights, "
+                            "but layer 0 has "
                          << weightsInterp.getName();
+  bool quantized = weightsInterp.getKind() == InterpKind::I8;
+  if (getRequantScales().size() != getRequantOffsets().size())
+    return emitOpError("needs one offset per requant buffer");
+  if (quantized && (!getInputScale() || getRequantScales().size() != numLayers))
+    return emitOpError() << "has I8 weights, so it needs an input_scale and a "
+                            "requant buffer for each of its "
+                         << numLayers << " layers";
+  if (!quantized && (getInputScale() || !getRequantScales().empty()))
+    return emitOpError() << "input_scale and requant are for I8 weights, but "
+                            "the layers have "
+                         << weightsInterp.getName() << " weights";
+  if (Value scale = getInputScale()) {
+    FloatAttr constant;
+    if (matchPattern(scale, m_Constant(&constant))) {
+      APFloat v = constant.getValue();
+      if (!v.isFiniteNonZero() || v.isNegative())
+        return emitOpError() << "input_scale must be a positive finite f32, "
+                                "but is "
+                             << constant.getValueAsDouble();
+    }
+  }
+  for (Value offset : getRequantOffsets())
+    if (failed(verifyOffset(*this, offset, 4, "requant")))
+      return failure();
   int64_t width = inputs.getDimSize(1);
   for (unsigned l = 0; l < numLayers; ++l) {
     MatrixDescAttr desc = getLayerDesc(l);
@@ -874,15 +899,19 @@ void MLPOp::getEffects(
     addBufferEffect(effects, w, /*writes=*/false);
   for (OpOperand &b : getBiasesMutable())
     addBufferEffect(effects, b, /*writes=*/false);
+  for (OpOperand &r : getRequantScalesMutable())
+    addBufferEffect(effects, r, /*writes=*/false);
   effects.emplace_back(MemoryEffects::Write::get(), &getOutputsMutable(),
                        SideEffects::DefaultResource::get());
 }
 
 // Syntax:
 //   coopvec.mlp %in layers [ %w[%off] matrix<...> stride %s
-//                            (bias %b[%boff])? (relu | none), ... ]
-//     (exp)? into %out attr-dict
-//     : type(%in), type(%out), (weight and bias buffer types in operand order)
+//                            (bias %b[%boff])? (relu | none)
+//                            (requant %r[%roff])?, ... ]
+//     (input_scale %q)? (exp)? into %out attr-dict
+//     : type(%in), type(%out), (weight, bias and requant buffer types in
+//       operand order)
 void MLPOp::print(OpAsmPrinter &p) {
   p << ' ' << getInputs() << " layers [";
   for (unsigned l = 0; l < getNumLayers(); ++l) {
@@ -895,8 +924,15 @@ void MLPOp::print(OpAsmPrinter &p) {
       p << " bias " << getBiases()[*b] << '[' << getBiasOffsets()[*b] << ']';
     std::optional<Activation> act = symbolizeActivation(getActivations()[l]);
     p << ' ' << (act ? stringifyActivation(*act) : "?");
+    // The verifier allows requant only with one buffer per layer.
+    if (l < getRequantScales().size() &&
+        getRequantScales().size() == getRequantOffsets().size())
+      p << " requant " << getRequantScales()[l] << '[' << getRequantOffsets()[l]
+        << ']';
   }
   p << ']';
+  if (Value scale = getInputScale())
+    p << " input_scale " << scale;
   if (getOutputExp())
     p << " exp";
   p << " into " << getOutputs();
@@ -909,13 +945,17 @@ void MLPOp::print(OpAsmPrinter &p) {
     p << ", " << v.getType();
   for (Value v : getBiases())
     p << ", " << v.getType();
+  for (Value v : getRequantScales())
+    p << ", " << v.getType();
 }
 
 ParseResult MLPOp::parse(OpAsmParser &parser, OperationState &result) {
   using Operand = OpAsmParser::UnresolvedOperand;
   MLIRContext *ctx = parser.getContext();
-  Operand inputs, outputs;
-  SmallVector<Operand> weights, offsets, strides, biases, biasOffsets;
+  Operand inputs, outputs, inputScale;
+  bool hasInputScale = false;
+  SmallVector<Operand> weights, offsets, strides, biases, biasOffsets, requants,
+      requantOffsets;
   SmallVector<Attribute> matrices;
   SmallVector<int64_t> biasLayers;
   SmallVector<int32_t> activations;
@@ -951,6 +991,14 @@ ParseResult MLPOp::parse(OpAsmParser &parser, OperationState &result) {
       return parser.emitError(loc) << "unknown activation '" << name
                                    << "'; expected relu or none";
     activations.push_back(static_cast<int32_t>(*act));
+    if (succeeded(parser.parseOptionalKeyword("requant"))) {
+      Operand r, roff;
+      if (parser.parseOperand(r) || parser.parseLSquare() ||
+          parser.parseOperand(roff) || parser.parseRSquare())
+        return failure();
+      requants.push_back(r);
+      requantOffsets.push_back(roff);
+    }
     return success();
   };
 
@@ -958,6 +1006,11 @@ ParseResult MLPOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square,
                                      parseLayer))
     return failure();
+  if (succeeded(parser.parseOptionalKeyword("input_scale"))) {
+    if (parser.parseOperand(inputScale))
+      return failure();
+    hasInputScale = true;
+  }
   if (succeeded(parser.parseOptionalKeyword("exp")))
     result.addAttribute(getOutputExpAttrName(result.name), UnitAttr::get(ctx));
   if (parser.parseKeyword("into") || parser.parseOperand(outputs) ||
@@ -967,24 +1020,32 @@ ParseResult MLPOp::parse(OpAsmParser &parser, OperationState &result) {
   SMLoc typesLoc = parser.getCurrentLocation();
   if (parser.parseTypeList(types))
     return failure();
-  size_t expected = 2 + weights.size() + biases.size();
+  size_t expected = 2 + weights.size() + biases.size() + requants.size();
   if (types.size() != expected)
     return parser.emitError(typesLoc)
            << "expected " << expected
-           << " types (inputs, outputs, then each weight and bias buffer), "
-              "but got "
+           << " types (inputs, outputs, then each weight, bias and requant "
+              "buffer), but got "
            << types.size();
 
   Builder b(ctx);
   Type index = b.getIndexType();
   ArrayRef<Type> weightTypes = ArrayRef(types).slice(2, weights.size());
-  ArrayRef<Type> biasTypes = ArrayRef(types).drop_front(2 + weights.size());
+  ArrayRef<Type> biasTypes =
+      ArrayRef(types).slice(2 + weights.size(), biases.size());
+  ArrayRef<Type> requantTypes =
+      ArrayRef(types).drop_front(2 + weights.size() + biases.size());
   if (parser.resolveOperand(inputs, types[0], result.operands) ||
       parser.resolveOperands(weights, weightTypes, typesLoc, result.operands) ||
       parser.resolveOperands(offsets, index, result.operands) ||
       parser.resolveOperands(strides, index, result.operands) ||
       parser.resolveOperands(biases, biasTypes, typesLoc, result.operands) ||
       parser.resolveOperands(biasOffsets, index, result.operands) ||
+      (hasInputScale &&
+       parser.resolveOperand(inputScale, b.getF32Type(), result.operands)) ||
+      parser.resolveOperands(requants, requantTypes, typesLoc,
+                             result.operands) ||
+      parser.resolveOperands(requantOffsets, index, result.operands) ||
       parser.resolveOperand(outputs, types[1], result.operands))
     return failure();
   result.addAttribute(getMatricesAttrName(result.name),
@@ -993,11 +1054,13 @@ ParseResult MLPOp::parse(OpAsmParser &parser, OperationState &result) {
                       b.getDenseI64ArrayAttr(biasLayers));
   result.addAttribute(getActivationsAttrName(result.name),
                       b.getDenseI32ArrayAttr(activations));
-  int32_t numLayers = weights.size(), numBiases = biases.size();
-  result.addAttribute(getOperandSegmentSizesAttrName(result.name),
-                      b.getDenseI32ArrayAttr({1, numLayers, numLayers,
-                                              numLayers, numBiases, numBiases,
-                                              1}));
+  int32_t numLayers = weights.size(), numBiases = biases.size(),
+          numRequants = requants.size();
+  result.addAttribute(
+      getOperandSegmentSizesAttrName(result.name),
+      b.getDenseI32ArrayAttr({1, numLayers, numLayers, numLayers, numBiases,
+                              numBiases, hasInputScale ? 1 : 0, numRequants,
+                              int32_t(requantOffsets.size()), 1}));
   return success();
 }
 

@@ -113,12 +113,21 @@ void MLPOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
        llvm::enumerate(getMatrices().getAsRange<MatrixDescAttr>())) {
     Req r(RK::MatVec);
     r.input = r.inputInterp = r.output = f32;
-    // BF16 layers read their inputs as BF16 (see the op's description).
-    if (desc.getInterpretation().getKind() == InterpKind::BF16)
+    // BF16 layers read their inputs as BF16, I8 layers as I8, or U8 after
+    // a ReLU, with I32 biases (see the op's description).
+    InterpKind kind = desc.getInterpretation().getKind();
+    bool quantized = kind == InterpKind::I8;
+    if (kind == InterpKind::BF16)
       r.inputInterp = desc.getInterpretation();
+    if (quantized)
+      r.inputInterp = InterpretationAttr::get(
+          ctx, layer > 0 && getActivations()[layer - 1] ==
+                                static_cast<int32_t>(Activation::Relu)
+                   ? InterpKind::U8
+                   : InterpKind::I8);
     r.matrix = desc;
     if (llvm::is_contained(biasLayers, int64_t(layer)))
-      r.bias = f32;
+      r.bias = quantized ? InterpretationAttr::get(ctx, InterpKind::I32) : f32;
     reqs.push_back(r);
   }
 }

@@ -209,7 +209,10 @@ LogicalResult rewriteChain(RewriterBase &rewriter, Operation *loop, Value lb,
                                                           : Activation::None));
   }
   MLPOp::create(rewriter, loc, inputs, weights, offsets, strides, biases,
-                biasOffsets, rewriter.getArrayAttr(matrices),
+                biasOffsets, /*input_scale=*/Value(),
+                /*requant_scales=*/ValueRange(),
+                /*requant_offsets=*/ValueRange(),
+                rewriter.getArrayAttr(matrices),
                 rewriter.getDenseI64ArrayAttr(biasLayers),
                 rewriter.getDenseI32ArrayAttr(activations),
                 chain.exp ? rewriter.getUnitAttr() : UnitAttr(), outputs);

@@ -338,7 +338,8 @@ ProfileAttr buildCpuHost(MLIRContext *ctx) {
   // The feature bits the runtime's kernel levels test (Kernels/*/Isa.cpp).
   static constexpr StringRef kIsaFeatures[] = {
       "avx2",     "fma",        "f16c",       "avx512f",
-      "avx512bw", "avx512vnni", "avx512bf16", "v"};
+      "avx512bw", "avx512vnni", "avx512bf16", "amx-tile",
+      "amx-bf16", "amx-int8",   "v"};
   llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
   SmallVector<std::string> isa;
   for (StringRef feature : kIsaFeatures)

@@ -154,7 +154,7 @@ struct Bf16Tiles {
   using T = uint16_t;
   using Acc = float;
   static constexpr uint32_t kDepth = kAmxRowBytes / 2;
-  template <int C, int B> static void dot() { _tile_dpbf16ps(C, 4, B); }
+  template <int C, int B> static void dot(bool) { _tile_dpbf16ps(C, 4, B); }
   /// The k inputs at x rounded into q, zero padded to a multiple of 32.
   static void stageRow(const MlpPlan &, const float *x, T *q, uint32_t k) {
     for (uint32_t i = 0; i < k; i += 32) {
@@ -194,27 +194,37 @@ struct Bf16Tiles {
   };
 };
 
-/// I8 weights: s8 activations, exact i32 sums, requantized as the VNNI
-/// path does (IntSink: acc + bias, ReLU, cvtepi32_ps times the scale, then
-/// floatToS8).
+/// I8 weights: s8 activations (u8 after a ReLU), exact i32 sums (tdpbssd,
+/// tdpbusd for u8 inputs), requantized as the VNNI path does (IntSink:
+/// acc + bias, ReLU, cvtepi32_ps times the row's scale, then floatToS8 or
+/// floatToU8).
 struct S8Tiles {
   using T = int8_t;
   using Acc = int32_t;
   static constexpr uint32_t kDepth = kAmxRowBytes;
-  template <int C, int B> static void dot() { _tile_dpbssd(C, 4, B); }
-  /// floatToS8 as i32 lanes: NaN 0, min(v, 127) rounded to nearest even
-  /// (MXCSR); below -128 (and -inf, which vcvtps2dq gives as INT32_MIN)
-  /// saturates in pack.
-  static __m512i quantize(__m512 v) {
-    return _mm512_maskz_cvtps_epi32(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q),
-                                    _mm512_min_ps(v, _mm512_set1_ps(127.0f)));
+  template <int C, int B> static void dot(bool unsignedIn) {
+    if (unsignedIn)
+      _tile_dpbusd(C, 4, B);
+    else
+      _tile_dpbssd(C, 4, B);
   }
-  /// Four vectors of quantize's lanes as 64 saturated bytes, in order.
-  static __m512i pack(const __m512i (&q)[4]) {
+  /// floatToS8 (floatToU8 with u8, for values >= 0) as i32 lanes: NaN 0,
+  /// min(v, 127 or 255) rounded to nearest even (MXCSR); below -128 (and
+  /// -inf, which vcvtps2dq gives as INT32_MIN) saturates in pack.
+  static __m512i quantize(__m512 v, bool u8 = false) {
+    return _mm512_maskz_cvtps_epi32(
+        _mm512_cmp_ps_mask(v, v, _CMP_ORD_Q),
+        _mm512_min_ps(v, _mm512_set1_ps(u8 ? 255.0f : 127.0f)));
+  }
+  /// Four vectors of quantize's lanes as 64 saturated bytes (s8, or u8),
+  /// in order.
+  static __m512i pack(const __m512i (&q)[4], bool u8 = false) {
     // Per 128-bit lane L the packs leave dwords [q0, q1, q2, q3] of lanes
     // L; dword 4L + j goes to 4j + L.
-    __m512i packed = _mm512_packs_epi16(_mm512_packs_epi32(q[0], q[1]),
-                                        _mm512_packs_epi32(q[2], q[3]));
+    __m512i lo = _mm512_packs_epi32(q[0], q[1]),
+            hi = _mm512_packs_epi32(q[2], q[3]);
+    __m512i packed =
+        u8 ? _mm512_packus_epi16(lo, hi) : _mm512_packs_epi16(lo, hi);
     return _mm512_permutexvar_epi32(
         _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15),
         packed);
@@ -238,20 +248,23 @@ struct S8Tiles {
   }
   struct Epilogue {
     __m512i bias[4];
-    __m512 scale;
-    bool relu;
+    __m512 scale[4];
+    bool relu, u8;
     Epilogue(const MlpLayerPlan &layer, Block block)
-        : scale(_mm512_set1_ps(layer.requantScale)), relu(layer.relu) {
-      for (uint32_t j = 0; j < 4; ++j)
-        bias[j] = j < block.count
-                      ? _mm512_loadu_si512(layer.biasI + block.col + 16 * j)
-                      : _mm512_setzero_si512();
+        : relu(layer.relu), u8(layer.unsignedOut) {
+      for (uint32_t j = 0; j < 4; ++j) {
+        bool in = j < block.count;
+        bias[j] = in ? _mm512_loadu_si512(layer.biasI + block.col + 16 * j)
+                     : _mm512_setzero_si512();
+        scale[j] = in ? _mm512_loadu_ps(layer.requant + block.col + 16 * j)
+                      : _mm512_setzero_ps();
+      }
     }
     __m512 value(const Acc *c, uint32_t j) const {
       __m512i v = _mm512_add_epi32(_mm512_load_si512(c), bias[j]);
       if (relu)
         v = _mm512_max_epi32(v, _mm512_setzero_si512());
-      return _mm512_mul_ps(_mm512_cvtepi32_ps(v), scale);
+      return _mm512_mul_ps(_mm512_cvtepi32_ps(v), scale[j]);
     }
     /// Row r of the job's C tiles as the next layer's input at dst: the
     /// four blocks (the missing ones zero) in one 64-byte store.
@@ -259,9 +272,9 @@ struct S8Tiles {
                    T *dst) const {
       __m512i q[4];
       for (uint32_t j = 0; j < 4; ++j)
-        q[j] = j < count ? quantize(value(c[j] + r * 16, j))
+        q[j] = j < count ? quantize(value(c[j] + r * 16, j), u8)
                          : _mm512_setzero_si512();
-      _mm512_storeu_si512(dst, pack(q));
+      _mm512_storeu_si512(dst, pack(q, u8));
     }
     __m512 last(const Acc *c, uint32_t j) const { return value(c, j); }
   };
@@ -292,7 +305,8 @@ void zeroColumns(T *a, uint64_t stride, uint32_t rows, uint32_t from,
 /// apart) times `count` blocks of B tiles from `w` (panelBytes apart).
 template <class Tiles>
 void multiplyJob(const uint8_t *a, uint64_t aStride, const uint8_t *w,
-                 const Panels &panels, uint32_t count, uint32_t chunks) {
+                 const Panels &panels, uint32_t count, uint32_t chunks,
+                 bool unsignedIn) {
   _tile_zero(0);
   _tile_zero(1);
   _tile_zero(2);
@@ -302,18 +316,18 @@ void multiplyJob(const uint8_t *a, uint64_t aStride, const uint8_t *w,
     const uint8_t *wc = w + ch * panels.stepBytes;
     // Tile numbers are immediates: one branch per block count.
     _tile_loadd(6, wc, 64);
-    Tiles::template dot<0, 6>();
+    Tiles::template dot<0, 6>(unsignedIn);
     if (count > 1) {
       _tile_loadd(7, wc + panels.panelBytes, 64);
-      Tiles::template dot<1, 7>();
+      Tiles::template dot<1, 7>(unsignedIn);
     }
     if (count > 2) {
       _tile_loadd(6, wc + 2 * panels.panelBytes, 64);
-      Tiles::template dot<2, 6>();
+      Tiles::template dot<2, 6>(unsignedIn);
     }
     if (count > 3) {
       _tile_loadd(7, wc + 3 * panels.panelBytes, 64);
-      Tiles::template dot<3, 7>();
+      Tiles::template dot<3, 7>(unsignedIn);
     }
   }
 }
@@ -392,7 +406,7 @@ void runTile(const MlpPlan &plan, uint32_t b0, uint32_t nb, uint32_t aheadEnd) {
           reinterpret_cast<const uint8_t *>(x + i / groups * 16 * hs),
           hs * sizeof(T),
           layer.panels.base + bl.col / 16 * layer.panels.panelBytes,
-          layer.panels, bl.count, chunks);
+          layer.panels, bl.count, chunks, layer.unsignedIn);
     };
     // While the epilogue of job i runs on the vector units, the tiles
     // multiply job i + 1.

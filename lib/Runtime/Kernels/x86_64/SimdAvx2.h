@@ -93,11 +93,12 @@ struct Isa {
   static I addI(I a, I b) { return _mm256_add_epi32(a, b); }
   static I reluI(I a) { return _mm256_max_epi32(a, _mm256_setzero_si256()); }
   static F cvtIF(I a) { return _mm256_cvtepi32_ps(a); }
-  /// RTNE (MXCSR default), saturating, NaN -> 0, as floatToS8.
-  static void storeS8AsI16(void *p, F a) {
+  /// RTNE (MXCSR default), saturating, NaN -> 0, as floatToS8 (floatToU8
+  /// with u8).
+  static void storeS8AsI16(void *p, F a, bool u8 = false) {
     a = _mm256_and_ps(a, _mm256_cmp_ps(a, a, _CMP_ORD_Q));
-    a = _mm256_min_ps(_mm256_max_ps(a, _mm256_set1_ps(-128.0f)),
-                      _mm256_set1_ps(127.0f));
+    a = _mm256_min_ps(_mm256_max_ps(a, _mm256_set1_ps(u8 ? 0.0f : -128.0f)),
+                      _mm256_set1_ps(u8 ? 255.0f : 127.0f));
     __m256i q = _mm256_cvtps_epi32(a);
     __m128i packed = _mm_packs_epi32(_mm256_castsi256_si128(q),
                                      _mm256_extracti128_si256(q, 1));

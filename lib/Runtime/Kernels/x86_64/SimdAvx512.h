@@ -98,19 +98,19 @@ struct Isa : avx2::Isa {
   }
   static WideF cvtWideIF(WideI a) { return _mm512_cvtepi32_ps(a); }
   /// 16 lanes as s8 bytes: RTNE (MXCSR default), saturating, NaN -> 0, as
-  /// floatToS8.
-  static void storeWideS8(void *p, WideF a) {
+  /// floatToS8 (u8 bytes as floatToU8 with u8).
+  static void storeWideS8(void *p, WideF a, bool u8 = false) {
     a = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(a, a, _CMP_ORD_Q), a);
-    a = _mm512_min_ps(_mm512_max_ps(a, _mm512_set1_ps(-128.0f)),
-                      _mm512_set1_ps(127.0f));
+    a = _mm512_min_ps(_mm512_max_ps(a, _mm512_set1_ps(u8 ? 0.0f : -128.0f)),
+                      _mm512_set1_ps(u8 ? 255.0f : 127.0f));
     _mm_storeu_si128(static_cast<__m128i *>(p),
                      _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(a)));
   }
-  /// 8 lanes as s8 bytes, as storeWideS8.
-  static void storeS8(void *p, F a) {
+  /// 8 lanes as s8 (u8) bytes, as storeWideS8.
+  static void storeS8(void *p, F a, bool u8 = false) {
     a = _mm256_and_ps(a, _mm256_cmp_ps(a, a, _CMP_ORD_Q));
-    a = _mm256_min_ps(_mm256_max_ps(a, _mm256_set1_ps(-128.0f)),
-                      _mm256_set1_ps(127.0f));
+    a = _mm256_min_ps(_mm256_max_ps(a, _mm256_set1_ps(u8 ? 0.0f : -128.0f)),
+                      _mm256_set1_ps(u8 ? 255.0f : 127.0f));
     _mm_storel_epi64(static_cast<__m128i *>(p),
                      _mm256_cvtepi32_epi8(_mm256_cvtps_epi32(a)));
   }

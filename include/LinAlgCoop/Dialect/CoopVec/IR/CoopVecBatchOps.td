@@ -248,22 +248,46 @@ def CoopVec_MLPOp : CoopVec_Op<"mlp", [DeclareOpInterfaceMethods<CoopVec_Support
     nearest even, a finite value beyond the range to +-MAX_NORM, and the
     exact products are summed in `f32`), adds its optional bias and applies
     its activation. Intermediate activations never go to memory: a target
-    evaluates the chain as one fused kernel. On the CPU, BF16 layers run
-    `vdpbf16ps` where it is faster than `f32` FMAs (AMD CPUs with AVX-512
-    BF16); the summation order, and so the last bits, depend on the path.
+    evaluates the chain as one fused kernel. On the CPU, BF16 layers run on
+    AMX tiles (Intel CPUs with AMX-BF16) or `vdpbf16ps` where it is faster
+    than `f32` FMAs (AMD CPUs with AVX-512 BF16); the summation order, and
+    so the last bits, depend on the path.
 
     ```mlir
     coopvec.mlp %x layers [
-        %w[%o0] matrix<F32, 64x9, InferencingOptimal> stride %c0 bias %b[%b0] as F32 relu,
-        %w[%o1] matrix<F32, 3x64, InferencingOptimal> stride %c0 bias %b[%b1] as F32 none]
-      exp into %y : memref<?x9xf32>, memref<?x3xf32>
+        %w[%o0] matrix<F32, 64x9, InferencingOptimal> stride %c0 bias %b[%b0] relu,
+        %w[%o1] matrix<F32, 3x64, InferencingOptimal> stride %c0 bias %b[%b1] none]
+      exp into %y : memref<?x9xf32>, memref<?x3xf32>, memref<?xi8>, memref<?xi8>
+    ```
+
+    I8 weights make a quantized network (symmetric int8, the scheme of the
+    runtime's `coopvecMlpForward`): the row is quantized with the `f32`
+    `input_scale` (`q = sat_s8(rtne(x * input_scale))`), each layer sums
+    exact `i32` products plus its I32 bias (accumulator units), applies its
+    activation and multiplies row `r` by `requant[r]`, the layer's `M` f32
+    scales read from `%s[%off]`; a hidden layer rounds that to nearest even
+    and saturates it to the next layer's input, u8 [0, 255] after a ReLU and
+    s8 otherwise, the last layer's products are the `f32` results (before
+    `exp`). Every product is rounded to `f32`; NaN quantizes to 0. On the
+    CPU, I8 layers run on AMX tiles (AMX-INT8), `vpdpbusd` (AVX-512 VNNI)
+    or `vpmaddwd`, all to the same bit.
+
+    ```mlir
+    coopvec.mlp %x layers [
+        %w[%o0] matrix<I8, 64x12, RowMajor> stride %c16 bias %b[%b0] relu requant %s[%s0],
+        %w[%o1] matrix<I8, 3x64, RowMajor> stride %c64 bias %b[%b1] none requant %s[%s1]]
+      input_scale %q exp into %y
+      : memref<?x12xf32>, memref<?x3xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>
     ```
 
     Rules: inputs and outputs are `f32` rows of the first layer's `K` and
     the last layer's `M` elements; each layer's `K` is the previous layer's
     `M`; every layer's weights are F32, or every layer's F16, or every
-    layer's BF16; biases are F32; the `coopvec.matvec` rules for layout, transpose, stride and
-    offsets hold per layer.
+    layer's BF16, or every layer's I8; biases are F32 (I32 for I8 weights);
+    I8 networks have an `input_scale` (a positive finite constant where it
+    is one) and a `requant` buffer per layer, float networks neither; the
+    `coopvec.matvec` rules for layout, transpose, stride and offsets hold
+    per layer; bias offsets are multiples of 64 bytes, requant offsets of 4.
   }];
   let arguments = (ins
     CoopVec_VectorBatch:$inputs,
@@ -272,6 +296,9 @@ def CoopVec_MLPOp : CoopVec_Op<"mlp", [DeclareOpInterfaceMethods<CoopVec_Support
     Variadic<Index>:$weight_strides,
     Variadic<CoopVec_ByteBuffer>:$biases,
     Variadic<Index>:$bias_offsets,
+    Optional<F32>:$input_scale,
+    Variadic<CoopVec_ByteBuffer>:$requant_scales,
+    Variadic<Index>:$requant_offsets,
     TypedArrayAttrBase<CoopVec_MatrixDescAttr, "matrix descriptors">:$matrices,
     DenseI64ArrayAttr:$bias_layers,
     DenseI32ArrayAttr:$activations,

@@ -35,7 +35,8 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
       every accumulation, features `batch_matvec mlp convert pack mx bf16
       tf32 fp8 fp6 fp4 e8m0 tile_mma math_fidelity`, and the kernels' ISA
       features detected on the
-      host (`+avx2 +fma +f16c +avx512f +avx512bw +avx512vnni +v`); `arch` is
+      host (`+avx2 +fma +f16c +avx512f +avx512bw +avx512vnni +avx512bf16
+      +amx-tile +amx-bf16 +amx-int8 +v`); `arch` is
       `<arch>:<host CPU>`.
     * `sm_80`, `sm_89`, `sm_90`, `sm_100a`, `sm_120a` (kind `nvptx`): PTX 8.7
       `mma.sync` tiles (m, n, k): f16 (f16/f32 accumulators) and bf16 16x8x16,
