@@ -1333,13 +1333,16 @@ def emit_mx(rng, p, n):
 
 
 def emit_mlp(rng, p, n):
-    """coopvec.mlp: a chain of 1-3 layers (all F32, all F16 or all BF16
-    weights, any layout and transpose, optional F32 bias, ReLU or none,
-    optional exp) over a batch of rows. Checked by interval propagation:
-    BF16 layers round their input to bf16 (half an ulp: 2^-8 of the value,
-    or 2^-126 below the normal range, where vdpbf16ps reads zero), each
-    layer adds the matvec bound,
-    ReLU is monotone, exp (std::exp on f32) may be off by one ulp of f32."""
+    """coopvec.mlp: a chain of 1-3 layers (all F32, all F16, all BF16 or all
+    I8 weights, any layout and transpose, optional F32 bias, ReLU or none,
+    optional exp) over a batch of rows. Float networks are checked by
+    interval propagation: BF16 layers round their input to bf16 (half an
+    ulp: 2^-8 of the value, or 2^-126 below the normal range, where
+    vdpbf16ps reads zero), each layer adds the matvec bound, ReLU is
+    monotone, exp (std::exp on f32) may be off by one ulp of f32. I8
+    networks (emit_mlp_i8) bit-exactly."""
+    if rng.random() < 0.25:
+        return emit_mlp_i8(rng, p, n)
     wt = str(rng.choice(["F32", "F16", "BF16"]))
     nl = int(rng.integers(1, 4))
     dims = [pick_size(rng, 40) for _ in range(nl + 1)]
@@ -1399,6 +1402,92 @@ def emit_mlp(rng, p, n):
             if e:
                 return f"row {r}: {e}"
         return None
+    p.outargs.append((yidx, check))
+    p.ops.append(op)
+
+
+def emit_mlp_i8(rng, p, n):
+    """coopvec.mlp with I8 weights: an input scale (f32 constant), optional
+    I32 biases (extremes included: the sums wrap), per-row requant scales
+    in a byte buffer (at a 4-byte aligned offset, garbage around), the
+    scheme of Kernels.h computed in f32: s8 input, u8 after a ReLU, s8
+    otherwise, exact wrapping i32 sums, NaN and saturation included (the
+    input rows hold a few NaN, inf and huge values). Bit-exact, but for exp
+    (one ulp of f32, numpy's exp is not glibc's)."""
+    nl = int(rng.integers(1, 4))
+    dims = [pick_size(rng, 40) for _ in range(nl + 1)]
+    rows = int(rng.integers(1, 6))
+    op = {"kind": "mlp", "matrix": "I8", "layout": "-", "transpose": False, "scale": None,
+          "loop": 0, "layers": nl}
+    x = (rng.uniform(-1, 1, (rows, dims[0]))).astype(np.float32)
+    if rng.random() < 0.3:
+        x.reshape(-1)[rng.integers(0, x.size)] = rng.choice([np.nan, np.inf, -np.inf, 1e30])
+    xm, _ = p.arg(f"x{n}", f"memref<?x{dims[0]}xf32>", x)
+    ym, yidx = p.arg(f"y{n}", f"memref<?x{dims[-1]}xf32>", np.zeros((rows, dims[-1]), np.float32))
+    in_scale = np.float32(rng.uniform(20, 200))
+    p.body.append(f"%qs{n} = arith.constant {float(in_scale)!r} : f32")
+    layers, wtypes, btypes, rtypes, params = [], [], [], [], []
+    for l in range(nl):
+        m, k = dims[l + 1], dims[l]
+        layout = str(rng.choice(LAYOUTS))
+        tr = layout.endswith("Optimal") and rng.random() < 0.4
+        wname, woffs, stride, wvals, _ = matrix_buffer(rng, p, f"w{n}_{l}", "I8", layout, tr, m, k)
+        txt = (f"{wname}[{p.const(woffs[0])}] matrix<I8, {m}x{k}, {layout}{', transpose' if tr else ''}>"
+               f" stride {p.const(stride)}")
+        wtypes.append("memref<?xi8>")
+        b = None
+        if rng.random() < 0.6:
+            bname, boffs, bvals = bias_buffer(rng, p, f"b{n}_{l}", "I32", m)
+            txt += f" bias {bname}[{p.const(boffs[0])}]"
+            btypes.append("memref<?xi8>")
+            b = bvals[0].astype(np.int64)
+        act = "relu" if rng.random() < 0.6 else "none"
+        # Scales around 1 / (K * typical |w q|), a few rows saturating.
+        scales = (rng.uniform(0.25, 4.0, m) / (40.0 * k)).astype(np.float32)
+        roff = 4 * int(rng.integers(0, 8))
+        rbuf = rng.integers(0, 256, roff + 4 * m + 16).astype(np.uint8)
+        rbuf[roff:roff + 4 * m] = np.frombuffer(scales.tobytes(), np.uint8)
+        rname, _ = p.arg(f"r{n}_{l}", "memref<?xi8>", rbuf)
+        rtypes.append("memref<?xi8>")
+        layers.append(txt + " " + act + f" requant {rname}[{p.const(roff)}]")
+        params.append((wvals[0].astype(np.int64), b, act, scales))
+    use_exp = rng.random() < 0.3
+    p.body.append(f"coopvec.mlp {xm} layers [" + ",\n    ".join(layers) + "]"
+                  + f" input_scale %qs{n}" + (" exp" if use_exp else "") + f" into {ym}")
+    p.body.append(f"    : memref<?x{dims[0]}xf32>, memref<?x{dims[-1]}xf32>, "
+                  + ", ".join(wtypes + btypes + rtypes))
+
+    def quantize(v, lo, hi):
+        v = np.where(np.isnan(v), 0.0, v)
+        return np.clip(np.rint(v), lo, hi).astype(np.int64)
+
+    with np.errstate(invalid="ignore", over="ignore"):
+        q = quantize((x * in_scale).astype(np.float32), -128, 127)
+        for l, (w, b, act, scales) in enumerate(params):
+            acc = q @ w.T + (b if b is not None else 0)
+            acc = (acc + 2**31) % 2**32 - 2**31  # wrapping i32
+            if act == "relu":
+                acc = np.maximum(acc, 0)
+            v = (acc.astype(np.float32) * scales).astype(np.float32)
+            if l + 1 < nl:
+                q = quantize(v, 0, 255) if act == "relu" else quantize(v, -128, 127)
+        want = v.astype(np.float64)
+
+    def check(got):
+        got = got.astype(np.float64)
+        if use_exp:
+            # The correctly rounded f32 exp; glibc's is within 0.502 ulp.
+            with np.errstate(over="ignore", invalid="ignore"):
+                e = np.exp(want).astype(np.float32)
+                ulp = np.spacing(np.abs(e)).astype(np.float64)
+                e = e.astype(np.float64)
+                ok = (np.abs(got - e) <= ulp) | (np.isinf(e) & (got == e))
+        else:
+            ok = (got == want) | (np.isnan(want) & np.isnan(got))
+        if np.all(ok):
+            return None
+        i = np.unravel_index(int(np.argmax(~ok)), ok.shape)
+        return f"row {i[0]} element {i[1]}: got {got[i]!r}, expected {want[i]!r}" + (" before exp" if use_exp else "")
     p.outargs.append((yidx, check))
     p.ops.append(op)
 
