@@ -38,7 +38,8 @@ namespace kernels {
 namespace avx512bf16 {
 namespace {
 
-/// The AVX-512 Isa plus the bf16 operations of Bf16Weights and Bf16Sink.
+/// The AVX-512 Isa plus the bf16 operations of Bf16Weights and
+/// FloatSink<FloatOut::Bf16>.
 struct Isa : avx512::Isa {
   /// The pair of bf16 at p in every 32-bit lane.
   static WideI bcastPair16(const uint16_t *p) {
@@ -50,21 +51,13 @@ struct Isa : avx512::Isa {
   static WideF dpbf16(WideF acc, WideI w, WideI x) {
     return _mm512_dpbf16_ps(acc, (__m512bh)w, (__m512bh)x);
   }
-  /// f32 -> bf16 by floatToBf16's rule (roundBf16WideF, in integer
-  /// arithmetic: vcvtneps2bf16 flushes subnormals and rounds overflow to
-  /// inf), in the low half of each 32-bit lane.
-  static __m512i toBf16Bits(WideF v) {
-    return _mm512_srli_epi32(_mm512_castps_si512(roundBf16WideF(v)), 16);
-  }
   static void storeWideBf16(void *p, WideF v) {
-    _mm256_storeu_si256(static_cast<__m256i *>(p),
-                        _mm512_cvtepi32_epi16(toBf16Bits(v)));
+    _mm256_storeu_si256(static_cast<__m256i *>(p), toBf16Wide(v));
   }
   static void storeBf16(void *p, F v) {
-    __m512 wide = _mm512_castps256_ps512(v);
     _mm_storeu_si128(
         static_cast<__m128i *>(p),
-        _mm256_castsi256_si128(_mm512_cvtepi32_epi16(toBf16Bits(wide))));
+        _mm256_castsi256_si128(toBf16Wide(_mm512_castps256_ps512(v))));
   }
 };
 

@@ -110,14 +110,7 @@ __mmask16 firstLanes(uint32_t n) {
   return n >= 16 ? __mmask16(0xffff) : __mmask16((1u << n) - 1);
 }
 
-/// 16 f32 rounded to bf16 by floatToBf16's rule (roundBf16WideF, in
-/// integer operations), as 16 bf16.
-__m256i toBf16Exact(__m512 v) {
-  return _mm512_cvtepi32_epi16(
-      _mm512_srli_epi32(_mm512_castps_si512(Isa::roundBf16WideF(v)), 16));
-}
-
-/// toBf16Exact of two vectors (lo first) for a layer input, with one
+/// Isa::toBf16Wide of two vectors (lo first) for a layer input, with one
 /// vcvtne2ps2bf16 where both give the same bf16: that instruction rounds to
 /// nearest even too, but reads f32 subnormals as zero (the exact rule may
 /// round one up to the smallest normal bf16) and rounds values beyond the
@@ -139,8 +132,8 @@ __m512i toBf16Pair(__m512 lo, __m512 hi) {
                   _mm512_mask_cmplt_epu32_mask(_mm512_test_epi32_mask(mhi, mhi),
                                                mhi, normal);
   if (odd)
-    return _mm512_inserti64x4(_mm512_castsi256_si512(toBf16Exact(lo)),
-                              toBf16Exact(hi), 1);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(Isa::toBf16Wide(lo)),
+                              Isa::toBf16Wide(hi), 1);
   return (__m512i)_mm512_cvtne2ps_pbh(hi, lo);
 }
 

@@ -65,6 +65,13 @@ struct Isa : avx2::Isa {
     __m512i sign = _mm512_and_si512(bits, _mm512_set1_epi32(int(0x80000000u)));
     return _mm512_castsi512_ps(_mm512_or_si512(r, sign));
   }
+  /// 16 f32 rounded to bf16 by floatToBf16's rule (roundBf16WideF, in
+  /// integer operations: vcvtneps2bf16 flushes subnormals and rounds
+  /// overflow to inf), as 16 bf16.
+  static __m256i toBf16Wide(WideF v) {
+    return _mm512_cvtepi32_epi16(
+        _mm512_srli_epi32(_mm512_castps_si512(roundBf16WideF(v)), 16));
+  }
   static void storeWideF32(void *p, WideF a) {
     _mm512_storeu_ps(static_cast<float *>(p), a);
   }
