@@ -228,9 +228,16 @@ def init_params(rng):
     return [w0, b0, w1, b1, w2, b2]
 
 
-def loss_and_grads(params, x, target):
-    w0, b0, w1, b1, w2, b2 = params
-    out, (x, a0, h0, a1, h1) = forward(params, x)
+def loss_and_grads(params, x, target, scales=None):
+    """The loss and its gradients; with `scales`, through fake_quant (the
+    I8 fine-tuning): the rounding passes gradients straight through,
+    saturated activations none."""
+    if scales is None:
+        out, (x, a0, h0, a1, h1) = forward(params, x)
+        w, top1, top2 = params[0::2], np.inf, np.inf
+    else:
+        out, (x, a0, h0, a1, h1, w) = fake_quant(params, x, scales)
+        top1, top2 = 255.5 / scales[1], 255.5 / scales[2]
     y = np.exp(out)
     diff = np.log(y + LOG_OFFSET) - np.log(target + LOG_OFFSET)
     loss = np.mean(diff ** 2)
@@ -239,13 +246,25 @@ def loss_and_grads(params, x, target):
     g_out = 2.0 * diff * (y / (y + LOG_OFFSET)) / diff.size
     g_w2 = g_out.T @ h1
     g_b2 = g_out.sum(0)
-    g_a1 = (g_out @ w2) * (a1 > 0.0)
+    g_a1 = (g_out @ w[2]) * ((a1 > 0.0) & (a1 < top2))
     g_w1 = g_a1.T @ h0
     g_b1 = g_a1.sum(0)
-    g_a0 = (g_a1 @ w1) * (a0 > 0.0)
+    g_a0 = (g_a1 @ w[1]) * ((a0 > 0.0) & (a0 < top1))
     g_w0 = g_a0.T @ x
     g_b0 = g_a0.sum(0)
     return loss, [g_w0, g_b0, g_w1, g_b1, g_w2, g_b2]
+
+
+def adam_step(params, grads, m, s, step, lr, beta1=0.9, beta2=0.999, eps=1e-8):
+    """One Adam update of params in place (m, s: the moment estimates)."""
+    for p, g, mi, si in zip(params, grads, m, s):
+        mi *= beta1
+        mi += (1.0 - beta1) * g
+        si *= beta2
+        si += (1.0 - beta2) * g * g
+        m_hat = mi / (1.0 - beta1 ** step)
+        s_hat = si / (1.0 - beta2 ** step)
+        p -= lr * m_hat / (np.sqrt(s_hat) + eps)
 
 
 def save_npy(path, array):
@@ -289,25 +308,6 @@ def fake_quant(params, x, scales):
     h1 = act(np.maximum(a1, 0.0), s2, 0, 255)
     out = h1 @ q[2].T + b2
     return out, (x0, a0, h0, a1, h1, q)
-
-
-def qat_loss_and_grads(params, x, target, scales):
-    """loss_and_grads through fake_quant: the rounding passes gradients
-    straight through, saturated activations none."""
-    out, (x0, a0, h0, a1, h1, q) = fake_quant(params, x, scales)
-    y = np.exp(out)
-    diff = np.log(y + LOG_OFFSET) - np.log(target + LOG_OFFSET)
-    loss = np.mean(diff ** 2)
-    g_out = 2.0 * diff * (y / (y + LOG_OFFSET)) / diff.size
-    g_w2 = g_out.T @ h1
-    g_b2 = g_out.sum(0)
-    g_a1 = (g_out @ q[2]) * (a1 > 0.0) * (a1 < 255.5 / scales[2])
-    g_w1 = g_a1.T @ h0
-    g_b1 = g_a1.sum(0)
-    g_a0 = (g_a1 @ q[1]) * (a0 > 0.0) * (a0 < 255.5 / scales[1])
-    g_w0 = g_a0.T @ x0
-    g_b0 = g_a0.sum(0)
-    return loss, [g_w0, g_b0, g_w1, g_b1, g_w2, g_b2]
 
 
 def integer_network(params, scales):
@@ -356,17 +356,11 @@ def train_i8(args, x_train, y_train, x_val, y_val, start):
           flush=True)
     m = [np.zeros_like(p) for p in params]
     s = [np.zeros_like(p) for p in params]
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
     for step in range(1, args.i8_steps + 1):
         lr = 1e-6 + 0.5 * (1e-3 - 1e-6) * (1.0 + np.cos(np.pi * step / args.i8_steps))
         idx = rng.integers(0, x_train.shape[0], args.batch)
-        loss, grads = qat_loss_and_grads(params, x_train[idx], y_train[idx], scales)
-        for p, g, mi, si in zip(params, grads, m, s):
-            mi *= beta1
-            mi += (1.0 - beta1) * g
-            si *= beta2
-            si += (1.0 - beta2) * g * g
-            p -= lr * (mi / (1.0 - beta1 ** step)) / (np.sqrt(si / (1.0 - beta2 ** step)) + eps)
+        loss, grads = loss_and_grads(params, x_train[idx], y_train[idx], scales)
+        adam_step(params, grads, m, s, step, lr)
         if step % 500 == 0 or step == args.i8_steps:
             scales = activation_scales(params, calibration, fake_quant)
             net = integer_network(params, scales)
@@ -421,20 +415,12 @@ def main():
     params = init_params(rng)
     m = [np.zeros_like(p) for p in params]
     s = [np.zeros_like(p) for p in params]
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
     for step in range(1, args.steps + 1):
         # Cosine decay from 3e-3 to 3e-5.
         lr = 3e-5 + 0.5 * (3e-3 - 3e-5) * (1.0 + np.cos(np.pi * step / args.steps))
         idx = rng.integers(0, n_train, args.batch)
         loss, grads = loss_and_grads(params, x_train[idx], y_train[idx])
-        for p, g, mi, si in zip(params, grads, m, s):
-            mi *= beta1
-            mi += (1.0 - beta1) * g
-            si *= beta2
-            si += (1.0 - beta2) * g * g
-            m_hat = mi / (1.0 - beta1 ** step)
-            s_hat = si / (1.0 - beta2 ** step)
-            p -= lr * m_hat / (np.sqrt(s_hat) + eps)
+        adam_step(params, grads, m, s, step, lr)
         if step % 1000 == 0 or step == args.steps:
             val = psnr(evaluate(params, x_val), y_val)
             print(f"step {step:6d}  loss {loss:.5f}  PSNR(320x180) {val:.2f} dB  "

@@ -1332,6 +1332,23 @@ def emit_mx(rng, p, n):
     p.ops.append(op)
 
 
+def mlp_layer(rng, p, name, wt, bias_interp, m, k):
+    """One coopvec.mlp layer's matrix (any layout and transpose) and, 60% of
+    the time, its bias: (text, buffer types, logical weights, bias values or
+    None)."""
+    layout = str(rng.choice(LAYOUTS))
+    tr = layout.endswith("Optimal") and rng.random() < 0.4
+    wname, woffs, stride, wvals, _ = matrix_buffer(rng, p, f"w{name}", wt, layout, tr, m, k)
+    txt = (f"{wname}[{p.const(woffs[0])}] matrix<{wt}, {m}x{k}, {layout}{', transpose' if tr else ''}>"
+           f" stride {p.const(stride)}")
+    b = None
+    if rng.random() < 0.6:
+        bname, boffs, bvals = bias_buffer(rng, p, f"b{name}", bias_interp, m)
+        txt += f" bias {bname}[{p.const(boffs[0])}]"
+        b = bvals[0]
+    return txt, ["memref<?xi8>"] * (1 if b is None else 2), wvals[0], b
+
+
 def emit_mlp(rng, p, n):
     """coopvec.mlp: a chain of 1-3 layers (all F32, all F16, all BF16 or all
     I8 weights, any layout and transpose, optional F32 bias, ReLU or none,
@@ -1355,22 +1372,11 @@ def emit_mlp(rng, p, n):
     layers, types, params = [], [], []
     for l in range(nl):
         m, k = dims[l + 1], dims[l]
-        layout = str(rng.choice(LAYOUTS))
-        tr = layout.endswith("Optimal") and rng.random() < 0.4
-        wname, woffs, stride, wvals, _ = matrix_buffer(rng, p, f"w{n}_{l}", wt, layout, tr, m, k)
-        # Keep activations of order one through the chain.
-        txt = (f"{wname}[{p.const(woffs[0])}] matrix<{wt}, {m}x{k}, {layout}{', transpose' if tr else ''}>"
-               f" stride {p.const(stride)}")
-        types.append("memref<?xi8>")
-        b = None
-        if rng.random() < 0.6:
-            bname, boffs, bvals = bias_buffer(rng, p, f"b{n}_{l}", "F32", m)
-            txt += f" bias {bname}[{p.const(boffs[0])}]"
-            types.append("memref<?xi8>")
-            b = bvals[0]
+        txt, ty, w, b = mlp_layer(rng, p, f"{n}_{l}", wt, "F32", m, k)
+        types += ty
         act = "relu" if rng.random() < 0.6 else "none"
         layers.append(txt + " " + act)
-        params.append((wvals[0], b, act))
+        params.append((w, b, act))
     use_exp = rng.random() < 0.3
     p.body.append(f"coopvec.mlp {xm} layers [" + ",\n    ".join(layers) + "]"
                   + (" exp" if use_exp else "") + f" into {ym}")
@@ -1429,18 +1435,10 @@ def emit_mlp_i8(rng, p, n):
     layers, wtypes, btypes, rtypes, params = [], [], [], [], []
     for l in range(nl):
         m, k = dims[l + 1], dims[l]
-        layout = str(rng.choice(LAYOUTS))
-        tr = layout.endswith("Optimal") and rng.random() < 0.4
-        wname, woffs, stride, wvals, _ = matrix_buffer(rng, p, f"w{n}_{l}", "I8", layout, tr, m, k)
-        txt = (f"{wname}[{p.const(woffs[0])}] matrix<I8, {m}x{k}, {layout}{', transpose' if tr else ''}>"
-               f" stride {p.const(stride)}")
-        wtypes.append("memref<?xi8>")
-        b = None
-        if rng.random() < 0.6:
-            bname, boffs, bvals = bias_buffer(rng, p, f"b{n}_{l}", "I32", m)
-            txt += f" bias {bname}[{p.const(boffs[0])}]"
-            btypes.append("memref<?xi8>")
-            b = bvals[0].astype(np.int64)
+        txt, ty, w, b = mlp_layer(rng, p, f"{n}_{l}", "I8", "I32", m, k)
+        wtypes.append(ty[0])
+        btypes += ty[1:]
+        b = None if b is None else b.astype(np.int64)
         act = "relu" if rng.random() < 0.6 else "none"
         # Scales around 1 / (K * typical |w q|), a few rows saturating.
         scales = (rng.uniform(0.25, 4.0, m) / (40.0 * k)).astype(np.float32)
@@ -1450,7 +1448,7 @@ def emit_mlp_i8(rng, p, n):
         rname, _ = p.arg(f"r{n}_{l}", "memref<?xi8>", rbuf)
         rtypes.append("memref<?xi8>")
         layers.append(txt + " " + act + f" requant {rname}[{p.const(roff)}]")
-        params.append((wvals[0].astype(np.int64), b, act, scales))
+        params.append((w.astype(np.int64), b, act, scales))
     use_exp = rng.random() < 0.3
     p.body.append(f"coopvec.mlp {xm} layers [" + ",\n    ".join(layers) + "]"
                   + f" input_scale %qs{n}" + (" exp" if use_exp else "") + f" into {ym}")
