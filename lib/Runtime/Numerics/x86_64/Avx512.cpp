@@ -36,6 +36,20 @@ bool cpuHasAvx512() {
 
 namespace {
 
+/// The f32 source lines `kPrefetchAhead` values (4 KiB) past src[0..lines * 16)
+/// are requested now: the conversions stream their input from memory, and
+/// one core's hardware prefetchers alone leave them at 35-47% of copy
+/// bandwidth on an Emerald Rapids Xeon (2.4 instead of 1.5 G values/s for
+/// f32 -> E4M3 with it; bench/numerics/README.md).
+constexpr size_t kPrefetchAhead = 1024;
+
+__attribute__((always_inline)) inline void prefetchAhead(const float *src,
+                                                         unsigned lines) {
+  for (unsigned l = 0; l < lines; ++l)
+    _mm_prefetch(reinterpret_cast<const char *>(src + kPrefetchAhead + 16 * l),
+                 _MM_HINT_T0);
+}
+
 /// Broadcast constants of one conversion, loaded once per call.
 struct Avx512Consts {
   __m512i absMask, one, manShift, expAdjust, roundBias, normalBelow;
@@ -149,6 +163,7 @@ COOPVEC_AVX512 size_t convertF32Kernel(unsigned dst, const SimdParams &p,
   uint8_t *o = static_cast<uint8_t *>(out);
   size_t i = 0;
   for (; i + 64 <= n; i += 64) {
+    prefetchAhead(src + i, 4);
     __m512i r0 = convert16(c, _mm512_loadu_si512(src + i));
     __m512i r1 = convert16(c, _mm512_loadu_si512(src + i + 16));
     __m512i r2 = convert16(c, _mm512_loadu_si512(src + i + 32));
@@ -209,6 +224,7 @@ COOPVEC_AVX512 size_t mxKernel(unsigned elem, const SimdParams &p, int emax,
   // lane k of `amax` holds block k's maximum in every dword.
   for (; i + 128 <= n; i += 128) {
     __m512i x[8], m[4];
+    prefetchAhead(src + i, 8);
     for (unsigned j = 0; j < 8; ++j)
       x[j] = _mm512_loadu_si512(src + i + 16 * j);
     // |x| as integers orders like the magnitudes (NaN above inf).
