@@ -373,13 +373,13 @@ static std::vector<float> evaluateIntNetwork(StringRef weightsDir,
           int64_t acc = layer->bias[r];
           for (unsigned c = 0; c < layer->cols; ++c)
             acc += int64_t(layer->weights[size_t(r) * layer->cols + c]) * q[c];
+          // The runtime's i32 sum wraps; then the ReLU.
+          int32_t sum = int32_t(uint32_t(uint64_t(acc)));
           if (last) {
-            out[r] = std::exp(float(int32_t(acc)) * layer->scale[r]);
+            out[r] = std::exp(float(sum) * layer->scale[r]);
             continue;
           }
-          float scaled =
-              float(int32_t(std::max<int64_t>(acc, 0))) * layer->scale[r];
-          next[r] = quantize(scaled, 0, 255);
+          next[r] = quantize(float(std::max(sum, 0)) * layer->scale[r], 0, 255);
         }
         q = std::move(next);
       }

@@ -320,7 +320,11 @@ def integer_network(params, scales):
         sw = row_scales(w)
         net[f"w{l}"] = np.clip(np.rint(w * sw[:, None]), -127, 127).astype("i1")
         acc_scale = sw.astype(np.float64) * act[l]
-        net[f"b{l}"] = np.rint(b.astype(np.float64) * acc_scale).astype("<i4")
+        bias = np.rint(b.astype(np.float64) * acc_scale)
+        if np.abs(bias).max() >= 2.0 ** 31:
+            sys.exit(f"train.py: error: layer {l}'s bias does not fit int32 in "
+                     "accumulator units (a row of near-zero weights)")
+        net[f"b{l}"] = bias.astype("<i4")
         next_scale = act[l + 1] if l < 2 else 1.0
         net[f"s{l}"] = (next_scale / acc_scale).astype("<f4")
     return net

@@ -122,7 +122,8 @@ int32_t coopvecMatVecMul(void *output, uint32_t outputType,
 /// RuntimeFunctions.def): out = act(W * in + bias), W outputs x inputs;
 /// weightsInterp F32, F16, BF16 or I8 (the same for every layer), bias NULL
 /// or F32/F16 (float weights) or I32 (I8 weights), activation a
-/// CoopVecActivation, requantScale for I8 only (see below).
+/// CoopVecActivation, requantScale or requantScales/requantScalesOffset for
+/// I8 only (see below).
 
 /// Fused multi-layer perceptron over a batch of f32 vectors:
 ///   h0 = input[b]; h(l+1) = act_l(W_l h_l + bias_l); output[b] = h(L)
@@ -132,7 +133,8 @@ int32_t coopvecMatVecMul(void *output, uint32_t outputType,
 /// and on AVX-512 every float layer of 16 rows or more (16-row panels), are
 /// put into compute form once per call (F16 widened to f32: exact, so
 /// results equal the F16 matvec; I8 widened to 16 bits, or on AVX-512 VNNI
-/// repacked into vpdpbusd panels with s8 activations: same results).
+/// repacked into vpdpbusd panels with 8-bit activations, or AMX tiles: same
+/// results).
 ///
 /// BF16 weights multiply layer inputs rounded to bf16 (the input vectors and
 /// every hidden layer's outputs, by the DXIL rule: RTNE, finite overflow to
@@ -154,16 +156,18 @@ int32_t coopvecMatVecMul(void *output, uint32_t outputType,
 ///   output[r]  = act_L(acc_L[r]) * s_L[r]              (last, f32)
 /// with every product rounded to f32 and s_l[r] the layer's requantScales[r]
 /// (M f32 at requantScales + requantScalesOffset) or, when requantScales is
-/// NULL, its requantScale; i.e. s_l[r] = weightScale_l[r] *
-/// activationScale_l / activationScale_(l+1) for hidden layers and
-/// weightScale_L[r] * activationScale_L for the last (value = integer /
-/// scale); bias_l is in accumulator units. NaN activations quantize to 0. Every
-/// path gives these results to the bit: AMX tiles (tdpbssd) on CPUs with
+/// NULL, its requantScale. With quantization scales that map values to
+/// integers (integer = value * scale: inputScale for the input, a_l for
+/// layer l's input, w_l[r] for row r of W_l), s_l[r] = a_(l+1) / (w_l[r] *
+/// a_l) for hidden layers and 1 / (w_L[r] * a_L) for the last; bias_l is in
+/// accumulator units (bias * w_l[r] * a_l). NaN activations quantize to 0.
+/// Every path gives these results to the bit: AMX tiles (tdpbssd) on CPUs with
 /// AMX-INT8, vpdpbusd on AVX-512 VNNI, else vpmaddwd on 16-bit activations;
 /// COOPVEC_MLP_I8=vpdpbusd keeps a CPU with AMX off the tiles.
 ///
-/// exp() is glibc's expf, on AVX-512 CPUs evaluated 16 lanes at a time by
-/// the same double-precision steps (the same floats, to the bit).
+/// exp() is the C library's expf; with glibc, AVX-512 CPUs evaluate glibc's
+/// algorithm 16 lanes at a time by the same double-precision steps (the
+/// same floats, to the bit).
 int32_t coopvecMlpForward(float *output, uint64_t outputStride,
                           const float *input, uint64_t inputStride,
                           uint32_t batch, const CoopVecMlpLayer *layers,

@@ -158,7 +158,8 @@ Bf16Path bf16Path(IsaLevel isa) {
 
 /// I8 networks on AMX tiles (tdpbssd) where the CPU has AMX-INT8 and the
 /// OS grants the tile data, else on vpdpbusd (AVX-512 VNNI) or vpmaddwd.
-/// COOPVEC_MLP_I8=vpdpbusd keeps them off the tiles (tests, benchmarks).
+/// COOPVEC_MLP_I8=vpdpbusd keeps them off the tiles (tests, benchmarks; any
+/// other value leaves the default).
 /// Both give the same results to the bit. Measured on an Emerald Rapids
 /// Xeon (bench/cpu/README.md): the 64-64-64-3 frame took 93-97 ms on AMX
 /// and 195 ms on vpdpbusd (one thread; 50-52 and 106 ms on two).
@@ -166,7 +167,7 @@ bool i8OnAmx(IsaLevel isa) {
 #if defined(__x86_64__)
   static const bool allowed = [] {
     const char *env = std::getenv("COOPVEC_MLP_I8");
-    return !env || std::strcmp(env, "amx") == 0;
+    return !env || std::strcmp(env, "vpdpbusd") != 0;
   }();
   uint64_t f = cpuFeatures();
   return allowed && isa == IsaLevel::Avx512 && (f & kX86AmxTile) &&
@@ -943,7 +944,9 @@ void coopvec::kernels::applyOutputExp(const MlpPlan &plan, uint8_t *out,
   if (!plan.outputExp)
     return;
   uint32_t m = plan.layers[plan.numLayers - 1].m;
-#if defined(__x86_64__)
+#if defined(__x86_64__) && defined(__GLIBC__)
+  // glibc's expf on 16 lanes (ExpAvx512.cpp); another libm keeps std::exp
+  // on every lane, so that every path gives the same floats.
   if (activeIsa() == IsaLevel::Avx512 && plan.outputStride % 4 == 0)
     return avx512::expRows(reinterpret_cast<float *>(out),
                            plan.outputStride / 4, nb, m);

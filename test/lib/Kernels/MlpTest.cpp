@@ -508,6 +508,41 @@ void checkExp(Checker &ck) {
   coopvecKernelsForceIsa(nullptr);
 }
 
+/// An infinite input through a BF16 layer without ReLU whose M (20) is not
+/// a multiple of 16: every output is +inf on every path. (The AMX path once
+/// left 0 * inf = NaN in the next layer's padding inputs, which then made
+/// every output NaN.)
+void checkBf16Infinity(Checker &ck) {
+  const uint16_t half = 0x3F00; // 0.5 in bf16
+  std::vector<uint16_t> w0(20 * 8, half), w1(3 * 24, half);
+  CoopVecMlpLayer l[2] = {};
+  l[0].weights = w0.data();
+  l[0].outputs = 20;
+  l[0].inputs = 8;
+  l[0].stride = 16;
+  l[1].weights = w1.data();
+  l[1].outputs = 3;
+  l[1].inputs = 20;
+  l[1].stride = 48;
+  for (CoopVecMlpLayer &layer : l) {
+    layer.weightsInterp = COOPVEC_TYPE_BF16;
+    layer.layout = COOPVEC_LAYOUT_ROW_MAJOR;
+    layer.activation = COOPVEC_ACTIVATION_NONE;
+  }
+  uint32_t batch = 37;
+  std::vector<float> x(uint64_t(batch) * 8, 1.0f), y(uint64_t(batch) * 3);
+  x[8 * 5] = std::numeric_limits<float>::infinity();
+  int32_t st =
+      coopvecMlpForward(y.data(), 0, x.data(), 0, batch, l, 2, 1.0f, 0, 1);
+  bool ok = st == COOPVEC_OK;
+  for (uint32_t b = 0; b < batch; ++b)
+    for (uint32_t i = 0; i < 3; ++i)
+      ok &= b == 5 ? y[3 * b + i] == std::numeric_limits<float>::infinity()
+                   : y[3 * b + i] == 40.0f; // 20 x 0.5 x (8 x 0.5 x 1)
+  ck.check(ok, "mlp-bf16 infinite input: status=%d row 5 = %g %g %g", st, y[15],
+           y[16], y[17]);
+}
+
 void checkInvalid(Checker &ck) {
   std::vector<float> w(64 * 64), x(64), y(64);
   CoopVecMlpLayer l[2] = {};
@@ -589,6 +624,7 @@ int main() {
   }
   checkBf16Rounding(ck);
   checkExp(ck);
+  checkBf16Infinity(ck);
   checkInvalid(ck);
   printIsas();
   return ck.finish("mlp");

@@ -1,16 +1,17 @@
 //===- MlpAmx.cpp - The BF16 and I8 fused MLP on AMX tiles ----------------===//
 //
-// The fused MLP with BF16 weights (tdpbf16ps) or I8 weights (tdpbssd) on
-// Intel AMX: per task a batch tile of vectors goes through every layer with
-// its activations (bf16, or s8) in rows of a scratch buffer; 16 vectors x
-// 64 bytes of inputs (32 bf16 or 64 s8) form an A tile, a B tile holds the
-// same inputs (16 pairs, or quads) of 16 outputs of the weights
-// (packAmxMatrix), and four C tiles accumulate 16 vectors x 64 outputs (f32,
-// or exact i32). The epilogue runs on the C tiles after tilestored: bias and
-// ReLU, then for a hidden layer the next layer's input (BF16: rounded to
-// bf16 by floatToBf16's rule, as every BF16 path does; I8: requantized to
-// s8 by floatToS8, as the VNNI path does, so the results are the same to the
-// bit), for the last the f32 results (I8: scaled). Only reached after
+// The fused MLP with BF16 weights (tdpbf16ps) or I8 weights (tdpbssd, and
+// tdpbusd for u8 inputs) on Intel AMX: per task batches of 128 vectors go
+// through every layer with their activations (bf16, or s8/u8) in rows of a
+// scratch buffer; 16 vectors x 64 bytes of inputs (32 bf16 or 64 bytes)
+// form an A tile, a B tile holds the same inputs (16 pairs, or quads) of 16
+// outputs of the weights (packAmxMatrix), and four C tiles accumulate 16
+// vectors x 64 outputs (f32, or exact i32). The epilogue runs on the C tiles
+// after tilestored: bias and ReLU, then for a hidden layer the next layer's
+// input (BF16: rounded to bf16 by floatToBf16's rule, as every BF16 path
+// does; I8: requantized by the row's scale to u8 after a ReLU, else s8,
+// floatToU8 / floatToS8, as the VNNI path does, so the results are the same
+// to the bit), for the last the f32 results (I8: scaled). Only reached after
 // Kernels.cpp checked AMX-TILE, AMX-BF16 or AMX-INT8 and AVX-512 (with
 // AVX-512 BF16 for BF16; the CPUs with AMX-BF16 all have it) and obtained
 // the kernel's permission for the tile data (amxPermitted).
@@ -162,7 +163,14 @@ struct Bf16Tiles {
   struct Epilogue {
     __m512 bias[4];
     bool relu;
+    /// The lanes of each block below M: the next layer's padding inputs
+    /// must be zero, and an output past M is 0 * x for every input x, NaN
+    /// where an input is infinite.
+    __mmask16 rows[4];
     Epilogue(const MlpLayerPlan &layer, Block block) : relu(layer.relu) {
+      for (uint32_t j = 0; j < 4; ++j)
+        rows[j] = j < block.count ? firstLanes(layer.m - block.col - 16 * j)
+                                  : __mmask16(0);
       for (uint32_t j = 0; j < 4; ++j)
         bias[j] = j < block.count
                       ? _mm512_loadu_ps(layer.biasF + block.col + 16 * j)
@@ -177,9 +185,11 @@ struct Bf16Tiles {
     void hiddenRow(const Acc (*c)[256], uint32_t r, uint32_t count,
                    T *dst) const {
       for (uint32_t j = 0; j < count; j += 2) {
-        __m512 lo = value(c[j] + r * 16, j);
-        __m512 hi = j + 1 < count ? value(c[j + 1] + r * 16, j + 1)
-                                  : _mm512_setzero_ps();
+        __m512 lo = _mm512_maskz_mov_ps(rows[j], value(c[j] + r * 16, j));
+        __m512 hi = j + 1 < count
+                        ? _mm512_maskz_mov_ps(rows[j + 1],
+                                              value(c[j + 1] + r * 16, j + 1))
+                        : _mm512_setzero_ps();
         _mm512_storeu_si512(dst + 16 * j, toBf16Pair(lo, hi));
       }
     }
@@ -416,8 +426,8 @@ void runTile(const MlpPlan &plan, uint32_t b0, uint32_t nb, uint32_t aheadEnd) {
       Epilogue epilogue(layer, bl);
       uint32_t rt = i / groups * 16;
       if (!last) {
-        // Outputs past M are zero (zero weights and bias, ReLU or not):
-        // the next layer's padding columns.
+        // Outputs past M are zero (I8: zero weights and bias; BF16: masked,
+        // see Bf16Tiles::Epilogue): the next layer's padding columns.
         for (uint32_t r = 0; r < 16; ++r)
           epilogue.hiddenRow(c, r, bl.count, next + (rt + r) * hs + bl.col);
         continue;

@@ -12,6 +12,7 @@
 
 #include "NumericsInternal.h"
 
+#include <cstdint>
 #include <cstring>
 
 #if defined(__x86_64__)
@@ -45,9 +46,11 @@ constexpr size_t kPrefetchAhead = 1024;
 
 __attribute__((always_inline)) inline void prefetchAhead(const float *src,
                                                          unsigned lines) {
+  // An address past the array is fine for a prefetch, but not as a pointer
+  // computed from src.
+  uintptr_t at = reinterpret_cast<uintptr_t>(src) + 4 * kPrefetchAhead;
   for (unsigned l = 0; l < lines; ++l)
-    _mm_prefetch(reinterpret_cast<const char *>(src + kPrefetchAhead + 16 * l),
-                 _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char *>(at + 64 * l), _MM_HINT_T0);
 }
 
 /// Broadcast constants of one conversion, loaded once per call.

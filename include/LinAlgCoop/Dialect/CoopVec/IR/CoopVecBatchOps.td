@@ -257,7 +257,8 @@ def CoopVec_MLPOp : CoopVec_Op<"mlp", [DeclareOpInterfaceMethods<CoopVec_Support
     coopvec.mlp %x layers [
         %w[%o0] matrix<F32, 64x9, InferencingOptimal> stride %c0 bias %b[%b0] relu,
         %w[%o1] matrix<F32, 3x64, InferencingOptimal> stride %c0 bias %b[%b1] none]
-      exp into %y : memref<?x9xf32>, memref<?x3xf32>, memref<?xi8>, memref<?xi8>
+      exp into %y : memref<?x9xf32>, memref<?x3xf32>,
+                    memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>
     ```
 
     I8 weights make a quantized network (symmetric int8, the scheme of the
@@ -277,8 +278,12 @@ def CoopVec_MLPOp : CoopVec_Op<"mlp", [DeclareOpInterfaceMethods<CoopVec_Support
         %w[%o0] matrix<I8, 64x12, RowMajor> stride %c16 bias %b[%b0] relu requant %s[%s0],
         %w[%o1] matrix<I8, 3x64, RowMajor> stride %c64 bias %b[%b1] none requant %s[%s1]]
       input_scale %q exp into %y
-      : memref<?x12xf32>, memref<?x3xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>
+      : memref<?x12xf32>, memref<?x3xf32>, memref<?xi8>, memref<?xi8>,
+        memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>
     ```
+
+    (one type per weight, bias and requant operand, in that order, even
+    where they name the same buffer).
 
     Rules: inputs and outputs are `f32` rows of the first layer's `K` and
     the last layer's `M` elements; each layer's `K` is the previous layer's
