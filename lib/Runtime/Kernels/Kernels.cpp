@@ -107,6 +107,16 @@ IsaLevel floatIsa() {
   return isa == IsaLevel::Avx512 && !forced ? IsaLevel::Avx2 : isa;
 }
 
+#if defined(__x86_64__)
+/// Whether the MLP may use AMX tiles with the data type of `typeFeature`
+/// (kX86AmxBf16, kX86AmxInt8): the CPU has AMX-TILE and it, and the OS
+/// grants the tile data.
+bool amxTiles(uint64_t typeFeature) {
+  uint64_t f = cpuFeatures();
+  return (f & kX86AmxTile) && (f & typeFeature) && amx::amxPermitted();
+}
+#endif
+
 /// How a BF16 network runs on x86-64 with AVX-512 (the portable and AVX2
 /// levels always take the f32 path).
 enum class Bf16Path { F32, Vdpbf16ps, Amx };
@@ -138,9 +148,8 @@ Bf16Path bf16Path(IsaLevel isa) {
   if (isa != IsaLevel::Avx512)
     return Bf16Path::F32;
   uint64_t f = cpuFeatures();
-  bool amx = (f & kX86AmxTile) && (f & kX86AmxBf16) && (f & kX86Avx512Bf16) &&
-             amx::amxPermitted();
   bool dp = (f & kX86Avx512Bf16) != 0;
+  bool amx = dp && amxTiles(kX86AmxBf16);
   if (requested >= 0) {
     Bf16Path want = Bf16Path(requested);
     return (want == Bf16Path::Amx && amx) || (want == Bf16Path::Vdpbf16ps && dp)
@@ -169,9 +178,7 @@ bool i8OnAmx(IsaLevel isa) {
     const char *env = std::getenv("COOPVEC_MLP_I8");
     return !env || std::strcmp(env, "vpdpbusd") != 0;
   }();
-  uint64_t f = cpuFeatures();
-  return allowed && isa == IsaLevel::Avx512 && (f & kX86AmxTile) &&
-         (f & kX86AmxInt8) && amx::amxPermitted();
+  return allowed && isa == IsaLevel::Avx512 && amxTiles(kX86AmxInt8);
 #else
   (void)isa;
   return false;
@@ -838,12 +845,13 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
     // narrow ones (e.g. an RGB output) waste fewer lanes in 8-row panels.
     lp.wide = wideFloat && layer.outputs >= 16;
     lp.vnni = vnni && !plan.amx;
-    // After a ReLU the s8 activations are >= 0, i.e. already u8 for
-    // vpdpbusd; other inputs are flipped into u8 (VnniS8Weights<true>) and
-    // the bias takes the -128 * row sum correction (rowTerms). AMX
-    // multiplies s8 by s8 (tdpbssd).
-    lp.flipInput = lp.vnni && (l == 0 || layers[l - 1].activation !=
-                                             COOPVEC_ACTIVATION_RELU);
+    // I8: after a ReLU the activations are u8 (unsignedIn), what vpdpbusd
+    // and tdpbusd read; other inputs are s8, which vpdpbusd reads flipped
+    // into u8 (VnniS8Weights<true>) with the -128 * row sum correction in
+    // the bias (rowTerms), and AMX multiplies by s8 (tdpbssd).
+    lp.unsignedIn = plan.int8 && l > 0 &&
+                    layers[l - 1].activation == COOPVEC_ACTIVATION_RELU;
+    lp.flipInput = lp.vnni && !lp.unsignedIn;
     lp.bf16Panels = bf16Panels;
     if (plan.amx) {
 #if defined(__x86_64__)
@@ -889,7 +897,6 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
       lp.requant = requant[l].data();
       bool hidden = l + 1 < numLayers;
       lp.unsignedOut = hidden && lp.relu;
-      lp.unsignedIn = l > 0 && plan.layers[l - 1].relu;
     }
     const uint8_t *b =
         layer.bias ? static_cast<const uint8_t *>(layer.bias) + layer.biasOffset
@@ -946,8 +953,9 @@ void coopvec::kernels::applyOutputExp(const MlpPlan &plan, uint8_t *out,
   uint32_t m = plan.layers[plan.numLayers - 1].m;
 #if defined(__x86_64__) && defined(__GLIBC__)
   // glibc's expf on 16 lanes (ExpAvx512.cpp); another libm keeps std::exp
-  // on every lane, so that every path gives the same floats.
-  if (activeIsa() == IsaLevel::Avx512 && plan.outputStride % 4 == 0)
+  // on every lane, so that every path gives the same floats. (The output
+  // stride is a multiple of 4: coopvecMlpForward checks it.)
+  if (activeIsa() == IsaLevel::Avx512)
     return avx512::expRows(reinterpret_cast<float *>(out),
                            plan.outputStride / 4, nb, m);
 #endif

@@ -294,16 +294,6 @@ template <class T> Scratch<T> &scratch() {
   return s;
 }
 
-/// Rows [0, rows) of `a` (`stride` elements per row) columns [from, to) set
-/// to zero.
-template <class T>
-void zeroColumns(T *a, uint64_t stride, uint32_t rows, uint32_t from,
-                 uint32_t to) {
-  if (from < to)
-    for (uint32_t b = 0; b < rows; ++b)
-      std::memset(a + b * stride + from, 0, sizeof(T) * (to - from));
-}
-
 /// Starts a job on the tiles: C tiles 0..3 = 16 rows of `a` (aStride bytes
 /// apart) times `count` blocks of B tiles from `w` (panelBytes apart).
 template <class Tiles>
@@ -427,7 +417,9 @@ void runTile(const MlpPlan &plan, uint32_t b0, uint32_t nb, uint32_t aheadEnd) {
       uint32_t rt = i / groups * 16;
       if (!last) {
         // Outputs past M are zero (I8: zero weights and bias; BF16: masked,
-        // see Bf16Tiles::Epilogue): the next layer's padding columns.
+        // see Bf16Tiles::Epilogue), and hiddenRow writes whole groups (64
+        // bytes, or pairs of blocks): the next layer's input is zero padded
+        // to whole chunks, roundUp(M, kDepth).
         for (uint32_t r = 0; r < 16; ++r)
           epilogue.hiddenRow(c, r, bl.count, next + (rt + r) * hs + bl.col);
         continue;
@@ -440,11 +432,6 @@ void runTile(const MlpPlan &plan, uint32_t b0, uint32_t nb, uint32_t aheadEnd) {
                   bl.col + 16 * j,
               valid, epilogue.last(c[j] + r * 16, j));
       }
-    }
-    if (!last) {
-      // A layer's input is padded to whole chunks with zeros.
-      zeroColumns(next, hs, rows, blocks * 16,
-                  uint32_t(layout::roundUp(layer.m, kDepth)));
     }
   }
   applyOutputExp(plan, out, nb);
