@@ -45,6 +45,7 @@ int gReps = 5;
 int gThreads = 2;
 bool gFloatPeers = true; // COOPVEC_BENCH_NO_F32=1 leaves them out
 bool gAvx2 = false;      // the CPU has the AVX2 kernel level
+bool gAmx = false;       // the avx512 level runs on AMX tiles
 
 /// Medians (and, in `mins`, minima) of `reps` interleaved runs of each
 /// function after one warm-up run; NaN for a null function.
@@ -103,8 +104,8 @@ struct MatMul {
         attr.set_output_scales(1 << 1, {DNNL_RUNTIME_F32_VAL});
       if (weightZeroPoint)
         attr.set_zero_points(DNNL_ARG_WEIGHTS, 0, {DNNL_RUNTIME_S32_VAL});
-      dnnl::matmul::primitive_desc pd(
-          dnnl::matmul::desc(srcMd, weiAny, dstMd), attr, d.eng);
+      dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(srcMd, weiAny, dstMd),
+                                      attr, d.eng);
       why = pd.impl_info_str();
       prim = dnnl::matmul(pd);
       memory user({{k, n}, weiDt, Tag::ab}, d.eng, const_cast<void *>(weiKxN));
@@ -197,15 +198,17 @@ void printMachine() {
     std::fclose(f);
   }
   std::string isa;
-  for (const char *x : {"avx2", "fma", "avx512f", "avx512bw", "avx512vl",
-                        "avx512_vnni", "avx_vnni", "avx512_bf16",
-                        "avx512_fp16", "amx_int8"})
+  for (const char *x :
+       {"avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
+        "avx_vnni", "avx512_bf16", "avx512_fp16", "amx_int8"})
     if (flags.find(std::string(" ") + x + " ") != std::string::npos)
       isa += std::string(" ") + x;
-  std::printf("cpu: %s (%u online)\nisa:%s\ncoopvec kernel level: %s "
-              "(AVX2 column: forced avx2%s)\n",
+  std::printf("cpu: %s (%u online)\nisa:%s\ncoopvec kernel level: %s%s "
+              "(AVX2 column: forced avx2%s; VNNI column: %s)\n",
               model.c_str(), coopvecKernelsDefaultThreads(), isa.c_str(),
-              coopvecKernelsIsa(), gAvx2 ? "" : ", not available");
+              coopvecKernelsIsa(), gAmx ? " on AMX tiles" : "",
+              gAvx2 ? "" : ", not available",
+              gAmx ? "the avx512 level without tiles" : "not run");
   printLoad("before");
 }
 
@@ -318,6 +321,21 @@ void benchShape(Dnnl &d, const Shape &s) {
     std::fprintf(stderr, "%s: the AVX2 kernels differ\n", s.name);
     std::exit(1);
   }
+  // So do the AVX-512 VNNI kernels where the tiles are the default.
+  Buffer<uint16_t> yVnni(size_t(B) * N);
+  CoopVecQuantMatMulParams pVnni = p;
+  pVnni.output = yVnni.data();
+  auto runVnni = [&] {
+    coopvecKernelsQuantizedAmx(0);
+    int32_t st = coopvecKernelsQuantizedMatMul(&pVnni);
+    coopvecKernelsQuantizedAmx(1);
+    return st;
+  };
+  if (gAmx && (runVnni() != COOPVEC_OK ||
+               std::memcmp(yVnni.data(), yR.data(), yR.size() * 2) != 0)) {
+    std::fprintf(stderr, "%s: the VNNI and AMX kernels differ\n", s.name);
+    std::exit(1);
+  }
   // The first rows against the reference semantics, bit for bit.
   {
     uint32_t rows = std::min<uint32_t>(B, 2);
@@ -349,8 +367,7 @@ void benchShape(Dnnl &d, const Shape &s) {
     xu8[i] = uint8_t(xq[i]) ^ 0x80;
   std::vector<float> outScales(N, 0.001f);
   MatMul f32(d, B, K, N, Dt::f32, Dt::f32, wKxN.data(), nullptr, false);
-  MatMul i8(d, B, K, N, Dt::u8, Dt::s8, wS8KxN.data(), outScales.data(),
-            false);
+  MatMul i8(d, B, K, N, Dt::u8, Dt::s8, wS8KxN.data(), outScales.data(), false);
   MatMul i8zp(d, B, K, N, Dt::u8, Dt::s8, wS8KxN.data(), outScales.data(),
               true);
   Buffer<float> yf(size_t(B) * N);
@@ -374,16 +391,17 @@ void benchShape(Dnnl &d, const Shape &s) {
           : nullptr,
       [&] { coopvecQuantizeRows(&qp); },
       gAvx2 ? Fn([&] { runAvx2(); }) : nullptr,
+      gAmx ? Fn([&] { runVnni(); }) : nullptr,
   };
   std::vector<double> tMin;
   std::vector<double> t = interleavedMedianMs(fns, reps, tMin);
   double gop = 2.0 * B * K * N / 1e9;
   std::printf("%-22s %5ux%-5u x %5ux%-5u g%-4u | %9.3f %9.3f | %9.3f %9.3f "
-              "| %9.3f %9.3f | %7.3f | %9.3f | %5.2f %5.2f %5.2f %5.2f | "
-              "%6.0f | %5.2f\n",
+              "| %9.3f %9.3f | %7.3f | %9.3f %9.3f | %5.2f %5.2f %5.2f %5.2f "
+              "%5.2f | %6.0f | %5.2f\n",
               s.name, B, K, K, N, G, t[0], t[1], t[2], t[3], t[4], t[5], t[6],
-              t[7], t[3] / t[4], t[2] / t[4], t[7] / t[4], t[3] / t[0],
-              gop / (t[3] / 1e3), tMin[3] / tMin[4]);
+              t[7], t[8], t[3] / t[4], t[2] / t[4], t[7] / t[4], t[8] / t[4],
+              t[3] / t[0], gop / (t[3] / 1e3), tMin[3] / tMin[4]);
   if (!i8zp.ok)
     std::printf("    oneDNN u8s8 + per-tensor weight zero point: %s\n",
                 i8zp.why.c_str());
@@ -404,6 +422,7 @@ int main(int argc, char **argv) {
     gFloatPeers = !(f[0] && std::strcmp(f, "0") != 0);
   gAvx2 = coopvecKernelsForceIsa("avx2") == COOPVEC_OK;
   coopvecKernelsForceIsa(nullptr);
+  gAmx = coopvecKernelsQuantizedAmx(-1) == 1;
   if (const char *r = std::getenv("COOPVEC_BENCH_RFC_ROWS"))
     rfcRows = uint32_t(std::max(1, std::atoi(r)));
   std::vector<Shape> shapes = {
@@ -423,12 +442,14 @@ int main(int argc, char **argv) {
   Dnnl d;
   printMachine();
   std::printf("threads %d, reps %d (median; RFC (1) and other >64 Gop shapes "
-              "half), times in ms\n", gThreads, gReps);
-  std::printf("%-22s %-23s | %9s %9s | %9s %9s | %9s %9s | %7s | %9s | %5s "
-              "%5s %5s %5s | %6s | %s\n",
+              "half), times in ms\n",
+              gThreads, gReps);
+  std::printf("%-22s %-23s | %9s %9s | %9s %9s | %9s %9s | %7s | %9s %9s | "
+              "%5s %5s %5s %5s %5s | %6s | %s\n",
               "shape", "B x K x K x N, group", "dnnl f32", "sgemm", "q no R",
-              "q with R", "dnnl s8", "dnnl zp", "quant", "R avx2", "R/s8",
-              "noR/s8", "avx2/s8", "R/f32", "GOPS", "R/s8 of minima");
+              "q with R", "dnnl s8", "dnnl zp", "quant", "R avx2", "R vnni",
+              "R/s8", "noR/s8", "avx2/s8", "vnni/s8", "R/f32", "GOPS",
+              "R/s8 of minima");
   for (const Shape &s : shapes) {
     if (any) {
       bool match = false;

@@ -50,10 +50,18 @@ int32_t coopvecReferenceQuantizedMatMul(const CoopVecQuantMatMulParams *p);
 /// parameters describe a product it computes.
 int32_t coopvecQuantizedMatMulCheck(const CoopVecQuantMatMulParams *p);
 
-/// The kernels (x86-64 AVX-512 VNNI or AVX2): COOPVEC_OK, or
-/// COOPVEC_ERROR_UNSUPPORTED_TYPE where they do not take the parameters
+/// The kernels (x86-64: AMX-INT8 tiles, AVX-512 VNNI or AVX2): COOPVEC_OK,
+/// or COOPVEC_ERROR_UNSUPPORTED_TYPE where they do not take the parameters
 /// (nothing written). Results are bit-identical to the reference's.
 int32_t coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p);
+
+/// Whether coopvecKernelsQuantizedMatMul computes on AMX tiles at the
+/// avx512 kernel level, where the CPU has AMX-INT8 (Intel Sapphire Rapids
+/// and later) and the OS grants the tile data: `allow` 1 lets it (the
+/// default, unless the environment sets COOPVEC_QUANT_I8=vpdpbusd), 0 keeps
+/// it on vpdpbusd, -1 only asks. Returns 1 if calls now use the tiles. Both
+/// give the same results to the bit.
+int32_t coopvecKernelsQuantizedAmx(int32_t allow);
 
 /// Quantizes rows (the one implementation; coopvecCpuQuantizeRows calls
 /// it).

@@ -41,6 +41,13 @@ enum CpuFeature : uint64_t {
 /// The features of this CPU, detected once.
 uint64_t cpuFeatures();
 
+#if defined(__x86_64__)
+/// Whether a kernel may use AMX tiles with the data type of `typeFeature`
+/// (kX86AmxBf16, kX86AmxInt8): the CPU has AMX-TILE and it, and the OS
+/// grants the tile data.
+bool amxTiles(uint64_t typeFeature);
+#endif
+
 /// The levels of every architecture; the numbers order the levels of one
 /// table (comparisons in Kernels.cpp).
 enum class IsaLevel : int32_t { Portable = 0, Avx2 = 1, Avx512 = 2 };

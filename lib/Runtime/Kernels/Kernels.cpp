@@ -29,6 +29,13 @@ using layout::kPanelRows;
 using layout::LayoutParams;
 using layout::roundUp;
 
+#if defined(__x86_64__)
+bool coopvec::kernels::amxTiles(uint64_t typeFeature) {
+  uint64_t f = cpuFeatures();
+  return (f & kX86AmxTile) && (f & typeFeature) && amx::amxPermitted();
+}
+#endif
+
 namespace {
 
 //===----------------------------------------------------------------------===//
@@ -106,16 +113,6 @@ IsaLevel floatIsa() {
   bool forced = envForced || forcedIsa.load(std::memory_order_relaxed) >= 0;
   return isa == IsaLevel::Avx512 && !forced ? IsaLevel::Avx2 : isa;
 }
-
-#if defined(__x86_64__)
-/// Whether the MLP may use AMX tiles with the data type of `typeFeature`
-/// (kX86AmxBf16, kX86AmxInt8): the CPU has AMX-TILE and it, and the OS
-/// grants the tile data.
-bool amxTiles(uint64_t typeFeature) {
-  uint64_t f = cpuFeatures();
-  return (f & kX86AmxTile) && (f & typeFeature) && amx::amxPermitted();
-}
-#endif
 
 /// How a BF16 network runs on x86-64 with AVX-512 (the portable and AVX2
 /// levels always take the f32 path).

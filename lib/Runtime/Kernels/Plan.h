@@ -214,6 +214,14 @@ constexpr uint32_t kAmxRowBytes = 64, kAmxTileBytes = 1024;
 constexpr uint32_t kAmxBatch = 128;
 /// Whether the OS lets this process use the AMX tile data (asked once).
 bool amxPermitted();
+/// A palette-1 tile configuration (ldtilecfg's 64-byte operand): rows and
+/// bytes per row of each tile register, zero for an unused one.
+struct alignas(64) TileConfig {
+  uint8_t palette = 1, startRow = 0;
+  uint8_t reserved[14] = {};
+  uint16_t colsb[16] = {};
+  uint8_t rows[16] = {};
+};
 /// The logical M x K BF16 (elemBytes 2) or I8 (1) matrix as B tiles: per
 /// block of 16 outputs and chunk of 64 bytes of inputs one tile (row i: the
 /// outputs' group of 4 bytes of inputs, i.e. inputs 2i, 2i + 1 or 4i..4i+3),

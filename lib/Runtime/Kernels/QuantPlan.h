@@ -34,6 +34,10 @@ struct QuantPlan {
   QuantMode mode;
   const uint8_t *x; ///< Input rows (x ^ 0x80 for SignedBySigned).
   uint64_t xStride;
+  /// AMX: the same inputs of each whole tile of 16 rows, [k / chunk][16]
+  /// [chunk] bytes with chunk = gcd(group, 64), 16 * k bytes per tile;
+  /// null for the vector kernels.
+  const uint8_t *xTiles;
   const uint8_t *w; ///< Row-major weights, m rows of k bytes.
   uint64_t wStride;
   uint8_t wFlip;    ///< XORed into every weight byte while packing.
@@ -45,16 +49,21 @@ struct QuantPlan {
   /// Whether the packer computes column sums over zxGroup sub-groups (zero
   /// points or the SignedBySigned offset need them).
   bool needColSums;
-  /// Weight zero points transposed to [k / rGroup][m] and the reductions
-  /// minus the input zero points' sums, [b][k / rGroup]; null when absent.
+  /// Weight zero points transposed to [k / rGroup][m], zwStep elements
+  /// from one reduction group to the next (0: the same m values for all),
+  /// and the reductions minus the input zero points' sums, [b][k / rGroup];
+  /// null when absent.
   const int32_t *zwT;
+  uint64_t zwStep;
   const int32_t *radj;
   uint32_t rGroup;
   /// Row sums of x per compute group [b][groups] (UnsignedByUnsigned).
   const int32_t *xsum;
-  /// Scales: [b][groups] and [groups][m]; null when absent.
+  /// Scales: [b][groups] and [groups][m] (swStep elements from one group
+  /// to the next, 0: the same for all); null when absent.
   const float *sx;
   const float *swT;
+  uint64_t swStep;
   /// Bias: floats or int32 per n; null when absent.
   const float *biasF;
   const int32_t *biasI;
@@ -78,6 +87,13 @@ namespace avx512 {
 void quantPanelTask(const QuantPlan &plan, unsigned panel, uint32_t bBegin,
                     uint32_t bEnd);
 } // namespace avx512
+/// AMX tiles for 16-row tiles, vpdpbusd for short tails
+/// (x86_64/QuantizedAmx.cpp).
+namespace amx {
+constexpr uint32_t kQuantAmxRows = 16;
+void quantPanelTask(const QuantPlan &plan, unsigned panel, uint32_t bBegin,
+                    uint32_t bEnd);
+} // namespace amx
 namespace avx2 {
 void quantPanelTask(const QuantPlan &plan, unsigned panel, uint32_t bBegin,
                     uint32_t bEnd);

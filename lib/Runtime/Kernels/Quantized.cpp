@@ -2,11 +2,11 @@
 //
 // coopvecKernelsQuantizedMatMul: checks that the fast path takes the
 // parameters (row-major I8/U8 weights, not transposed, K and every group a
-// multiple of 4, an AVX-512 VNNI or AVX2 kernel level, every int32
-// intermediate provably exact), prepares the plan (QuantPlan.h: transposed
-// weight zero points and scales, reductions minus the input zero points'
-// sums, or row sums of x when no reductions are given) and runs one task per
-// 64 outputs.
+// multiple of 4, an AVX-512 (AMX tiles or VNNI) or AVX2 kernel level,
+// every int32 intermediate provably exact), prepares the plan (QuantPlan.h:
+// transposed weight zero points and scales, reductions minus the input zero
+// points' sums, or row sums of x when no reductions are given) and runs one
+// task per 64 outputs (and chunk of batch rows).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +20,7 @@
 #include "LinAlgCoop/Runtime/Layout.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
@@ -31,19 +32,35 @@ using coopvec::quant::Values;
 namespace {
 constexpr uint64_t kInt32Limit = uint64_t(1) << 31;
 
+/// Whether the AVX-512 level may use AMX tiles: coopvecKernelsQuantizedAmx,
+/// initially off only with COOPVEC_QUANT_I8=vpdpbusd.
+std::atomic<bool> amxAllowed{[] {
+  const char *env = std::getenv("COOPVEC_QUANT_I8");
+  return !env || std::strcmp(env, "vpdpbusd") != 0;
+}()};
+
+struct PanelKernel {
+  QuantPanelTask task = nullptr;
+  uint32_t rows = kQuantRows; ///< Batch rows per tile.
+};
+
 /// The panel task of the active kernel level (Kernels.cpp: the CPU's best,
 /// capped by COOPVEC_KERNELS_ISA or forced by coopvecKernelsForceIsa):
-/// AVX-512 (which includes VNNI) or AVX2; null at the portable level, where
+/// AVX-512 on AMX tiles where the CPU has AMX-INT8 and the OS grants the
+/// tile data, else AVX-512 VNNI, or AVX2; null at the portable level, where
 /// the reference computes the product.
-QuantPanelTask panelTask() {
+PanelKernel panelKernel() {
 #if defined(__x86_64__)
   const char *isa = coopvecKernelsIsa();
-  if (std::strcmp(isa, "avx512") == 0)
-    return avx512::quantPanelTask;
+  if (std::strcmp(isa, "avx512") == 0) {
+    if (amxAllowed.load(std::memory_order_relaxed) && amxTiles(kX86AmxInt8))
+      return {amx::quantPanelTask, amx::kQuantAmxRows};
+    return {avx512::quantPanelTask, kQuantRows};
+  }
   if (std::strcmp(isa, "avx2") == 0)
-    return avx2::quantPanelTask;
+    return {avx2::quantPanelTask, kQuantRows};
 #endif
-  return nullptr;
+  return {};
 }
 
 /// The largest |value| of a set of integer values over `rows` rows.
@@ -69,8 +86,8 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
   (void)p;
   return kNotTaken;
 #else
-  QuantPanelTask panelKernel = panelTask();
-  if (!panelKernel || coopvecQuantizedMatMulCheck(p) != COOPVEC_OK)
+  PanelKernel kernel = panelKernel();
+  if (!kernel.task || coopvecQuantizedMatMulCheck(p) != COOPVEC_OK)
     return kNotTaken;
   if (p->layout != COOPVEC_LAYOUT_ROW_MAJOR || p->transpose ||
       (p->matrixInterp != COOPVEC_TYPE_I8 &&
@@ -135,6 +152,16 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
            nSx = xs.present() ? plan.groups : 0;
   if (plan.mode == QuantMode::SignedBySigned)
     flipped.resize(size_t(batch) * k);
+  // AMX: the whole 16-row tiles of inputs in A-tile order, [batch / 16]
+  // [k / chunk][16][chunk] bytes: a tile load reads 1 KiB in a row, where
+  // 16 rows with a stride of 4 KiB would fall into one L1 set.
+  std::vector<uint8_t> xTiles;
+  uint32_t tileRows = 0, chunk = 0;
+  if (kernel.rows == amx::kQuantAmxRows) {
+    tileRows = batch / kernel.rows * kernel.rows;
+    chunk = std::gcd(c, 64u);
+    xTiles.resize(size_t(tileRows) * k);
+  }
   zxv.resize(size_t(batch) * nZx);
   radj.resize(size_t(batch) * nRadj);
   xsum.resize(size_t(batch) * nXsum);
@@ -149,6 +176,12 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
       if (!flipped.empty())
         for (uint32_t i = 0; i < k; ++i)
           flipped[size_t(b) * k + i] = row[i] ^ 0x80;
+      if (b < tileRows) {
+        const uint8_t *src = flipped.empty() ? row : &flipped[size_t(b) * k];
+        uint8_t *dst = &xTiles[size_t(b / 16) * 16 * k + (b % 16) * chunk];
+        for (uint32_t i = 0; i < k; i += chunk)
+          std::memcpy(dst + size_t(i) * 16, src + i, chunk);
+      }
       for (uint32_t s = 0; s < nZx; ++s) {
         int64_t z = xz.integer(b, s * zxGroup);
         zxv[size_t(b) * subs + s] = int32_t(z);
@@ -195,6 +228,7 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
 
   plan.x = flipped.empty() ? x : flipped.data();
   plan.xStride = flipped.empty() ? p->inputStride : k;
+  plan.xTiles = xTiles.empty() ? nullptr : xTiles.data();
   plan.zx = xz.present() ? zxv.data() : nullptr;
   plan.xsum = xsum.empty() ? nullptr : xsum.data();
   plan.sx = xs.present() ? sxv.data() : nullptr;
@@ -202,33 +236,35 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
   std::vector<int32_t> zwT, biasI;
   std::vector<float> swT, biasF;
   uint64_t mPad = (uint64_t(m) + kQuantPanel - 1) / kQuantPanel * kQuantPanel;
+  // Per output channel or per tensor: one row of m values serves every
+  // group (step 0), else a row per reduction (compute) group.
   if (wz.present()) {
-    // Read once per zero-point group, repeated for each reduction group
-    // in it (per-channel zero points: once per row).
-    zwT.assign(size_t(rGroups) * mPad + 16, 0);
-    for (uint32_t n = 0; n < m; ++n) {
-      int32_t z = 0;
-      for (uint32_t g = 0; g < rGroups; ++g) {
-        if (g * rGroup % sizeOf(wz) == 0)
-          z = int32_t(wz.integer(n, g * rGroup));
-        zwT[size_t(g) * mPad + n] = z;
+    bool perRow = sizeOf(wz) == k;
+    uint32_t rows = perRow ? 1 : rGroups, per = sizeOf(wz) / rGroup;
+    zwT.assign(size_t(rows) * mPad + 16, 0);
+    for (uint32_t n = 0; n < m; ++n)
+      for (uint32_t g = 0; g < rows; g += per) {
+        int32_t z = int32_t(wz.integer(n, g * rGroup));
+        for (uint32_t i = g; i < std::min(rows, g + per); ++i)
+          zwT[size_t(i) * mPad + n] = z;
       }
-    }
     plan.zwT = zwT.data();
+    plan.zwStep = perRow ? 0 : mPad;
     plan.radj = radj.data();
     plan.rGroup = rGroup;
   }
   if (ws.present()) {
-    swT.assign(size_t(plan.groups) * mPad + 16, 0.0f);
-    for (uint32_t n = 0; n < m; ++n) {
-      float scale = 0.0f;
-      for (uint32_t j = 0; j < plan.groups; ++j) {
-        if (j * c % sizeOf(ws) == 0)
-          scale = ws.real(n, j * c);
-        swT[size_t(j) * mPad + n] = scale;
+    bool perRow = sizeOf(ws) == k;
+    uint32_t rows = perRow ? 1 : plan.groups, per = sizeOf(ws) / c;
+    swT.assign(size_t(rows) * mPad + 16, 0.0f);
+    for (uint32_t n = 0; n < m; ++n)
+      for (uint32_t j = 0; j < rows; j += per) {
+        float scale = ws.real(n, j * c);
+        for (uint32_t i = j; i < std::min(rows, j + per); ++i)
+          swT[size_t(i) * mPad + n] = scale;
       }
-    }
     plan.swT = swT.data();
+    plan.swStep = perRow ? 0 : mPad;
   }
   if (p->bias) {
     Values bias = Values::weights(p->bias, p->biasOffset, p->biasInterp, 1, 1);
@@ -257,14 +293,20 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
                                 (batch + 63) / 64);
   chunks = std::max<uint32_t>(chunks, 1);
   uint32_t chunkRows = (batch + chunks - 1) / chunks;
-  chunkRows = (chunkRows + kQuantRows - 1) / kQuantRows * kQuantRows;
+  chunkRows = (chunkRows + kernel.rows - 1) / kernel.rows * kernel.rows;
   chunks = (batch + chunkRows - 1) / chunkRows;
   auto task = [&](unsigned t) {
     unsigned panel = t % panels, chunk = t / panels;
     uint32_t b0 = chunk * chunkRows;
-    panelKernel(plan, panel, b0, std::min(batch, b0 + chunkRows));
+    kernel.task(plan, panel, b0, std::min(batch, b0 + chunkRows));
   };
   parallelFor(panels * chunks, threads, task);
   return COOPVEC_OK;
 #endif
+}
+
+extern "C" int32_t coopvecKernelsQuantizedAmx(int32_t allow) {
+  if (allow >= 0)
+    amxAllowed.store(allow != 0, std::memory_order_relaxed);
+  return panelKernel().rows == amx::kQuantAmxRows ? 1 : 0;
 }

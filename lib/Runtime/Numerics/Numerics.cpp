@@ -522,6 +522,23 @@ double coopvecDecode(unsigned format, uint32_t bits) {
 }
 
 float coopvecDecodeToF32(unsigned format, uint32_t bits) {
+  // The two 16-bit formats directly (scales and biases are decoded one at
+  // a time in hot loops): the same values, NaN canonical as below.
+  if (format == COOPVEC_FMT_BF16) {
+    bits &= 0xFFFF;
+    if ((bits & 0x7FFF) > 0x7F80)
+      return bitsFloat(bits & 0x8000 ? 0xFFC00000u : 0x7FC00000u);
+    return bitsFloat(bits << 16);
+  }
+  if (format == COOPVEC_FMT_F16) {
+    uint32_t sign = (bits & 0x8000) << 16, exp = (bits >> 10) & 0x1F,
+             man = bits & 0x3FF;
+    if (exp == 0x1F)
+      return bitsFloat(man ? sign | 0x7FC00000u : sign | 0x7F800000u);
+    if (exp == 0) // Zero or subnormal: man * 2^-24, exact.
+      return std::copysign(float(man) * 0x1p-24f, sign ? -1.0f : 1.0f);
+    return bitsFloat(sign | (exp + 112) << 23 | man << 13);
+  }
   double d = coopvecDecode(format, bits);
   if (std::isnan(d))
     return bitsFloat(std::signbit(d) ? 0xFFC00000u : 0x7FC00000u);

@@ -1,16 +1,16 @@
 //===- QuantizedTest.cpp - The quantized product's kernels vs the reference ==//
 //
-// Forces each x86-64 kernel level the CPU has (avx512: vpdpbusd, avx2: i16
-// vpmaddwd) and checks coopvecKernelsQuantizedMatMul against
-// coopvecReferenceQuantizedMatMul byte for byte on random products: every
-// signedness pair, K and panel tails, batch tails, per-tensor, per-row and
-// grouped zero points and scales, input zero points, reductions (exact and
-// perturbed: the kernels must use the R they are given), bias, every output
-// type, 1 and 2 threads, and extreme operand values (255 x -128 and the
-// like, the worst case of the pair sums). A level must take every case here
-// (the parameters are all within the kernels' conditions): a kernel that
-// fell back to the reference silently would not be tested. At the portable
-// level the kernels must decline.
+// Forces each x86-64 kernel level the CPU has (avx512: vpdpbusd, and AMX
+// tiles where the CPU has AMX-INT8; avx2: i16 vpmaddwd) and checks
+// coopvecKernelsQuantizedMatMul against coopvecReferenceQuantizedMatMul byte
+// for byte on random products: every signedness pair, K and panel tails, batch
+// tails, per-tensor, per-row and grouped zero points and scales, input zero
+// points, reductions (exact and perturbed: the kernels must use the R they are
+// given), bias, every output type, 1 and 2 threads, and extreme operand values
+// (255 x -128 and the like, the worst case of the pair sums). A level must take
+// every case here (the parameters are all within the kernels' conditions): a
+// kernel that fell back to the reference silently would not be tested. At the
+// portable level the kernels must decline.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,8 +67,9 @@ std::vector<uint8_t> values(uint32_t interp, size_t count, int32_t lo,
   uint32_t es = bytesOf(interp);
   std::vector<uint8_t> v(count * es);
   for (size_t i = 0; i < count; ++i) {
-    uint32_t bits = scale ? scaleBits(interp)
-                          : uint32_t(lo + int32_t(rng() % uint32_t(hi - lo + 1)));
+    uint32_t bits = scale
+                        ? scaleBits(interp)
+                        : uint32_t(lo + int32_t(rng() % uint32_t(hi - lo + 1)));
     std::memcpy(&v[i * es], &bits, es);
   }
   return v;
@@ -105,9 +106,7 @@ void runCase(Checker &ck, const Case &c, const char *isa) {
     // U8 255 / I8 -128 against U8 255 / I8 -128 (or 127): the largest
     // products and pair sums either kernel sees.
     uint8_t xv = c.xI == COOPVEC_TYPE_U8 ? 255 : 0x80;
-    uint8_t wv = c.wI == COOPVEC_TYPE_U8 ? 255
-                 : c.extreme == 1        ? 0x80
-                                         : 0x7f;
+    uint8_t wv = c.wI == COOPVEC_TYPE_U8 ? 255 : c.extreme == 1 ? 0x80 : 0x7f;
     std::fill(x.begin(), x.end(), xv);
     std::fill(w.begin(), w.end(), wv);
   }
@@ -137,16 +136,16 @@ void runCase(Checker &ck, const Case &c, const char *isa) {
   uint32_t compute = std::min(sw ? sw : k, sx ? sx : k);
   std::vector<uint8_t> wsB, xsB, wzB, xzB, rB, biasB;
   if (scaled && c.ws) {
-    p.weightScalesInterp = pick({COOPVEC_TYPE_F32, COOPVEC_TYPE_F16,
-                                 COOPVEC_TYPE_BF16});
+    p.weightScalesInterp =
+        pick({COOPVEC_TYPE_F32, COOPVEC_TYPE_F16, COOPVEC_TYPE_BF16});
     p.weightScalesGroup = sw;
-    wsB = values(p.weightScalesInterp, sw ? size_t(m) * (k / sw) : 1, 0, 0,
-                 true);
+    wsB =
+        values(p.weightScalesInterp, sw ? size_t(m) * (k / sw) : 1, 0, 0, true);
     p.weightScales = wsB.data();
   }
   if (scaled && c.xs) {
-    p.inputScalesInterp = pick({COOPVEC_TYPE_F32, COOPVEC_TYPE_F16,
-                                COOPVEC_TYPE_BF16});
+    p.inputScalesInterp =
+        pick({COOPVEC_TYPE_F32, COOPVEC_TYPE_F16, COOPVEC_TYPE_BF16});
     p.inputScalesGroup = sx;
     size_t per = sx ? k / sx : 1;
     xsB = values(p.inputScalesInterp, batch * per, 0, 0, true);
@@ -206,10 +205,10 @@ void runCase(Checker &ck, const Case &c, const char *isa) {
     p.reductions = rB.data();
   }
   if (c.bias) {
-    p.biasInterp = c.outT == COOPVEC_TYPE_I32
-                       ? COOPVEC_TYPE_I32
-                       : pick({COOPVEC_TYPE_F32, COOPVEC_TYPE_F16,
-                               COOPVEC_TYPE_BF16});
+    p.biasInterp =
+        c.outT == COOPVEC_TYPE_I32
+            ? COOPVEC_TYPE_I32
+            : pick({COOPVEC_TYPE_F32, COOPVEC_TYPE_F16, COOPVEC_TYPE_BF16});
     biasB = p.biasInterp == COOPVEC_TYPE_I32
                 ? values(p.biasInterp, m, -100000, 100000, false)
                 : values(p.biasInterp, m, 0, 0, true);
@@ -236,14 +235,14 @@ void runCase(Checker &ck, const Case &c, const char *isa) {
              isa, batch, m, k, c.xI, c.wI, c.outT, int(c.wz || c.red),
              p.weightZeroPointsGroup, int(c.xz), p.inputZeroPointsGroup,
              p.weightScalesGroup, p.inputScalesGroup, int(c.red),
-             p.reductionsGroup, int(c.perturb), int(c.bias), c.extreme,
-             threads, refSt, st, same ? "equal" : "different");
+             p.reductionsGroup, int(c.perturb), int(c.bias), c.extreme, threads,
+             refSt, st, same ? "equal" : "different");
   }
 }
 
 Case randomCase() {
   Case c{};
-  c.batch = pick({1, 2, 3, 4, 5, 7, 9, 17, 70});
+  c.batch = pick({1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 33, 70});
   c.m = pick({1, 7, 16, 63, 64, 65, 130, 200});
   c.k = pick({4, 8, 12, 16, 20, 36, 60, 64, 68, 128, 132, 192, 256, 516});
   c.xI = pick({COOPVEC_TYPE_I8, COOPVEC_TYPE_U8});
@@ -260,17 +259,28 @@ Case randomCase() {
   return c;
 }
 
+struct Level {
+  const char *isa, *name;
+  bool amx; ///< The avx512 level on AMX tiles (else vpdpbusd).
+};
+
 } // namespace
 
 int main() {
   Checker ck;
-  std::vector<const char *> levels;
+  std::vector<Level> levels;
   for (const char *isa : {"avx2", "avx512"})
-    if (coopvecKernelsForceIsa(isa) == COOPVEC_OK)
-      levels.push_back(isa);
+    if (coopvecKernelsForceIsa(isa) == COOPVEC_OK) {
+      bool avx512 = std::strcmp(isa, "avx512") == 0;
+      levels.push_back({isa, avx512 ? "avx512-vnni" : isa, false});
+      // Where the CPU has AMX-INT8 (and the OS grants the tile data), the
+      // avx512 level runs on tiles unless told not to: both are checked.
+      if (avx512 && coopvecKernelsQuantizedAmx(-1) == 1)
+        levels.push_back({isa, "avx512-amx", true});
+    }
   std::string line;
-  for (const char *isa : levels)
-    line += std::string(" ") + isa;
+  for (const Level &l : levels)
+    line += std::string(" ") + l.name;
   std::printf("quant isas:%s\n", line.c_str());
 
   // The same cases on every level: draw them once.
@@ -278,25 +288,30 @@ int main() {
   for (uint32_t xI : {COOPVEC_TYPE_I8, COOPVEC_TYPE_U8})
     for (uint32_t wI : {COOPVEC_TYPE_I8, COOPVEC_TYPE_U8})
       for (int extreme : {1, 2})
-        for (bool zps : {false, true}) {
-          Case c{};
-          c.batch = 5;
-          c.m = 70;
-          c.k = 1024;
-          c.xI = xI;
-          c.wI = wI;
-          c.outT = COOPVEC_TYPE_I32;
-          c.wz = c.xz = zps;
-          c.extreme = extreme;
-          cases.push_back(c);
-        }
+        for (bool zps : {false, true})
+          for (uint32_t batch : {5u, 27u}) {
+            Case c{};
+            c.batch = batch;
+            c.m = 70;
+            c.k = 1024;
+            c.xI = xI;
+            c.wI = wI;
+            c.outT = COOPVEC_TYPE_I32;
+            c.wz = c.xz = zps;
+            c.extreme = extreme;
+            cases.push_back(c);
+          }
   for (int i = 0; i < 400; ++i)
     cases.push_back(randomCase());
-  for (const char *isa : levels) {
-    coopvecKernelsForceIsa(isa);
+  for (const Level &l : levels) {
+    coopvecKernelsForceIsa(l.isa);
+    coopvecKernelsQuantizedAmx(l.amx ? 1 : 0);
+    ck.check(coopvecKernelsQuantizedAmx(-1) == int32_t(l.amx),
+             "%s: the tiles are %s", l.name, l.amx ? "off" : "on");
     for (const Case &c : cases)
-      runCase(ck, c, isa);
+      runCase(ck, c, l.name);
   }
+  coopvecKernelsQuantizedAmx(1);
 
   // The portable level leaves the product to the reference.
   coopvecKernelsForceIsa("portable");

@@ -149,6 +149,16 @@ bool testDecode() {
         return std::string(coopvecFormatName(c.fmt)) + " " + hex(b) +
                " via f32: got " + std::to_string(viaF32);
       });
+      // ... to the bit: NaN is the quiet NaN of its sign, 0x7FC00000 or
+      // 0xFFC00000 (F16 and BF16 take a direct path).
+      uint32_t viaBits = floatBits(coopvecDecodeToF32(c.fmt, b));
+      uint32_t wantBits = std::isnan(want)
+                              ? (std::signbit(want) ? 0xFFC00000u : 0x7FC00000u)
+                              : floatBits(float(want));
+      r.check(viaBits == wantBits, [&] {
+        return std::string(coopvecFormatName(c.fmt)) + " " + hex(b) +
+               " via f32: bits " + hex(viaBits) + " want " + hex(wantBits);
+      });
     }
   }
   // Padding bits are ignored: 6-bit formats in a byte, UE4M3's bit 7.

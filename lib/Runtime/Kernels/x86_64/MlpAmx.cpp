@@ -98,14 +98,6 @@ namespace {
 
 using avx512::Isa;
 
-/// The palette-1 tile configuration: every tile 16 rows of 64 bytes.
-struct alignas(64) TileConfig {
-  uint8_t palette = 1, startRow = 0;
-  uint8_t reserved[14] = {};
-  uint16_t colsb[16] = {};
-  uint8_t rows[16] = {};
-};
-
 /// The lanes [0, n) of 16 (n > 0).
 __mmask16 firstLanes(uint32_t n) {
   return n >= 16 ? __mmask16(0xffff) : __mmask16((1u << n) - 1);

@@ -87,8 +87,8 @@ uint32_t widenPair(uint8_t lo, uint8_t hi, bool isSigned) {
 
 /// The x side of vpdpbusd(x, w) is unsigned, of vpdpbusd(w, x) signed.
 template <uint32_t R, bool Swap>
-void dotGroup(__m256i acc[][kQuantPanel / 8], const uint8_t *wp,
-              const uint8_t *const *xr, uint32_t group) {
+void dotIssue(__m256i acc[][kQuantPanel / 8], const uint8_t *wp,
+              const uint8_t *const *xr, const uint8_t *, uint32_t group) {
   constexpr bool xSigned = Swap;
   const uint32_t pairs = group / 2;
   // The tile's rows of this group as i16 pairs, one int32 each.
@@ -194,6 +194,15 @@ void packPanel(const QuantPlan &p, uint32_t n0, uint32_t valid,
     }
   }
 }
+
+template <uint32_t R> void dotCollect(__m256i[][kQuantPanel / 8]) {}
+
+/// Batch rows per register tile.
+constexpr uint32_t kTileRows = kQuantRows;
+constexpr uint32_t kBlockTiles = 1;
+
+void beginTask(const QuantPlan &) {}
+void endTask() {}
 
 } // namespace
 
