@@ -32,7 +32,9 @@ def ConvertCoopVecToCPU : Pass<"convert-coopvec-to-cpu", "ModuleOp"> {
       (`#coopvec.math_fidelity`, also on `coopvec.batch_matvec`) the
       struct's fidelity fields are set and the runtime computes the product
       with the Wormhole model (`coopvecWormholeMatmul`, `Numerics.h`); a
-      `coopvec.tile_mma` with a fidelity is rejected (no tile-level model).
+      `coopvec.tile_mma` with a fidelity spills its tiles to the stack and
+      calls `coopvecCpuTileMmaFidelity` (`coopvecWormholeTileMma`: one
+      matrix-unit step onto the accumulator as the live Dst).
     * `coopvec.outer_product_accumulate` -> `coopvecCpuOuterProductAccumulate`,
       `coopvec.vector_accumulate` -> `coopvecCpuVectorAccumulate` (atomic: any
       number of threads may accumulate into one buffer).

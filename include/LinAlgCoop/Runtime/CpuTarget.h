@@ -99,15 +99,27 @@ int32_t coopvecCpuConvertMatrix(const CoopVecConvertMatrixParams *params);
 /// coopvecMlpForward (Kernels.h) on the fields of `params`.
 int32_t coopvecCpuMlpForward(const CoopVecMlpParams *params);
 
-/// The quantized matrix product (Quantized.h): the AVX-512 VNNI or AVX2
-/// kernels where they take the parameters (coopvecKernelsQuantizedMatMul:
-/// row-major I8/U8 matrices, not transposed, K and groups multiples of 4),
-/// the reference
-/// semantics otherwise; bit-identical either way.
+/// The quantized matrix product (Quantized.h): the AMX, AVX-512 VNNI or
+/// AVX2 kernels where they take the parameters
+/// (coopvecKernelsQuantizedMatMul: row-major I8/U8 matrices, not
+/// transposed, K and groups multiples of 4), the reference semantics
+/// otherwise; bit-identical either way.
 int32_t coopvecCpuQuantizedMatMul(const CoopVecQuantMatMulParams *params);
 
 /// Dynamic row quantization (coopvecQuantizeRows, Quantized.h).
 int32_t coopvecCpuQuantizeRows(const CoopVecQuantizeRowsParams *params);
+
+/// coopvec.tile_mma with a fidelity clause: acc[m x n] += lhs[m x k] @
+/// rhs[k x n] (row-major f32 values of the bf16 or f32 operands) as one
+/// Wormhole matrix-unit step onto a live Dst (coopvecWormholeTileMma:
+/// `lhs` in SrcA, `rhs` in SrcB; srcFormat COOPVEC_FMT_BF16 or _TF32,
+/// dstFormat COOPVEC_FMT_F32 or _BF16, fidelity a CoopVecFidelity).
+/// COOPVEC_ERROR_INVALID_ARGUMENT for a configuration the model rejects or
+/// k not a multiple of 32.
+int32_t coopvecCpuTileMmaFidelity(uint32_t fidelity, uint32_t srcFormat,
+                                  uint32_t dstFormat, const float *lhs,
+                                  const float *rhs, float *acc, uint64_t m,
+                                  uint64_t n, uint64_t k);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -407,6 +407,19 @@ int coopvecWormholeMatmul(const CoopVecWormholeConfig *cfg, const float *a,
                           const float *b, float *c, size_t m, size_t n,
                           size_t k, size_t kBlock);
 
+/// One matrix-unit step onto a live Dst, as coopvec.tile_mma with a
+/// fidelity clause: dst[m x n] += srcA[m x k] @ srcB[k x n], row-major,
+/// with `srcA` (the weights) in SrcA and `srcB` (the activations) in SrcB.
+/// Each dst value first enters Dst as the FPU writes it (rounded to
+/// cfg->dstFormat, +0 below 2^-126, the exponent-255 pattern from 2^128 on:
+/// an inf or NaN reads as such a magnitude); then for each 32-wide K tile
+/// and phase the 16-wide halves are added and Dst rounded, as in
+/// coopvecWormholeMatmul; the result is the Dst value (no packer: the
+/// packing and L1 fields of `cfg` are not used). k must be a multiple of 32.
+int coopvecWormholeTileMma(const CoopVecWormholeConfig *cfg, const float *srcA,
+                           const float *srcB, float *dst, size_t m, size_t n,
+                           size_t k);
+
 /// c[i] = pack(a[i] * b[i]) for i < n: ELWMUL with a = in0 (SrcA) and
 /// b = in1 (SrcB), Dst zeroed first; with cfg->l1Acc the datum is
 /// accumulated onto c[i].

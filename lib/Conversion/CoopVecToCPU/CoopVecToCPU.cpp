@@ -1027,13 +1027,6 @@ struct ConvertCoopVecToCPUPass
         op->emitOpError("is not supported by the CPU target yet");
         return WalkResult::interrupt();
       }
-      if (auto mma = dyn_cast<TileMmaOp>(op); mma && mma.getFidelityAttr()) {
-        op->emitOpError("with math fidelity has no CPU lowering (one FMA per "
-                        "k is not the Wormhole Dst loop); lower the untiled "
-                        "coopvec.matvec or coopvec.batch_matvec, which runs "
-                        "the Wormhole model");
-        return WalkResult::interrupt();
-      }
       for (Value operand : op->getOperands()) {
         auto type = dyn_cast<MemRefType>(operand.getType());
         if (!type || type.isLastDimUnitStride())

@@ -192,7 +192,7 @@ public:
   /// this pass, so a loop's workers each get their own frame too.
   Value stackSlot(VectorType type) {
     auto memrefType =
-        MemRefType::get(type.getShape(), type.getElementType());
+        MemRefType::get({type.getNumElements()}, type.getElementType());
     OpBuilder::InsertionGuard guard(rewriter);
     if (auto func = op->getParentOfType<FunctionOpInterface>())
       if (!func.getFunctionBody().empty())
@@ -205,7 +205,7 @@ public:
   Value spill(Value vector) {
     auto type = cast<VectorType>(vector.getType());
     Value slot = stackSlot(type);
-    vector::StoreOp::create(rewriter, loc, vector, slot,
+    vector::StoreOp::create(rewriter, loc, flatten(vector), slot,
                             ValueRange{constIndex(0)});
     return slot;
   }
@@ -213,8 +213,23 @@ public:
   Value slotPointer(Value slot) { return bufferPointer(slot); }
 
   Value load(VectorType type, Value slot) {
-    return vector::LoadOp::create(rewriter, loc, type, slot,
-                                  ValueRange{constIndex(0)});
+    Value flat = vector::LoadOp::create(rewriter, loc, flatType(type), slot,
+                                        ValueRange{constIndex(0)});
+    return flat.getType() == type
+               ? flat
+               : vector::ShapeCastOp::create(rewriter, loc, type, flat);
+  }
+
+  /// A vector's elements in row-major order, as one dimension (a slot
+  /// holds an n-D vector that way: the LLVM lowering stores 1-D vectors).
+  VectorType flatType(VectorType type) {
+    return VectorType::get({type.getNumElements()}, type.getElementType());
+  }
+  Value flatten(Value vector) {
+    auto type = cast<VectorType>(vector.getType());
+    return type.getRank() == 1 ? vector
+                               : vector::ShapeCastOp::create(
+                                     rewriter, loc, flatType(type), vector);
   }
 
   /// The integers of `type`'s shape and element width: the codes of a

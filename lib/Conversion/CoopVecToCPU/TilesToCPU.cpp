@@ -1,11 +1,13 @@
-//===- TilesToCPU.cpp - the tile level on the CPU --------------------------===//
+//===- TilesToCPU.cpp - the tile level on the CPU
+//--------------------------===//
 //
 // coopvec.tile_pack: the runtime copies the described matrix into a
 // row-major scratch buffer (coopvecCpuConvertMatrix: the layout math lives
 // once, in lib/Runtime, and checks the buffer bounds), then a loop nest
 // decodes each element into its tile. coopvec.tile_mma: one
 // vector.outerproduct per k (FMA rows for floats), which the upstream
-// vector lowering takes to LLVM.
+// vector lowering takes to LLVM; with a fidelity clause, a call of the
+// Wormhole model (coopvecCpuTileMmaFidelity) on stack slots.
 //
 //===----------------------------------------------------------------------===//
 
@@ -176,10 +178,8 @@ public:
   LogicalResult
   matchAndRewrite(TileMmaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // One FMA per k is not the Wormhole Dst loop (the pass names the op;
-    // here the pattern only declines).
-    if (op.getFidelityAttr())
-      return rewriter.notifyMatchFailure(op, "math fidelity");
+    if (MathFidelityAttr fidelity = op.getFidelityAttr())
+      return lowerFidelity(op, fidelity, adaptor, rewriter);
     Location loc = op.getLoc();
     VectorType accType = op.getAcc().getType();
     Type accElt = accType.getElementType();
@@ -207,6 +207,42 @@ public:
                                            acc, vector::CombiningKind::ADD);
     }
     rewriter.replaceOp(op, acc);
+    return success();
+  }
+
+private:
+  /// With a fidelity clause the tile is one Wormhole matrix-unit step:
+  /// the operands (extended to f32, exact) and the accumulator go to stack
+  /// slots, coopvecCpuTileMmaFidelity runs the Dst loop of the model on
+  /// them, and the accumulator slot holds the result.
+  LogicalResult lowerFidelity(TileMmaOp op, MathFidelityAttr fidelity,
+                              OpAdaptor adaptor,
+                              ConversionPatternRewriter &rewriter) const {
+    cpu_lowering::RuntimeCallBuilder b(rewriter, op);
+    Location loc = op.getLoc();
+    auto lhsType = cast<VectorType>(op.getLhs().getType());
+    auto accType = cast<VectorType>(op.getAcc().getType());
+    auto toF32 = [&](Value v) -> Value {
+      auto type = cast<VectorType>(v.getType());
+      if (type.getElementType().isF32())
+        return v;
+      return arith::ExtFOp::create(rewriter, loc,
+                                   type.clone(rewriter.getF32Type()), v);
+    };
+    bool bf16 = lhsType.getElementType().isBF16();
+    Value lhs = b.spill(toF32(adaptor.getLhs()));
+    Value rhs = b.spill(toF32(adaptor.getRhs()));
+    Value acc = b.spill(adaptor.getAcc());
+    int64_t m = accType.getDimSize(0), n = accType.getDimSize(1),
+            k = lhsType.getDimSize(1);
+    b.callChecked(cpu_lowering::RuntimeFn::coopvecCpuTileMmaFidelity,
+                  {b.constI32(static_cast<int64_t>(fidelity.getFidelity())),
+                   b.constI32(bf16 ? COOPVEC_FMT_BF16 : COOPVEC_FMT_TF32),
+                   b.constI32(fidelity.getDst().isBF16() ? COOPVEC_FMT_BF16
+                                                         : COOPVEC_FMT_F32),
+                   b.slotPointer(lhs), b.slotPointer(rhs), b.slotPointer(acc),
+                   b.constI64(m), b.constI64(n), b.constI64(k)});
+    rewriter.replaceOp(op, b.load(accType, acc));
     return success();
   }
 };

@@ -208,6 +208,35 @@ bool validConfig(const CoopVecWormholeConfig *cfg) {
   return f32OrBf16(cfg->dstFormat) && f32OrBf16(cfg->packFormat);
 }
 
+/// One Dst element after the K range [k0, k1), from `dst` (f32 bits of a
+/// Dst-format value): for each 32-wide K tile and each fidelity phase, one
+/// MVMUL per 16-wide K half adds the exact sum of its slice products and
+/// rounds Dst to its format (tt-llk's loop order). `srcA(kk)` and
+/// `srcB(kk)` are the L1 values that reach SrcA and SrcB for K index kk.
+template <class SrcA, class SrcB>
+uint32_t dstLoop(const CoopVecWormholeConfig &cfg, uint32_t dst, size_t k0,
+                 size_t k1, SrcA srcA, SrcB srcB) {
+  for (size_t t = k0; t < k1; t += 32) {
+    size_t width = t + 32 < k1 ? 32 : k1 - t;
+    Slices sa[32], sb[32];
+    for (size_t kk = 0; kk < width; ++kk) {
+      sa[kk] = sliceSrcA(readDatum(unpackBits(srcA(t + kk), cfg.srcFormat)));
+      sb[kk] = sliceSrcB(readDatum(unpackBits(srcB(t + kk), cfg.srcFormat)));
+    }
+    for (unsigned phase = 0; phase <= cfg.fidelity; ++phase) {
+      for (size_t h = 0; h < width; h += 16) { // one MVMUL per K half
+        ExactSum sum;
+        addDatum(sum, dst);
+        size_t hEnd = h + 16 < width ? h + 16 : width;
+        for (size_t kk = h; kk < hEnd; ++kk)
+          addPhaseProduct(sum, sa[kk], sb[kk], phase);
+        dst = writeDatum(sum, cfg.dstFormat);
+      }
+    }
+  }
+  return dst;
+}
+
 } // namespace
 
 extern "C" {
@@ -248,39 +277,42 @@ int coopvecWormholeMatmul(const CoopVecWormholeConfig *cfg, const float *a,
     return COOPVEC_WH_INVALID_BLOCK;
   if (kBlock < k && !cfg->l1Acc)
     return COOPVEC_WH_INVALID_BLOCK;
-  const unsigned phases = cfg->fidelity + 1;
   const size_t blocks = k ? (k + kBlock - 1) / kBlock : 1;
   for (size_t i = 0; i < m; ++i) {
     for (size_t j = 0; j < n; ++j) {
       uint32_t out = floatBits(c[i * n + j]);
       for (size_t blk = 0; blk < blocks; ++blk) {
         size_t k0 = blk * kBlock, k1 = k0 + kBlock < k ? k0 + kBlock : k;
-        uint32_t dst = 0; // ZEROACC before the block's first tile
-        for (size_t t = k0; t < k1; t += 32) {
-          size_t width = t + 32 < k1 ? 32 : k1 - t;
-          Slices sa[32], sb[32]; // in1 feeds SrcA, in0 feeds SrcB
-          for (size_t kk = 0; kk < width; ++kk) {
-            sa[kk] = sliceSrcA(
-                readDatum(unpackBits(b[(t + kk) * n + j], cfg->srcFormat)));
-            sb[kk] = sliceSrcB(
-                readDatum(unpackBits(a[i * k + t + kk], cfg->srcFormat)));
-          }
-          for (unsigned phase = 0; phase < phases; ++phase) {
-            for (size_t h = 0; h < width; h += 16) { // one MVMUL per K half
-              ExactSum sum;
-              addDatum(sum, dst);
-              size_t hEnd = h + 16 < width ? h + 16 : width;
-              for (size_t kk = h; kk < hEnd; ++kk)
-                addPhaseProduct(sum, sa[kk], sb[kk], phase);
-              dst = writeDatum(sum, cfg->dstFormat);
-            }
-          }
-        }
+        // ZEROACC before the block's first tile; in1 feeds SrcA, in0 SrcB.
+        uint32_t dst = dstLoop(
+            *cfg, 0, k0, k1, [&](size_t kk) { return b[kk * n + j]; },
+            [&](size_t kk) { return a[i * k + kk]; });
         out = pack(*cfg, dst, out, cfg->l1Acc != 0);
       }
       c[i * n + j] = bitsFloat(out);
     }
   }
+  return COOPVEC_WH_OK;
+}
+
+int coopvecWormholeTileMma(const CoopVecWormholeConfig *cfg, const float *srcA,
+                           const float *srcB, float *dst, size_t m, size_t n,
+                           size_t k) {
+  if (!validConfig(cfg))
+    return COOPVEC_WH_INVALID_CONFIG;
+  if (k % 32)
+    return COOPVEC_WH_INVALID_BLOCK;
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      // The live Dst value as the FPU holds it: rounded to the Dst format.
+      ExactSum start;
+      addDatum(start, floatBits(dst[i * n + j]));
+      uint32_t d = dstLoop(
+          *cfg, writeDatum(start, cfg->dstFormat), 0, k,
+          [&](size_t kk) { return srcA[i * k + kk]; },
+          [&](size_t kk) { return srcB[kk * n + j]; });
+      dst[i * n + j] = bitsFloat(d);
+    }
   return COOPVEC_WH_OK;
 }
 

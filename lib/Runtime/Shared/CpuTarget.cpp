@@ -451,3 +451,15 @@ extern "C" int32_t
 coopvecCpuQuantizeRows(const CoopVecQuantizeRowsParams *params) {
   return coopvecQuantizeRows(params);
 }
+
+extern "C" int32_t coopvecCpuTileMmaFidelity(
+    uint32_t fidelity, uint32_t srcFormat, uint32_t dstFormat, const float *lhs,
+    const float *rhs, float *acc, uint64_t m, uint64_t n, uint64_t k) {
+  if (!lhs || !rhs || !acc)
+    return COOPVEC_ERROR_NULL_POINTER;
+  // No packer: the pack fields only need to be valid.
+  CoopVecWormholeConfig cfg = {fidelity, srcFormat, dstFormat, dstFormat, 0};
+  return coopvecWormholeTileMma(&cfg, lhs, rhs, acc, m, n, k) == COOPVEC_WH_OK
+             ? COOPVEC_OK
+             : COOPVEC_ERROR_INVALID_ARGUMENT;
+}

@@ -56,3 +56,38 @@ func.func @batch(%x: memref<?x64xf32>, %w: memref<?xi8>, %y: memref<?x32xf32>) {
       fidelity<hifi4, dst = bf16> into %y : memref<?x64xf32>, memref<?xi8> -> memref<?x32xf32>
   return
 }
+
+// -----
+
+// coopvec.tile_mma with a fidelity clause: the operands, extended to f32,
+// and the accumulator go to stack slots (flattened), the Wormhole model
+// runs on them (fidelity HiFi3 = 2, BF16 sources 2, bf16 Dst 2, m n k) and
+// the accumulator's slot holds the result.
+
+// CHECK-LABEL: func.func @tile_mma
+// CHECK-SAME:    (%[[A:.*]]: vector<16x32xbf16>, %[[B:.*]]: vector<32x8xbf16>, %[[C:.*]]: vector<16x8xf32>)
+// CHECK-DAG:     %[[SA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<512xf32>
+// CHECK-DAG:     %[[SB:.*]] = memref.alloca() {alignment = 64 : i64} : memref<256xf32>
+// CHECK-DAG:     %[[SC:.*]] = memref.alloca() {alignment = 64 : i64} : memref<128xf32>
+// CHECK:         %[[AF:.*]] = arith.extf %[[A]] : vector<16x32xbf16> to vector<16x32xf32>
+// CHECK:         %[[AFLAT:.*]] = vector.shape_cast %[[AF]] : vector<16x32xf32> to vector<512xf32>
+// CHECK:         vector.store %[[AFLAT]], %[[SA]]
+// CHECK:         %[[BF:.*]] = arith.extf %[[B]] : vector<32x8xbf16> to vector<32x8xf32>
+// CHECK:         vector.store %{{.*}}, %[[SB]]
+// CHECK:         %[[CFLAT:.*]] = vector.shape_cast %[[C]] : vector<16x8xf32> to vector<128xf32>
+// CHECK:         vector.store %[[CFLAT]], %[[SC]]
+// CHECK-DAG:     %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK-DAG:     %[[M:.*]] = arith.constant 16 : i64
+// CHECK-DAG:     %[[N:.*]] = arith.constant 8 : i64
+// CHECK-DAG:     %[[K:.*]] = arith.constant 32 : i64
+// CHECK:         %[[ST:.*]] = call @coopvecCpuTileMmaFidelity(%[[TWO]], %[[TWO]], %[[TWO]], %{{.*}}, %{{.*}}, %{{.*}}, %[[M]], %[[N]], %[[K]])
+// CHECK:         scf.if
+// CHECK:           call @coopvecCpuReportError
+// CHECK:         %[[R:.*]] = vector.load %[[SC]][%{{.*}}] : memref<128xf32>, vector<128xf32>
+// CHECK:         %[[Y:.*]] = vector.shape_cast %[[R]] : vector<128xf32> to vector<16x8xf32>
+// CHECK:         return %[[Y]]
+func.func @tile_mma(%a: vector<16x32xbf16>, %b: vector<32x8xbf16>, %acc: vector<16x8xf32>) -> vector<16x8xf32> {
+  %r = coopvec.tile_mma %a, %b, %acc fidelity<hifi3, dst = bf16>
+         : vector<16x32xbf16>, vector<32x8xbf16> -> vector<16x8xf32>
+  return %r : vector<16x8xf32>
+}

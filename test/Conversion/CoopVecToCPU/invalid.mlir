@@ -18,12 +18,3 @@ func.func @strided_rows(%x: memref<?x4xf32, strided<[8, 2]>>, %y: memref<?x4xf32
       : memref<?x4xf32, strided<[8, 2]>>, memref<?xi8> -> memref<?x4xf32>
   return
 }
-
-// -----
-
-func.func @tile_mma_fidelity(%a: vector<16x32xbf16>, %b: vector<32x8xbf16>, %acc: vector<16x8xf32>) -> vector<16x8xf32> {
-  // expected-error@+1 {{'coopvec.tile_mma' op with math fidelity has no CPU lowering (one FMA per k is not the Wormhole Dst loop); lower the untiled coopvec.matvec or coopvec.batch_matvec, which runs the Wormhole model}}
-  %r = coopvec.tile_mma %a, %b, %acc fidelity<hifi4, dst = f32>
-         : vector<16x32xbf16>, vector<32x8xbf16> -> vector<16x8xf32>
-  return %r : vector<16x8xf32>
-}

@@ -73,6 +73,10 @@ const char *fidName(unsigned f) {
   return names[f];
 }
 
+/// The Dst and L1 formats, and the Src formats.
+const unsigned kFormats[2] = {COOPVEC_FMT_F32, COOPVEC_FMT_BF16};
+const unsigned kSrcFormats[2] = {COOPVEC_FMT_BF16, COOPVEC_FMT_TF32};
+
 CoopVecWormholeConfig config(unsigned fidelity, unsigned dst, unsigned pack,
                              unsigned l1Acc, unsigned src = COOPVEC_FMT_BF16) {
   CoopVecWormholeConfig cfg;
@@ -535,8 +539,7 @@ bool testBfp() {
             uint8_t((rng() & 1) << (bits - 1)),
         uint8_t(124 + rng() % 8), bits);
   };
-  const unsigned fmts[2] = {COOPVEC_FMT_F32, COOPVEC_FMT_BF16};
-  for (unsigned dst : fmts) {
+  for (unsigned dst : kFormats) {
     std::vector<float> a8(64 * 64), b8(64 * 64), a4(64 * 64), b4(64 * 64);
     for (size_t i = 0; i < a8.size(); ++i)
       a8[i] = bfp(8), b8[i] = bfp(8), a4[i] = bfp(4), b4[i] = bfp(4);
@@ -588,13 +591,11 @@ float randomL1(std::mt19937 &rng, unsigned packFormat) {
 bool testRandom() {
   Checker r("random");
   std::mt19937 rng(15);
-  const unsigned fmts[2] = {COOPVEC_FMT_F32, COOPVEC_FMT_BF16};
-  const unsigned srcs[2] = {COOPVEC_FMT_BF16, COOPVEC_FMT_TF32};
   char what[200];
   for (unsigned fid = 0; fid < 4; ++fid)
-    for (unsigned src : srcs)
-      for (unsigned dst : fmts)
-        for (unsigned pack : fmts)
+    for (unsigned src : kSrcFormats)
+      for (unsigned dst : kFormats)
+        for (unsigned pack : kFormats)
           for (unsigned l1 = 0; l1 < 2; ++l1) {
             CoopVecWormholeConfig cfg = config(fid, dst, pack, l1, src);
             for (unsigned trial = 0; trial < 3; ++trial) {
@@ -644,13 +645,111 @@ bool testRandom() {
   return r.finish();
 }
 
+//===----------------------------------------------------------------------===//
+// tile: one matrix-unit step onto a live Dst (coopvec.tile_mma)
+//===----------------------------------------------------------------------===//
+
+/// out[i][j] = Dst after acc[i][j] enters it (rounded to the Dst format)
+/// and, per 32-wide K tile and phase, the two 16-wide halves of
+/// sum_k SrcA(lhs[i][k]) x SrcB(rhs[k][j]) are added, each rounded: written
+/// per element from the ISA's masks, independently of refMatmul's faces.
+float refTileMma(const CoopVecWormholeConfig &cfg,
+                 const std::vector<float> &lhs, const std::vector<float> &rhs,
+                 float acc, size_t i, size_t j, size_t n, size_t k) {
+  int dstBits = fractionBits(cfg.dstFormat);
+  double dst = roundRna(double(acc), dstBits); // +0 for -0 and subnormals
+  for (size_t t = 0; t < k; t += 32)
+    for (unsigned phase = 0; phase <= cfg.fidelity; ++phase)
+      for (size_t h = t; h < t + 32; h += 16) {
+        double x = dst;
+        for (size_t kk = h; kk < h + 16; ++kk)
+          x += double(srcAFidelityBits(toSrc(lhs[i * k + kk], cfg.srcFormat),
+                                       phase)) *
+               double(srcBFidelityBits(toSrc(rhs[kk * n + j], cfg.srcFormat),
+                                       phase));
+        dst = roundRna(x, dstBits);
+      }
+  return float(dst);
+}
+
+bool testTile() {
+  Checker r("tile");
+  std::mt19937 rng(27);
+  char what[200];
+  for (unsigned fid = 0; fid < 4; ++fid)
+    for (unsigned src : kSrcFormats)
+      for (unsigned dst : kFormats)
+        for (unsigned trial = 0; trial < 4; ++trial) {
+          CoopVecWormholeConfig cfg = config(fid, dst, dst, 0, src);
+          size_t m = 1 + rng() % 20, n = 1 + rng() % 12,
+                 k = 32 * (1 + rng() % 3);
+          std::vector<float> lhs(m * k), rhs(k * n), acc(m * n);
+          for (float &x : lhs)
+            x = randomOperand(rng);
+          for (float &x : rhs)
+            x = randomOperand(rng);
+          // A live Dst: values of either format, -0, a subnormal.
+          for (float &x : acc)
+            x = randomOperand(rng) * 8.0f;
+          acc[0] = -0.0f;
+          if (acc.size() > 1)
+            acc[1] = 1e-40f;
+          std::vector<float> got = acc;
+          r.expect("tile status", coopvecWormholeTileMma(
+                                      &cfg, lhs.data(), rhs.data(), got.data(),
+                                      m, n, k) == COOPVEC_WH_OK);
+          for (size_t i = 0; i < m; ++i)
+            for (size_t j = 0; j < n; ++j) {
+              std::snprintf(what, sizeof(what),
+                            "tile %zux%zux%zu %s src=%s dst=%s [%zu][%zu]", m,
+                            n, k, fidName(fid), fmtName(src), fmtName(dst), i,
+                            j);
+              r.same(what, got[i * n + j],
+                     refTileMma(cfg, lhs, rhs, acc[i * n + j], i, j, n, k));
+            }
+        }
+  // The matmul of one K block is the same step from a zero Dst, with the
+  // roles of the operands exchanged (in0 is SrcB): C^T = tile(B^T, A^T).
+  CoopVecWormholeConfig cfg =
+      config(COOPVEC_FIDELITY_HIFI3, COOPVEC_FMT_BF16, COOPVEC_FMT_BF16, 0);
+  size_t m = 7, n = 5, k = 64;
+  std::vector<float> a(m * k), b(k * n), c(m * n, 0.0f), bt(n * k), at(k * m),
+      ct(n * m, 0.0f);
+  for (float &x : a)
+    x = randomOperand(rng);
+  for (float &x : b)
+    x = randomOperand(rng);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t kk = 0; kk < k; ++kk)
+      at[kk * m + i] = a[i * k + kk];
+  for (size_t kk = 0; kk < k; ++kk)
+    for (size_t j = 0; j < n; ++j)
+      bt[j * k + kk] = b[kk * n + j];
+  coopvecWormholeMatmul(&cfg, a.data(), b.data(), c.data(), m, n, k, 0);
+  coopvecWormholeTileMma(&cfg, bt.data(), at.data(), ct.data(), n, m, k);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j)
+      r.same("tile vs matmul", ct[j * m + i], c[i * n + j]);
+  // Rejected: K not a multiple of 32, a bad configuration.
+  std::vector<float> one(64, 1.0f);
+  r.expect("k = 48",
+           coopvecWormholeTileMma(&cfg, one.data(), one.data(), one.data(), 1,
+                                  1, 48) == COOPVEC_WH_INVALID_BLOCK);
+  CoopVecWormholeConfig bad = cfg;
+  bad.fidelity = 4;
+  r.expect("fidelity 4",
+           coopvecWormholeTileMma(&bad, one.data(), one.data(), one.data(), 1,
+                                  1, 32) == COOPVEC_WH_INVALID_CONFIG);
+  return r.finish();
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: %s <suite>...\nsuites: hand silicon edge "
-                 "bfp random all\n",
+                 "bfp random tile all\n",
                  argv[0]);
     return 2;
   }
@@ -669,6 +768,7 @@ int main(int argc, char **argv) {
     run("edge", testEdge);
     run("bfp", testBfp);
     run("random", testRandom);
+    run("tile", testTile);
     if (!known) {
       std::fprintf(stderr, "unknown suite '%s'\n", s.c_str());
       return 2;

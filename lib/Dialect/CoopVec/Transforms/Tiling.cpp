@@ -61,11 +61,12 @@ FailureOr<TiledForm> classify(BatchMatVecOp op, TileShape shape,
     return failure();
   }
   if (op.getFidelityAttr()) {
-    // The tiles would need the Dst loop of the Wormhole model (phases per
-    // 32-wide K tile, the packer after the last one), which no tile
-    // lowering implements: keep the op whole rather than drop the attribute.
-    os << "math fidelity has no tiled form (no target lowers a tile_mma with "
-          "fidelity)";
+    // A tile_mma with fidelity is one matrix-unit step onto Dst (the CPU
+    // lowers it), but the packer of the untiled op (format conversion, L1
+    // accumulation over K blocks, a bias in L1) has no tile op: keep the op
+    // whole rather than drop the attribute.
+    os << "math fidelity is not tiled (the tiles would need the packer: "
+          "write coopvec.tile_mma with fidelity directly)";
     return failure();
   }
   MLIRContext *ctx = op.getContext();

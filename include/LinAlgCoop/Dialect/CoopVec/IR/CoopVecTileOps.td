@@ -110,13 +110,17 @@ def CoopVec_TileMmaOp : CoopVec_Op<"tile_mma", [Pure,
 
     **Math fidelity.** With a `fidelity` clause the tile is one Wormhole
     matrix-unit step: `%rhs` (`K`x`N`, the activations) is in0 in SrcB,
-    `%lhs` the weights in SrcA, and `%acc` (`f32`) is the Dst register,
-    holding values of the Dst format; for each 32-wide K tile and each phase
-    the 16-wide chunks are added to Dst and rounded to its format. Rules:
-    both operands are `bf16` or both `f32`; `K` is a multiple of 32 (the hardware's tile); no packer
-    settings (`pack`, `l1_acc`, `k_block`): the packer belongs to the op
-    that stores the tile. No target lowers this form yet: the CPU lowering
-    rejects it.
+    `%lhs` the weights in SrcA, and `%acc` (`f32`) is the Dst register:
+    each value enters Dst as the FPU writes it (rounded to the Dst format,
+    ties away from zero; +0 below 2^-126 and for -0), then for each 32-wide
+    K tile and each phase the 16-wide chunks are added to Dst and rounded to
+    its format; the result is Dst. `f32` operands pass the unpacker as TF32.
+    Rules: both operands are `bf16` or both `f32`; `K` is a multiple of 32
+    (the hardware's tile); no packer settings (`pack`, `l1_acc`,
+    `k_block`): the packer belongs to the op that stores the tile. The CPU
+    target runs the Wormhole model on the tile (`coopvecCpuTileMmaFidelity`,
+    bit-exact to the model of `coopvec.matvec` with fidelity); no other
+    target lowers `coopvec.tile_mma`.
 
     ```mlir
     %r = coopvec.tile_mma %a, %b, %acc fidelity<hifi4, dst = f32>
