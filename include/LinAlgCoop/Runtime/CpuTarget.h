@@ -121,6 +121,17 @@ int32_t coopvecCpuTileMmaFidelity(uint32_t fidelity, uint32_t srcFormat,
                                   const float *rhs, float *acc, uint64_t m,
                                   uint64_t n, uint64_t k);
 
+/// coopvec.eltwise_mul: out[i] = pack(lhs[i] * rhs[i]) for i < n, the
+/// Wormhole ELWMUL with `lhs` in SrcA and `rhs` in SrcB
+/// (coopvecWormholeEltwiseMul); with l1Acc the datum is accumulated onto
+/// out[i] (the L1 values). Formats as coopvecCpuTileMmaFidelity's, plus
+/// packFormat (COOPVEC_FMT_F32 or _BF16). COOPVEC_ERROR_INVALID_ARGUMENT for
+/// a configuration the model rejects.
+int32_t coopvecCpuEltwiseMulFidelity(uint32_t fidelity, uint32_t srcFormat,
+                                     uint32_t dstFormat, uint32_t packFormat,
+                                     uint32_t l1Acc, const float *lhs,
+                                     const float *rhs, float *out, uint64_t n);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

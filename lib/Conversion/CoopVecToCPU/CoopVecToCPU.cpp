@@ -881,6 +881,40 @@ public:
   }
 };
 
+/// coopvec.eltwise_mul -> coopvecCpuEltwiseMulFidelity on stack slots: the
+/// operands (extended to f32, exact) and, with l1_acc, the L1 values,
+/// which the runtime overwrites with the results.
+class EltwiseMulOpLowering : public RuntimeCallPattern<EltwiseMulOp> {
+public:
+  using RuntimeCallPattern::RuntimeCallPattern;
+
+  LogicalResult
+  matchAndRewrite(EltwiseMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RuntimeCallBuilder b(rewriter, op);
+    VectorType resultType = op.getResult().getType();
+    MathFidelityAttr fidelity = op.getFidelity();
+    bool bf16 = op.getLhs().getType().getElementType().isBF16();
+    Value lhs = b.spill(b.extendToF32(adaptor.getLhs()));
+    Value rhs = b.spill(b.extendToF32(adaptor.getRhs()));
+    // Without l1_acc the packer ignores the L1 values: the slot need not be
+    // written first.
+    Value out =
+        adaptor.getAcc() ? b.spill(adaptor.getAcc()) : b.stackSlot(resultType);
+    Type pack = fidelity.getPack() ? fidelity.getPack() : fidelity.getDst();
+    b.callChecked(RuntimeFn::coopvecCpuEltwiseMulFidelity,
+                  {b.constI32(static_cast<int64_t>(fidelity.getFidelity())),
+                   b.constI32(bf16 ? COOPVEC_FMT_BF16 : COOPVEC_FMT_TF32),
+                   b.constI32(wormholeFormat(fidelity.getDst())),
+                   b.constI32(wormholeFormat(pack)),
+                   b.constI32(fidelity.getL1Acc() ? 1 : 0), b.slotPointer(lhs),
+                   b.slotPointer(rhs), b.slotPointer(out),
+                   b.constI64(resultType.getNumElements())});
+    rewriter.replaceOp(op, b.load(resultType, out));
+    return success();
+  }
+};
+
 /// coopvec.mx_dequantize -> the codes written to stack buffers in the
 /// runtime's layout, then coopvecMxDequantize / coopvecNvfp4Dequantize.
 class MXDequantizeOpLowering : public RuntimeCallPattern<MXDequantizeOp> {
@@ -992,11 +1026,12 @@ void mlir::coopvec::populateCoopVecToCPUPatterns(RewritePatternSet &patterns,
                                                  unsigned numThreads,
                                                  bool boundsChecks,
                                                  unsigned batchThreads) {
-  patterns.add<MatVecOpLowering, OuterProductAccumulateOpLowering,
-               VectorAccumulateOpLowering, ConvertMatrixOpLowering,
-               MatrixSizeOpLowering, ConvertOpLowering, PackOpLowering,
-               MXQuantizeOpLowering, MXDequantizeOpLowering>(
-      patterns.getContext(), numThreads, boundsChecks);
+  patterns
+      .add<MatVecOpLowering, OuterProductAccumulateOpLowering,
+           VectorAccumulateOpLowering, ConvertMatrixOpLowering,
+           MatrixSizeOpLowering, ConvertOpLowering, PackOpLowering,
+           MXQuantizeOpLowering, MXDequantizeOpLowering, EltwiseMulOpLowering>(
+          patterns.getContext(), numThreads, boundsChecks);
   // A batch has the work to keep every core busy.
   patterns.add<BatchMatVecOpLowering, MLPOpLowering, QuantizeRowsOpLowering>(
       patterns.getContext(), batchThreads, boundsChecks);
@@ -1021,9 +1056,8 @@ struct ConvertCoopVecToCPUPass
         return WalkResult::advance();
       if (!isa<MatVecOp, OuterProductAccumulateOp, VectorAccumulateOp,
                ConvertMatrixOp, MatrixSizeOp, BatchMatVecOp, MLPOp,
-               QuantizeRowsOp, ConvertOp,
-               PackOp, MXQuantizeOp, MXDequantizeOp, TilePackOp, TileMmaOp>(
-              op)) {
+               QuantizeRowsOp, ConvertOp, PackOp, MXQuantizeOp, MXDequantizeOp,
+               TilePackOp, TileMmaOp, EltwiseMulOp>(op)) {
         op->emitOpError("is not supported by the CPU target yet");
         return WalkResult::interrupt();
       }

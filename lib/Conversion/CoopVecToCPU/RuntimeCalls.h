@@ -220,6 +220,15 @@ public:
                : vector::ShapeCastOp::create(rewriter, loc, type, flat);
   }
 
+  /// A float vector extended to f32 (exact), or itself if already f32.
+  Value extendToF32(Value vector) {
+    auto type = cast<VectorType>(vector.getType());
+    if (type.getElementType().isF32())
+      return vector;
+    return arith::ExtFOp::create(rewriter, loc,
+                                 type.clone(rewriter.getF32Type()), vector);
+  }
+
   /// A vector's elements in row-major order, as one dimension (a slot
   /// holds an n-D vector that way: the LLVM lowering stores 1-D vectors).
   VectorType flatType(VectorType type) {

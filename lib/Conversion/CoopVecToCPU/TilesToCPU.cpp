@@ -219,19 +219,11 @@ private:
                               OpAdaptor adaptor,
                               ConversionPatternRewriter &rewriter) const {
     cpu_lowering::RuntimeCallBuilder b(rewriter, op);
-    Location loc = op.getLoc();
     auto lhsType = cast<VectorType>(op.getLhs().getType());
     auto accType = cast<VectorType>(op.getAcc().getType());
-    auto toF32 = [&](Value v) -> Value {
-      auto type = cast<VectorType>(v.getType());
-      if (type.getElementType().isF32())
-        return v;
-      return arith::ExtFOp::create(rewriter, loc,
-                                   type.clone(rewriter.getF32Type()), v);
-    };
     bool bf16 = lhsType.getElementType().isBF16();
-    Value lhs = b.spill(toF32(adaptor.getLhs()));
-    Value rhs = b.spill(toF32(adaptor.getRhs()));
+    Value lhs = b.spill(b.extendToF32(adaptor.getLhs()));
+    Value rhs = b.spill(b.extendToF32(adaptor.getRhs()));
     Value acc = b.spill(adaptor.getAcc());
     int64_t m = accType.getDimSize(0), n = accType.getDimSize(1),
             k = lhsType.getDimSize(1);

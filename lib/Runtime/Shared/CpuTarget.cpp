@@ -463,3 +463,17 @@ extern "C" int32_t coopvecCpuTileMmaFidelity(
              ? COOPVEC_OK
              : COOPVEC_ERROR_INVALID_ARGUMENT;
 }
+
+extern "C" int32_t
+coopvecCpuEltwiseMulFidelity(uint32_t fidelity, uint32_t srcFormat,
+                             uint32_t dstFormat, uint32_t packFormat,
+                             uint32_t l1Acc, const float *lhs, const float *rhs,
+                             float *out, uint64_t n) {
+  if (!lhs || !rhs || !out)
+    return COOPVEC_ERROR_NULL_POINTER;
+  CoopVecWormholeConfig cfg = {fidelity, srcFormat, dstFormat, packFormat,
+                               l1Acc};
+  return coopvecWormholeEltwiseMul(&cfg, lhs, rhs, out, n) == COOPVEC_WH_OK
+             ? COOPVEC_OK
+             : COOPVEC_ERROR_INVALID_ARGUMENT;
+}

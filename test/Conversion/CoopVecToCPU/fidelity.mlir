@@ -91,3 +91,30 @@ func.func @tile_mma(%a: vector<16x32xbf16>, %b: vector<32x8xbf16>, %acc: vector<
          : vector<16x32xbf16>, vector<32x8xbf16> -> vector<16x8xf32>
   return %r : vector<16x8xf32>
 }
+
+// -----
+
+// coopvec.eltwise_mul: the operands (bf16, extended to f32) and the L1
+// values go to stack slots; the model runs with fidelity LoFi 0, BF16
+// sources 2, bf16 Dst 2, f32 packer 0, l1_acc 1 and 16 elements, writing
+// the results over the L1 slot.
+
+// CHECK-LABEL: func.func @eltwise
+// CHECK-SAME:    (%[[A:.*]]: vector<16xbf16>, %[[B:.*]]: vector<16xbf16>, %[[L1:.*]]: vector<16xf32>)
+// CHECK-DAG:     %[[SA:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
+// CHECK:         arith.extf %[[A]] : vector<16xbf16> to vector<16xf32>
+// CHECK:         arith.extf %[[B]] : vector<16xbf16> to vector<16xf32>
+// CHECK:         vector.store %[[L1]], %[[SL:.*]][%{{.*}}] : memref<16xf32>, vector<16xf32>
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[N:.*]] = arith.constant 16 : i64
+// CHECK:         %[[ST:.*]] = call @coopvecCpuEltwiseMulFidelity(%[[ZERO]], %[[TWO]], %[[TWO]], %[[ZERO]], %[[ONE]], %{{.*}}, %{{.*}}, %{{.*}}, %[[N]])
+// CHECK:         call @coopvecCpuReportError
+// CHECK:         %[[R:.*]] = vector.load %[[SL]][%{{.*}}] : memref<16xf32>, vector<16xf32>
+// CHECK:         return %[[R]]
+func.func @eltwise(%a: vector<16xbf16>, %b: vector<16xbf16>, %l1: vector<16xf32>) -> vector<16xf32> {
+  %r = coopvec.eltwise_mul %a, %b acc %l1 fidelity<lofi, dst = bf16, pack = f32, l1_acc>
+         : vector<16xbf16> -> vector<16xf32>
+  return %r : vector<16xf32>
+}

@@ -172,3 +172,24 @@ module attributes {coopvec.profile = "d3d12-tier1.1"} {
     return
   }
 }
+
+// -----
+
+// So is the element-wise multiply: the Wormhole profile takes it, D3D12
+// does not.
+module attributes {coopvec.profile = "wormhole-b0"} {
+  func.func @eltwise(%a: vector<16xbf16>) -> vector<16xf32> {
+    %0 = coopvec.eltwise_mul %a, %a fidelity<lofi, dst = bf16> : vector<16xbf16> -> vector<16xf32>
+    return %0 : vector<16xf32>
+  }
+}
+
+// -----
+
+module attributes {coopvec.profile = "d3d12-tier1.1"} {
+  func.func @no_eltwise(%a: vector<16xbf16>) -> vector<16xf32> {
+    // expected-error@+1 {{'coopvec.eltwise_mul' is not supported by profile 'd3d12-tier1.1': it does not list the feature 'math_fidelity'}}
+    %0 = coopvec.eltwise_mul %a, %a fidelity<lofi, dst = bf16> : vector<16xbf16> -> vector<16xf32>
+    return %0 : vector<16xf32>
+  }
+}

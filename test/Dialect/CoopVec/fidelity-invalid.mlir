@@ -1,7 +1,8 @@
 // RUN: coopvec-opt %s -split-input-file -verify-diagnostics
 
 // Every rule of #coopvec.math_fidelity and of the fidelity forms of
-// coopvec.matvec, coopvec.batch_matvec and coopvec.tile_mma.
+// coopvec.matvec, coopvec.batch_matvec, coopvec.tile_mma and
+// coopvec.eltwise_mul.
 
 // expected-error@+1 {{unknown math fidelity 'hifi5'; expected lofi, hifi2, hifi3 or hifi4}}
 func.func @f() attributes {test.a = #coopvec.math_fidelity<hifi5, dst = f32>} { return }
@@ -147,4 +148,62 @@ func.func @tile_packer(%a: vector<16x32xbf16>, %b: vector<32x8xbf16>, %acc: vect
   %r = coopvec.tile_mma %a, %b, %acc fidelity<lofi, dst = f32, l1_acc>
          : vector<16x32xbf16>, vector<32x8xbf16> -> vector<16x8xf32>
   return %r : vector<16x8xf32>
+}
+
+// -----
+
+// coopvec.eltwise_mul: bf16 or f32 operands only.
+func.func @eltwise_f16(%a: vector<8xf16>) -> vector<8xf32> {
+  // expected-error@+1 {{'coopvec.eltwise_mul' op operand #0 must be fixed-length vector of bfloat16 type or 32-bit float values of ranks 1, but got 'vector<8xf16>'}}
+  %r = coopvec.eltwise_mul %a, %a fidelity<lofi, dst = f32> : vector<8xf16> -> vector<8xf32>
+  return %r : vector<8xf32>
+}
+
+// -----
+
+// Both operands have one type (one Src format).
+func.func @eltwise_mixed(%a: vector<8xbf16>, %b: vector<8xf32>) -> vector<8xf32> {
+  // expected-error@+1 {{'coopvec.eltwise_mul' op failed to verify that all of {lhs, rhs} have same type}}
+  %r = "coopvec.eltwise_mul"(%a, %b) {fidelity = #coopvec.math_fidelity<lofi, dst = f32>} : (vector<8xbf16>, vector<8xf32>) -> vector<8xf32>
+  return %r : vector<8xf32>
+}
+
+// -----
+
+func.func @eltwise_shape(%a: vector<8xbf16>) -> vector<4xf32> {
+  // expected-error@+1 {{'coopvec.eltwise_mul' op result 'vector<4xf32>' must have the operands' shape, 8}}
+  %r = coopvec.eltwise_mul %a, %a fidelity<lofi, dst = f32> : vector<8xbf16> -> vector<4xf32>
+  return %r : vector<4xf32>
+}
+
+// -----
+
+func.func @eltwise_k_block(%a: vector<8xbf16>, %c: vector<8xf32>) -> vector<8xf32> {
+  // expected-error@+1 {{'coopvec.eltwise_mul' op takes no k_block: an element-wise multiply has no K}}
+  %r = coopvec.eltwise_mul %a, %a acc %c fidelity<lofi, dst = f32, l1_acc, k_block = 32> : vector<8xbf16> -> vector<8xf32>
+  return %r : vector<8xf32>
+}
+
+// -----
+
+func.func @eltwise_l1_no_acc(%a: vector<8xbf16>) -> vector<8xf32> {
+  // expected-error@+1 {{'coopvec.eltwise_mul' op with l1_acc needs the L1 values to accumulate onto (acc %values)}}
+  %r = coopvec.eltwise_mul %a, %a fidelity<lofi, dst = f32, l1_acc> : vector<8xbf16> -> vector<8xf32>
+  return %r : vector<8xf32>
+}
+
+// -----
+
+func.func @eltwise_acc_no_l1(%a: vector<8xbf16>, %c: vector<8xf32>) -> vector<8xf32> {
+  // expected-error@+1 {{'coopvec.eltwise_mul' op takes acc values only with l1_acc (without it the packer overwrites L1)}}
+  %r = coopvec.eltwise_mul %a, %a acc %c fidelity<lofi, dst = f32> : vector<8xbf16> -> vector<8xf32>
+  return %r : vector<8xf32>
+}
+
+// -----
+
+func.func @eltwise_acc_type(%a: vector<8xbf16>, %c: vector<4xf32>) -> vector<8xf32> {
+  // expected-error@+1 {{'coopvec.eltwise_mul' op failed to verify that acc has the result's type}}
+  %r = "coopvec.eltwise_mul"(%a, %a, %c) {fidelity = #coopvec.math_fidelity<lofi, dst = f32, l1_acc>} : (vector<8xbf16>, vector<8xbf16>, vector<4xf32>) -> vector<8xf32>
+  return %r : vector<8xf32>
 }

@@ -1,7 +1,8 @@
 // RUN: coopvec-opt %s | coopvec-opt | FileCheck %s
 
 // The math-fidelity clause (#coopvec.math_fidelity) of coopvec.matvec,
-// coopvec.batch_matvec and coopvec.tile_mma round-trips, in every spelling.
+// coopvec.batch_matvec, coopvec.tile_mma and coopvec.eltwise_mul
+// round-trips, in every spelling.
 
 // CHECK-LABEL: func.func @matvec_bf16
 // CHECK: coopvec.matvec %{{[[:alnum:]_]+}} as BF16, %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}] matrix<BF16, 32x64, RowMajor> stride %{{[[:alnum:]_]+}} fidelity<lofi, dst = bf16> : vector<64xf32>, memref<?xi8> -> vector<32xf32>
@@ -75,4 +76,13 @@ func.func @tile(%a: vector<16x32xbf16>, %b: vector<32x8xbf16>, %acc: vector<16x8
 // CHECK: test.fidelity = #coopvec.math_fidelity<hifi3, dst = bf16, pack = bf16, l1_acc, k_block = 64>
 func.func @attr() attributes {test.fidelity = #coopvec.math_fidelity<hifi3, dst = bf16, pack = bf16, l1_acc, k_block = 64>} {
   return
+}
+
+// CHECK-LABEL: func.func @eltwise
+// CHECK: coopvec.eltwise_mul %{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}} fidelity<hifi2, dst = f32> : vector<64xbf16> -> vector<64xf32>
+// CHECK: coopvec.eltwise_mul %{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}} acc %{{[[:alnum:]_]+}} fidelity<lofi, dst = bf16, pack = f32, l1_acc> : vector<64xf32> -> vector<64xf32>
+func.func @eltwise(%a: vector<64xbf16>, %b: vector<64xbf16>, %x: vector<64xf32>, %l1: vector<64xf32>) -> (vector<64xf32>, vector<64xf32>) {
+  %p = coopvec.eltwise_mul %a, %b fidelity<hifi2, dst = f32> : vector<64xbf16> -> vector<64xf32>
+  %q = coopvec.eltwise_mul %x, %x acc %l1 fidelity<lofi, dst = bf16, pack = f32, l1_acc> : vector<64xf32> -> vector<64xf32>
+  return %p, %q : vector<64xf32>, vector<64xf32>
 }

@@ -441,3 +441,25 @@ OpFoldResult MXDequantizeOp::fold(FoldAdaptor adaptor) {
     values.push_back(APFloat(f));
   return DenseFPElementsAttr::get(getResult().getType(), values);
 }
+
+//===----------------------------------------------------------------------===//
+// EltwiseMulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult EltwiseMulOp::verify() {
+  VectorType operands = getLhs().getType(), result = getResult().getType();
+  if (result.getShape() != operands.getShape())
+    return emitOpError() << "result " << result
+                         << " must have the operands' shape, "
+                         << operands.getShape();
+  MathFidelityAttr fidelity = getFidelity();
+  if (fidelity.getKBlock() != 0)
+    return emitOpError("takes no k_block: an element-wise multiply has no K");
+  if (fidelity.getL1Acc() && !getAcc())
+    return emitOpError("with l1_acc needs the L1 values to accumulate onto "
+                       "(acc %values)");
+  if (!fidelity.getL1Acc() && getAcc())
+    return emitOpError("takes acc values only with l1_acc (without it the "
+                       "packer overwrites L1)");
+  return success();
+}

@@ -188,6 +188,11 @@ void MXDequantizeOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
   addElementFeatures(reqs, {getElements().getType(), getScales().getType()});
 }
 
+void EltwiseMulOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
+  reqs.push_back(Req::getFeature("math_fidelity"));
+  addElementFeatures(reqs, {getLhs().getType()});
+}
+
 // The tiled form: a target that runs it lists `tile_mma` (the CPU does; the
 // tile shapes a target multiplies are its profile rows' `tiles`).
 void TilePackOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {

@@ -160,4 +160,56 @@ def CoopVec_MXDequantizeOp : CoopVec_Op<"mx_dequantize", [DeclareOpInterfaceMeth
   let hasFolder = 1;
 }
 
+def CoopVec_EltwiseMulOp : CoopVec_Op<"eltwise_mul", [DeclareOpInterfaceMethods<CoopVec_SupportRequirementsOpInterface>, Pure,
+    AllTypesMatch<["lhs", "rhs"]>,
+    OptionalTypesMatchWith<"acc has the result's type", "result", "acc",
+                           "$_self">]> {
+  let summary = "Wormhole element-wise multiply (ELWMUL) at a math fidelity";
+  let description = [{
+    Multiplies two vectors element by element as the Wormhole B0 FPU's
+    ELWMUL does, then packs the products as the packer does (the runtime
+    model of `docs/WormholeFidelity.md`, `coopvecWormholeEltwiseMul`):
+
+    ```
+    result[i] = pack(phases(SrcA = lhs[i], SrcB = rhs[i]))        (no l1_acc)
+    result[i] = L1(acc[i] + pack(phases(lhs[i], rhs[i])))         (l1_acc)
+    ```
+
+    * Operand roles follow the hardware, and differ from a matrix product:
+      an element-wise multiply unpacks in0 (`%lhs`) to SrcA and in1
+      (`%rhs`) to SrcB, so the phases slice `%lhs` 5 bits at a time and
+      `%rhs` 7 bits at a time (a matmul unpacks in0 to SrcB). Below HiFi4
+      the product is therefore not symmetric.
+    * Dst is zeroed, each phase's partial product is added and Dst rounded
+      to the `dst` format (ties away from zero, +0 below 2^-126); the packer
+      converts to `pack` (RNA from an `f32` Dst to `bf16`) and, with
+      `l1_acc`, adds the datum to `%acc` (the L1 values, of the `pack`
+      format) rounded to that format.
+    * `bf16` operands unpack as BF16, `f32` operands are truncated to TF32.
+      The result holds values of the `pack` format as `f32`.
+
+    ```mlir
+    %p = coopvec.eltwise_mul %a, %b fidelity<hifi2, dst = f32>
+           : vector<64xbf16> -> vector<64xf32>
+    %q = coopvec.eltwise_mul %a, %b acc %l1 fidelity<lofi, dst = bf16, l1_acc>
+           : vector<64xbf16> -> vector<64xf32>
+    ```
+
+    Rules (verifier): `%lhs` and `%rhs` have the same type, `bf16` or
+    `f32` elements; the result is `f32` with their shape; `%acc` is given
+    exactly when the fidelity has `l1_acc` (and has the result's type); no
+    `k_block` (there is no K).
+  }];
+  let arguments = (ins FixedVectorOfRankAndType<[1], [BF16, F32]>:$lhs,
+                       FixedVectorOfRankAndType<[1], [BF16, F32]>:$rhs,
+                       Optional<FixedVectorOfRankAndType<[1], [F32]>>:$acc,
+                       CoopVec_MathFidelityAttr:$fidelity);
+  let results = (outs FixedVectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs (`acc` $acc^)? `fidelity` `` $fidelity attr-dict `:`
+    type($lhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECNUMERICSOPS_TD
