@@ -1,6 +1,6 @@
 // The batching pass carries the math fidelity into the batched op and never
-// fuses a fidelity layer; the tiling pass keeps a fidelity product whole and
-// says why (the tiles would need the untiled op's packer).
+// fuses a fidelity layer; the tiling pass keeps a fidelity product with
+// packer settings whole and says why (fidelity-tile.mlir: the others tile).
 // RUN: coopvec-opt %s -split-input-file -coopvec-batch | FileCheck %s
 // RUN: coopvec-opt %s -split-input-file -coopvec-batch -coopvec-tile -verify-diagnostics | FileCheck %s --check-prefix=TILE
 
@@ -15,7 +15,7 @@ func.func @batch_carries(%in: memref<?x64xf32>, %out: memref<?x32xf32>, %w: memr
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index
   // The batched op takes the loop's location.
-  // expected-remark@+1 {{not tiled: math fidelity is not tiled (the tiles would need the packer: write coopvec.tile_mma with fidelity directly)}}
+  // expected-remark@+1 {{not tiled: math fidelity with packer settings (a pack format other than Dst's, l1_acc, k_block) is not tiled: the packer has no tile op}}
   scf.for %i = %c0 to %n step %c1 {
     %x = vector.load %in[%i, %c0] : memref<?x64xf32>, vector<64xf32>
     %y = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128

@@ -46,6 +46,8 @@ struct TiledForm {
   bool integer;
   InterpKind input;
   Type aType, bType, accType;
+  /// The tiles' fidelity (no packer settings), for a fidelity product.
+  MathFidelityAttr fidelity = {};
 };
 
 FailureOr<TiledForm> classify(BatchMatVecOp op, TileShape shape,
@@ -60,16 +62,41 @@ FailureOr<TiledForm> classify(BatchMatVecOp op, TileShape shape,
           "no tiled form";
     return failure();
   }
-  if (op.getFidelityAttr()) {
-    // A tile_mma with fidelity is one matrix-unit step onto Dst (the CPU
-    // lowers it), but the packer of the untiled op (format conversion, L1
-    // accumulation over K blocks, a bias in L1) has no tile op: keep the op
-    // whole rather than drop the attribute.
-    os << "math fidelity is not tiled (the tiles would need the packer: "
-          "write coopvec.tile_mma with fidelity directly)";
-    return failure();
-  }
   MLIRContext *ctx = op.getContext();
+  if (MathFidelityAttr fidelity = op.getFidelityAttr()) {
+    // Each tile_mma with fidelity is one matrix-unit step onto Dst, and a
+    // chain of them over the K tiles, from a zero Dst, is the untiled op's
+    // one Dst block. A packer that converts or accumulates (a pack format
+    // other than Dst's, l1_acc, k_block, and so a bias) has no tile op:
+    // keep such an op whole rather than drop the attribute.
+    if (fidelity.getL1Acc() || fidelity.getKBlock() ||
+        (fidelity.getPack() && fidelity.getPack() != fidelity.getDst())) {
+      os << "math fidelity with packer settings (a pack format other than "
+            "Dst's, l1_acc, k_block) is not tiled: the packer has no tile op";
+      return failure();
+    }
+    if (shape.k % 32) {
+      os << "math fidelity needs tile-k to be a multiple of 32 (the matrix "
+            "unit's K tile), not "
+         << shape.k;
+      return failure();
+    }
+    // The verifier has made the input interpretation the matrix's, BF16 or
+    // F32, the inputs floats and the results f32.
+    Builder b(ctx);
+    MatrixDescAttr desc = op.getMatrixDesc();
+    Type src = desc.getInterpretation().getKind() == InterpKind::BF16
+                   ? Type(b.getBF16Type())
+                   : Type(b.getF32Type());
+    return TiledForm{false,
+                     op.getInputInterp().getKind(),
+                     TilePackOp::getDecodedType(desc),
+                     src,
+                     b.getF32Type(),
+                     MathFidelityAttr::get(ctx, fidelity.getFidelity(),
+                                           fidelity.getDst(), Type(), false,
+                                           0)};
+  }
   MatrixDescAttr desc = op.getMatrixDesc();
   InterpKind matrix = desc.getInterpretation().getKind();
   InterpKind input = op.getInputInterp().getKind();
@@ -247,11 +274,40 @@ Value truncFloatSaturating(OpBuilder &b, Location loc, Value x, Type eltType) {
   return arith::TruncFOp::create(b, loc, narrow, kept);
 }
 
+/// A float input tile as the Wormhole model reads its L1 values (the CPU
+/// runtime's readAsInterp: coopvecConvert to the interpretation, RN, no
+/// saturation): extended to f32, NaN as the quiet NaN of its sign (the
+/// Src unpacker reads a NaN's mantissa as significand bits), then rounded
+/// to nearest even for BF16. Subnormals may flush here where the runtime
+/// keeps them: the unpacker flushes them either way.
+Value fidelityInput(OpBuilder &b, Location loc, Value x, Type srcType) {
+  auto type = cast<VectorType>(x.getType());
+  auto f32Type = type.clone(b.getF32Type());
+  if (!type.getElementType().isF32())
+    x = arith::ExtFOp::create(b, loc, f32Type, x);
+  auto i32Type = type.clone(b.getI32Type());
+  auto splat = [&](int64_t v) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(i32Type, b.getI32IntegerAttr(v)));
+  };
+  Value bits = arith::BitcastOp::create(b, loc, i32Type, x);
+  Value sign = arith::AndIOp::create(b, loc, bits, splat(INT32_MIN));
+  Value quiet = arith::BitcastOp::create(
+      b, loc, f32Type, arith::OrIOp::create(b, loc, sign, splat(0x7FC00000)));
+  Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  x = arith::SelectOp::create(b, loc, isNan, quiet, x);
+  if (srcType.isF32())
+    return x;
+  return arith::TruncFOp::create(b, loc, type.clone(srcType), x);
+}
+
 /// Input tile `x` (tn x columns, as read) to the rhs element type.
 Value convertInput(OpBuilder &b, Location loc, Value x, BatchMatVecOp op,
                    const TiledForm &form, TileShape shape) {
   auto type = cast<VectorType>(x.getType());
   Type elt = type.getElementType();
+  if (form.fidelity)
+    return fidelityInput(b, loc, x, form.bType);
   if (form.integer) {
     if (isPackedInput(form.input))
       return vector::BitCastOp::create(
@@ -395,9 +451,8 @@ LogicalResult mlir::coopvec::tileBatchMatVec(RewriterBase &rewriter,
     bool lhsUnsigned = desc.getInterpretation().getIsUnsigned();
     bool rhsUnsigned = form.input == InterpKind::U8 ||
                        form.input == InterpKind::PackedU8x32;
-    auto mma = TileMmaOp::create(rewriter, loc, accType, a, lhsUnsigned,
-                                 bTile, rhsUnsigned, acc,
-                                 /*fidelity=*/nullptr);
+    auto mma = TileMmaOp::create(rewriter, loc, accType, a, lhsUnsigned, bTile,
+                                 rhsUnsigned, acc, form.fidelity);
     scf::YieldOp::create(rewriter, loc, mma.getResult());
   }
 

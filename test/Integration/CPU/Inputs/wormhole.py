@@ -22,6 +22,8 @@ rules; nothing here calls the runtime):
   wormhole.py grid --runner coopvec-run --tmp DIR   every fidelity x Dst
                                                     format x L1 switch
   wormhole.py hand --runner coopvec-run --tmp DIR   values worked out by hand
+  wormhole.py tiled --runner coopvec-run --tmp DIR  batch_matvec through
+                                                    --coopvec-tile
 
 Every grid case must differ from the same case at another fidelity, with the
 other Dst format and from the plain f32 product, so a lowering that ignored
@@ -184,7 +186,7 @@ def program(name, op, cfg, m, k, rows, interp, layout, stride, has_bias):
     return head + body + "  return\n}\n"
 
 
-def run(args, name, text, inputs, rows, m):
+def run(args, name, text, inputs, rows, m, pipeline=None):
     base = os.path.join(args.tmp, name)
     with open(base + ".mlir", "w") as f:
         f.write(text)
@@ -200,8 +202,12 @@ def run(args, name, text, inputs, rows, m):
     for p in paths:
         cmd += ["--arg", p]
     cmd += [f"--out-arg={len(paths) - 1}={out}"]
+    if pipeline:
+        cmd.append("--pass-pipeline=" + pipeline)
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
+        return None, p.stderr.strip()
+    if pipeline and "not tiled" in p.stderr:
         return None, p.stderr.strip()
     return np.load(out), ""
 
@@ -241,6 +247,20 @@ def indistinct(x, w, bias, cfg):
     if not differs(expect, plain):
         return f"{attr_text(cfg)} equals the plain product"
     return ""
+
+
+def report(name, what, got, err, expect):
+    """Prints the case's line; 1 if it failed."""
+    if err:
+        print(f"FAIL {name}: {err}")
+        return 1
+    if differs(got, expect):
+        bad = np.argwhere(got.view(np.uint32) != expect.view(np.uint32))[0]
+        print(f"FAIL {name} ({what}): y{tuple(bad)} = {got[tuple(bad)]!r}, "
+              f"model {expect[tuple(bad)]!r}")
+        return 1
+    print(f"ok {name}: {what}")
+    return 0
 
 
 def grid(args):
@@ -289,19 +309,54 @@ def grid(args):
                        bias is not None)
         got, err = run(args, name, text, inputs, rows, m)
         cases += 1
-        if err:
-            print(f"FAIL {name}: {err}")
-            failures += 1
-            continue
-        if differs(got, expect):
-            bad = np.argwhere(got.view(np.uint32) != expect.view(np.uint32))[0]
-            print(f"FAIL {name} ({op}, {interp}, {layout}, {attr_text(cfg)}): "
-                  f"y{tuple(bad)} = {got[tuple(bad)]!r}, model "
-                  f"{expect[tuple(bad)]!r}")
-            failures += 1
-            continue
-        print(f"ok {name}: {op} {interp} {layout} {attr_text(cfg)}")
+        failures += report(name, f"{op} {interp} {layout} {attr_text(cfg)}",
+                           got, err, expect)
     print(f"grid: {cases} cases, {failures} failures")
+    return failures
+
+
+def tiled(args):
+    """batch_matvec with fidelity through --coopvec-tile: tile_pack, the
+    loop nest and one tile_mma with fidelity per (row tile, batch tile, K
+    tile), which the CPU runs as matrix-unit steps onto a live Dst. Every
+    fidelity x Dst format x Src format, K not a multiple of the tile
+    (zero-padded halves), partial row and batch tiles, f32 inputs that a
+    BF16 interpretation rounds; bit for bit against the model."""
+    rng = np.random.default_rng(27)
+    m, k, rows = 20, 80, 5
+    failures = cases = 0
+    for n, (fid, dst, interp) in enumerate(itertools.product(
+            FIDELITIES, ["f32", "bf16"], ["BF16", "F32"])):
+        cfg = {"fidelity": fid, "dst": dst, "pack": [None, dst][n % 2],
+               "l1_acc": False, "k_block": 0,
+               "src": "bf16" if interp == "BF16" else "tf32"}
+        layout = ["RowMajor", "ColumnMajor"][(n // 2) % 2]
+        tm, tn, tk = [(16, 4, 32), (8, 8, 64)][(n // 4) % 2]
+        for attempt in range(200):
+            # Unrounded f32 inputs: the BF16 interpretation rounds them.
+            x = f32_values(rng, (rows, k))
+            w = bf16_values(rng, (m, k)) if interp == "BF16" \
+                else f32_values(rng, (m, k))
+            why = indistinct(x, w, None, cfg)
+            if not why:
+                break
+        if why:
+            print(f"FAIL tiled case {n}: {why}")
+            failures += 1
+        expect = model(x.tolist(), w.tolist(), None, cfg)
+        name = f"tiled{n}_{fid}_{dst}_{interp}"
+        data, stride = matrix_bytes(w, interp, layout)
+        text = program(name, "batch", cfg, m, k, rows, interp, layout, stride,
+                       False)
+        pipeline = (f"builtin.module(coopvec-tile{{tile-m={tm} tile-n={tn} "
+                    f"tile-k={tk}}},coopvec-cpu-pipeline)")
+        got, err = run(args, name, text,
+                       [("x", x), ("w", np.frombuffer(data, np.int8))], rows,
+                       m, pipeline)
+        cases += 1
+        failures += report(name, f"{interp} {layout} {attr_text(cfg)} tile "
+                                 f"{tm}x{tn}x{tk}", got, err, expect)
+    print(f"tiled: {cases} cases, {failures} failures")
     return failures
 
 
@@ -340,12 +395,12 @@ def hand(args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("group", choices=["grid", "hand"])
+    ap.add_argument("group", choices=["grid", "hand", "tiled"])
     ap.add_argument("--runner", required=True)
     ap.add_argument("--tmp", required=True)
     args = ap.parse_args()
     os.makedirs(args.tmp, exist_ok=True)
-    failures = grid(args) if args.group == "grid" else hand(args)
+    failures = {"grid": grid, "hand": hand, "tiled": tiled}[args.group](args)
     sys.exit(1 if failures else 0)
 
 
