@@ -99,11 +99,6 @@ LogicalResult planCommon(OpT op, Type inElt, Type outElt, MatVecPlan &p,
   bool linear = p.layout == MatrixLayout::RowMajor ||
                 p.layout == MatrixLayout::ColumnMajor;
   p.matrixNibbles = mi.getElementType().isInteger(4);
-  if (p.matrixNibbles && !linear) {
-    why = "the RISC-V lowering takes I4 and U4 matrices in RowMajor and "
-          "ColumnMajor layouts only";
-    return failure();
-  }
   // The optimal layouts ignore the stride (the verifier's rule).
   std::optional<int64_t> offset = getConstantIntValue(op.getMatrixOffset());
   std::optional<int64_t> stride =
@@ -120,7 +115,9 @@ LogicalResult planCommon(OpT op, Type inElt, Type outElt, MatVecPlan &p,
   bool rowMajor = p.layout == MatrixLayout::RowMajor;
   p.rowStep = rowMajor ? *stride : 1;
   p.colStep = rowMajor ? 1 : *stride;
-  p.storedCols = desc.getStoredCols();
+  // The optimal layouts' formulas run on the byte matrix: for I4/U4 that of
+  // the stored column pairs, as the CPU runtime stores them.
+  p.storedCols = desc.getStoredUnitCols();
   if (linear) {
     // Never transposed (the verifier's rule); byte columns for I4/U4.
     p.footprint = (desc.getStoredRows() - 1) * p.rowStep +
@@ -578,16 +575,21 @@ void emitMatVec(ConversionPatternRewriter &rewriter, Location loc,
   Type aElt = p.matrixUnsigned ? u8 : s8;
   // W[m][k] through the layout (as the matrix's int8 type).
   auto matrixAt = [&](Value m, Value k) {
-    Value col = p.matrixNibbles ? c.div(k, c.c(2)) : k;
-    Value at = matrixByte(c, p, m, col);
     if (!p.matrixNibbles)
-      return c.castTo(aElt, c.load(w, at));
-    // Nibble k % 2 of the byte, sign-extended for I4: (v ^ 8) - 8.
+      return c.castTo(aElt, c.load(w, matrixByte(c, p, m, k)));
+    // I4/U4: stored columns 2j and 2j + 1 share byte j, the even one in the
+    // low nibble; the stored columns are k, or m when transposed (an
+    // optimal layout's K x M matrix).
+    Value storedCol = p.transpose ? m : k;
+    Value at = p.transpose ? matrixByte(c, p, c.div(m, c.c(2)), k)
+                           : matrixByte(c, p, m, c.div(k, c.c(2)));
+    // Nibble storedCol % 2 of the byte, sign-extended for I4: (v ^ 8) - 8.
     Value byte = c.castTo(c.i64, c.castTo(u8, c.load(w, at)));
     Value nibble = emitc::BitwiseAndOp::create(
         rewriter, loc, c.i64,
-        emitc::BitwiseRightShiftOp::create(rewriter, loc, c.i64, byte,
-                                           c.mul(c.rem(k, c.c(2)), c.c(4))),
+        emitc::BitwiseRightShiftOp::create(
+            rewriter, loc, c.i64, byte,
+            c.mul(c.rem(storedCol, c.c(2)), c.c(4))),
         c.c(15));
     if (!p.matrixUnsigned)
       nibble = c.sub(emitc::BitwiseXorOp::create(rewriter, loc, c.i64, nibble,

@@ -38,15 +38,16 @@ struct MatVecPlan {
   int64_t m, k;
   // Where W[m][k] is: RowMajor/ColumnMajor at off + m*rowStep + k*colStep;
   // the optimal layouts by include/LinAlgCoop/Runtime/Layout.h's formulas
-  // for 1-byte elements, of the stored matrix (K x M when transposed).
+  // for 1-byte elements, of the stored matrix (K x M when transposed; for
+  // I4/U4 its byte matrix, storedCols byte columns).
   MatrixLayout layout;
   bool transpose;
   int64_t storedCols;
   int64_t matrixOffset, rowStep, colStep;
   int64_t footprint; // bytes from the offset
   bool matrixUnsigned, inputUnsignedInterp, inputUnsignedValue;
-  // I4/U4 (the quantized form): two columns to a byte, the even one in the
-  // low nibble; the steps above are between byte columns.
+  // I4/U4 (the quantized form): two stored columns to a byte, the even one
+  // in the low nibble; the steps above are between byte columns.
   bool matrixNibbles = false;
   bool inputPacked; // PackedS8x32/PackedU8x32: four bytes to an i32 word
   Type inputElt;    // i32 or f32 (i8 in the quantized form)
@@ -67,8 +68,9 @@ struct MatVecPlan {
   int64_t block, computeGroup;
 };
 
-/// The byte of W[m][k] in the matrix buffer (`col` is k, or its byte column
-/// for I4/U4), as index arithmetic of either lowering's builder `B` (with
+/// The byte of W[m][k] in the matrix buffer (for I4/U4 `col` is k's byte
+/// column, or `m` is m's byte column when transposed), as index arithmetic
+/// of either lowering's builder `B` (with
 /// c(int64_t), add, mul, div and rem on non-negative values).
 template <typename B, typename V>
 V matrixByte(B &c, const MatVecPlan &p, V m, V col) {

@@ -19,17 +19,6 @@ func.func @f16(%x: memref<?x8xf32>, %w: memref<?xi8>, %y: memref<?x8xf32>) {
 
 // -----
 
-func.func @nibbles_optimal(%x: memref<?x8xi8>, %w: memref<?xi8>, %zw: memref<?xi8>, %y: memref<?x4xi32>) {
-  %c0 = arith.constant 0 : index
-  // expected-error@+1 {{the RISC-V lowering takes I4 and U4 matrices in RowMajor and ColumnMajor layouts only}}
-  coopvec.batch_matvec %x as I8, %w[%c0] matrix<I4, 4x8, InferencingOptimal>
-      weight_zero_points %zw[%c0] as I8 per_tensor : memref<?xi8>
-      into %y : memref<?x8xi8>, memref<?xi8> -> memref<?x4xi32>
-  return
-}
-
-// -----
-
 func.func @f16_input(%x: memref<?x8xf16>, %w: memref<?xi8>, %y: memref<?x8xi32>) {
   %c0 = arith.constant 0 : index
   %s = arith.constant 16 : index

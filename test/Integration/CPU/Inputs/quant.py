@@ -18,6 +18,9 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cases import pack_nibbles, store_matrix  # noqa: E402
+
 B, M, K = 5, 24, 64
 
 
@@ -75,8 +78,12 @@ class Case:
     """One quantized product: its random data, program text and checks."""
 
     def __init__(self, rng, name, xin, wint, out, zw=None, sw=None, zx=None,
-                 sx=None, red=None, bias=None):
+                 sx=None, red=None, bias=None, layout="RowMajor",
+                 transpose=False):
         self.name, self.xin, self.wint, self.out = name, xin, wint, out
+        # RowMajor, or an optimal layout (which may be transposed: the
+        # stored matrix is then K x M, and a 4-bit one pairs its columns).
+        self.layout, self.transpose = layout, transpose
         self.zw, self.sw, self.zx, self.sx, self.red, self.bias = (
             zw, sw, zx, sx, red, bias)
         lo, hi = RANGES[xin]
@@ -188,10 +195,13 @@ class Case:
         out_ty = f"memref<?x{M}x{self.out}>"
         args.append(f"%y: {out_ty}")
         body = "\n      ".join(clauses)
+        # The optimal layouts take no stride.
+        stride_txt = " stride %cs" if self.layout == "RowMajor" else ""
+        transpose_txt = ", transpose" if self.transpose else ""
         return f"""func.func @{self.name}({", ".join(args)}) {{
   %c0 = arith.constant 0 : index
   %cs = arith.constant {stride} : index
-  coopvec.batch_matvec %x as {self.xin}, %w[%c0] matrix<{self.wint}, {M}x{K}, RowMajor> stride %cs
+  coopvec.batch_matvec %x as {self.xin}, %w[%c0] matrix<{self.wint}, {M}x{K}, {self.layout}{transpose_txt}>{stride_txt}
       {body}
       {bias_txt} into %y : memref<?x{K}xi8>, memref<?xi8>{bias_ty} -> {out_ty}
   return
@@ -208,7 +218,13 @@ class Case:
                 np.save(path, array)
             paths.append(path)
         put("x", array=self.x.astype(np.int64).astype(np.uint8).view(np.int8))
-        put("w", data=matrix_bytes(self.w, self.wint))
+        if self.layout == "RowMajor":
+            put("w", data=matrix_bytes(self.w, self.wint))
+        else:
+            stored = np.ascontiguousarray(self.w.T if self.transpose else self.w)
+            stored = pack_nibbles(stored) if self.wint in ("I4", "U4") \
+                else stored.astype(INT_NP[self.wint]).view(np.uint8)
+            put("w", data=store_matrix(stored, self.layout, 0).tobytes())
         if self.zw:
             put("zw", data=value_bytes(self.zwv, self.zw[0]))
         if self.sw:

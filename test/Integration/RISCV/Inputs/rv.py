@@ -326,17 +326,30 @@ QUANT = [("I8", "I8", "i32", None, None, ("U8", 0), None, None, None),
          ("I4", "I8", "i32", None, None, ("I8", 16), ("I8", 0), None, "I32"),
          ("U4", "U8", "f32", ("F32", 16), None, ("U8", 16), None, ("I32", 8), "F32"),
          ("I4", "U8", "f16", None, ("F16", 32), ("I32", 0), ("U8", 2), None, None),
-         ("U4", "I8", "i32", None, None, ("U8", 0), ("I32", 4), None, None)]
+         ("U4", "I8", "i32", None, None, ("U8", 0), ("I32", 4), None, None),
+         # Optimal layouts (and transposed: the stored K x M matrix pairs
+         # its columns, so m picks the nibble), as the CPU runtime stores
+         # the byte matrix of a 4-bit one.
+         ("I4", "I8", "i32", None, None, ("I8", 16), ("I8", 0), None, "I32",
+          ("InferencingOptimal", False)),
+         ("U4", "U8", "f32", ("F32", 16), None, ("U8", 16), None, ("I32", 8),
+          None, ("TrainingOptimal", True)),
+         ("I4", "U8", "i32", None, None, ("U8", 0), None, None, None,
+          ("InferencingOptimal", True)),
+         ("U8", "I8", "f32", ("F32", 16), None, ("U8", 48), None, ("I32", 16),
+          "F32", ("TrainingOptimal", False))]
 
 
-def quant_case(args, rng, idx, wint, xin, out, sw, sx, zw, zx, red, bias):
+def quant_case(args, rng, idx, wint, xin, out, sw, sx, zw, zx, red, bias,
+               layout=("RowMajor", False)):
     quant.B, quant.M, quant.K = 7, 13, 64 if wint in ("I4", "U4") else 48
     # coopvec-run takes no bf16 memrefs: for a bf16 result the CPU JIT runs
     # the same product with an f32 result, which its bf16 store rounds once
     # (to nearest even); that rounding, in NumPy, is the CPU's bf16 result.
     cpu_out = "f32" if out == "bf16" else out
     case = quant.Case(rng, f"q{idx}_{wint}x{xin}_{out}", xin, wint, cpu_out, zw=zw, sw=sw,
-                      zx=zx, sx=sx, red=red, bias=bias)
+                      zx=zx, sx=sx, red=red, bias=bias, layout=layout[0],
+                      transpose=layout[1])
     base = os.path.join(args.tmp, case.name)
     with open(base + ".cpu.mlir", "w") as f:
         f.write(case.program())
