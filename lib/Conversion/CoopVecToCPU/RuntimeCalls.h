@@ -258,7 +258,7 @@ public:
     auto type = cast<VectorType>(vector.getType());
     Value codes =
         arith::BitcastOp::create(rewriter, loc, codesType(type), vector);
-    vector::StoreOp::create(rewriter, loc, codes, slot,
+    vector::StoreOp::create(rewriter, loc, flatten(codes), slot,
                             ValueRange{constIndex(0)});
   }
 

@@ -1,5 +1,4 @@
-//===- TilesToCPU.cpp - the tile level on the CPU
-//--------------------------===//
+//===- TilesToCPU.cpp - the tile level on the CPU -------------------------===//
 //
 // coopvec.tile_pack: the runtime copies the described matrix into a
 // row-major scratch buffer (coopvecCpuConvertMatrix: the layout math lives

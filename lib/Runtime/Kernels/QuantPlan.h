@@ -80,7 +80,8 @@ constexpr uint32_t kQuantPanel = 64;
 constexpr uint32_t kQuantRows = 6;
 
 /// Computes outputs [panel * 64, panel * 64 + 64) of batch rows
-/// [bBegin, bEnd): AVX-512 VNNI (vpdpbusd) and AVX2 (i16 vpmaddwd).
+/// [bBegin, bEnd): AMX tiles, AVX-512 VNNI (vpdpbusd) and AVX2 (i16
+/// vpmaddwd).
 using QuantPanelTask = void (*)(const QuantPlan &plan, unsigned panel,
                                 uint32_t bBegin, uint32_t bEnd);
 namespace avx512 {

@@ -156,10 +156,10 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
   // [k / chunk][16][chunk] bytes: a tile load reads 1 KiB in a row, where
   // 16 rows with a stride of 4 KiB would fall into one L1 set.
   std::vector<uint8_t> xTiles;
-  uint32_t tileRows = 0, chunk = 0;
+  uint32_t tileRows = 0, tileChunk = 0;
   if (kernel.rows == amx::kQuantAmxRows) {
     tileRows = batch / kernel.rows * kernel.rows;
-    chunk = std::gcd(c, 64u);
+    tileChunk = std::gcd(c, 64u);
     xTiles.resize(size_t(tileRows) * k);
   }
   zxv.resize(size_t(batch) * nZx);
@@ -178,9 +178,9 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
           flipped[size_t(b) * k + i] = row[i] ^ 0x80;
       if (b < tileRows) {
         const uint8_t *src = flipped.empty() ? row : &flipped[size_t(b) * k];
-        uint8_t *dst = &xTiles[size_t(b / 16) * 16 * k + (b % 16) * chunk];
-        for (uint32_t i = 0; i < k; i += chunk)
-          std::memcpy(dst + size_t(i) * 16, src + i, chunk);
+        uint8_t *dst = &xTiles[size_t(b / 16) * 16 * k + (b % 16) * tileChunk];
+        for (uint32_t i = 0; i < k; i += tileChunk)
+          std::memcpy(dst + size_t(i) * 16, src + i, tileChunk);
       }
       for (uint32_t s = 0; s < nZx; ++s) {
         int64_t z = xz.integer(b, s * zxGroup);

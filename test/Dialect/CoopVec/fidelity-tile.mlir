@@ -2,7 +2,8 @@
 // apart into tile_mma steps with the same fidelity and Dst format (no
 // packer on the tiles; a pack format equal to Dst's converts nothing); the
 // inputs reach the rhs tiles as the Wormhole model reads them (NaN made
-// the quiet NaN of its sign, then rounded to bf16 for BF16). The matrix
+// the quiet NaN of its sign, then rounded to nearest even bf16 in integer
+// arithmetic for BF16, subnormals included). The matrix
 // unit's K tile is 32 wide and its phases loop inside it, so tile-k must
 // be a multiple of 32. test/Integration/CPU/fidelity.test runs the tiled
 // form bit for bit against the model.
@@ -18,7 +19,12 @@
 // CHECK:               %[[X:.*]] = vector.transfer_read {{.*}} : memref<?x64xf32>, vector<8x32xf32>
 // CHECK:               %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : vector<8x32xf32>
 // CHECK:               %[[SEL:.*]] = arith.select %[[NAN]], %{{.*}}, %[[X]] : vector<8x32xi1>, vector<8x32xf32>
-// CHECK:               %[[BF:.*]] = arith.truncf %[[SEL]] : vector<8x32xf32> to vector<8x32xbf16>
+// CHECK:               %[[BITS:.*]] = arith.bitcast %[[SEL]] : vector<8x32xf32> to vector<8x32xi32>
+// CHECK:               arith.shrui %[[BITS]], %{{.*}} : vector<8x32xi32>
+// CHECK:               %[[SUM:.*]] = arith.addi %[[BITS]], %{{.*}} : vector<8x32xi32>
+// CHECK:               %[[RND:.*]] = arith.shrui %[[SUM]], %{{.*}} : vector<8x32xi32>
+// CHECK:               %[[HALF:.*]] = arith.trunci %[[RND]] : vector<8x32xi32> to vector<8x32xi16>
+// CHECK:               %[[BF:.*]] = arith.bitcast %[[HALF]] : vector<8x32xi16> to vector<8x32xbf16>
 // CHECK:               %[[B:.*]] = vector.transpose %[[BF]], [1, 0] : vector<8x32xbf16> to vector<32x8xbf16>
 // CHECK:               coopvec.tile_mma %{{.*}}, %[[B]], %[[A]] fidelity<hifi2, dst = f32> : vector<16x32xbf16>, vector<32x8xbf16> -> vector<16x8xf32>
 func.func @bf16(%in: memref<?x64xf32>, %out: memref<?x32xf32>, %w: memref<?xi8>) {

@@ -303,6 +303,15 @@ int main() {
           }
   for (int i = 0; i < 400; ++i)
     cases.push_back(randomCase());
+  // Tasks of 64 rows or more: AMX runs four row tiles per group (one task
+  // per panel at 1 thread with 4 panels, at 2 threads with 8).
+  for (int i = 0; i < 24; ++i) {
+    Case c = randomCase();
+    c.batch = pick({64, 80, 100});
+    c.m = pick({256, 456});
+    c.k = pick({36, 64, 128, 192});
+    cases.push_back(c);
+  }
   for (const Level &l : levels) {
     coopvecKernelsForceIsa(l.isa);
     coopvecKernelsQuantizedAmx(l.amx ? 1 : 0);

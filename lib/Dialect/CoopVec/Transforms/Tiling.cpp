@@ -277,9 +277,10 @@ Value truncFloatSaturating(OpBuilder &b, Location loc, Value x, Type eltType) {
 /// A float input tile as the Wormhole model reads its L1 values (the CPU
 /// runtime's readAsInterp: coopvecConvert to the interpretation, RN, no
 /// saturation): extended to f32, NaN as the quiet NaN of its sign (the
-/// Src unpacker reads a NaN's mantissa as significand bits), then rounded
-/// to nearest even for BF16. Subnormals may flush here where the runtime
-/// keeps them: the unpacker flushes them either way.
+/// Src unpacker reads a NaN's mantissa as significand bits), then for BF16
+/// rounded to nearest even in integer arithmetic, subnormals included
+/// (f32 values just below 2^-126 round up to it, a normal the unpacker
+/// keeps; arith.truncf may become vcvtneps2bf16, which reads them as 0).
 Value fidelityInput(OpBuilder &b, Location loc, Value x, Type srcType) {
   auto type = cast<VectorType>(x.getType());
   auto f32Type = type.clone(b.getF32Type());
@@ -298,7 +299,19 @@ Value fidelityInput(OpBuilder &b, Location loc, Value x, Type srcType) {
   x = arith::SelectOp::create(b, loc, isNan, quiet, x);
   if (srcType.isF32())
     return x;
-  return arith::TruncFOp::create(b, loc, type.clone(srcType), x);
+  // (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16: ties to even, overflow to
+  // inf, the canonical NaN stays 0x7FC0 (0xFFC0).
+  bits = arith::BitcastOp::create(b, loc, i32Type, x);
+  Value odd = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, splat(16)), splat(1));
+  Value rounded = arith::ShRUIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, bits,
+                            arith::AddIOp::create(b, loc, odd, splat(0x7FFF))),
+      splat(16));
+  Value half =
+      arith::TruncIOp::create(b, loc, type.clone(b.getI16Type()), rounded);
+  return arith::BitcastOp::create(b, loc, type.clone(srcType), half);
 }
 
 /// Input tile `x` (tn x columns, as read) to the rhs element type.

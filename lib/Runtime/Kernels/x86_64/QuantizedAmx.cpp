@@ -116,6 +116,8 @@ void dotIssue(__m512i acc[][kQuantPanel / 16], const uint8_t *wp,
       } else {
         for (uint32_t r = 0; r < R; ++r)
           std::memcpy(stage + r * 64, xr[r] + kk, kc);
+        // GCC's tile loads are asm without a memory clobber.
+        asm volatile("" ::: "memory");
         _tile_loadd(4, stage, 64);
       }
       const uint8_t *wk = wp + uint64_t(kk / 4) * 256;

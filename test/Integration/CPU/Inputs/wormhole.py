@@ -333,8 +333,15 @@ def tiled(args):
         layout = ["RowMajor", "ColumnMajor"][(n // 2) % 2]
         tm, tn, tk = [(16, 4, 32), (8, 8, 64)][(n // 4) % 2]
         for attempt in range(200):
-            # Unrounded f32 inputs: the BF16 interpretation rounds them.
+            # Unrounded f32 inputs: the BF16 interpretation rounds them;
+            # row 0 is subnormals that round up to 2^-126 (f32 0x007F8000
+            # and above), which the unpacker keeps: its results are sums
+            # of such products, most of them normal.
             x = f32_values(rng, (rows, k))
+            if interp == "BF16":
+                tiny = rng.integers(0x007F8000, 0x00800000, k, dtype=np.uint32)
+                tiny |= rng.integers(0, 2, k, dtype=np.uint32) << 31
+                x[0] = tiny.view(np.float32)
             w = bf16_values(rng, (m, k)) if interp == "BF16" \
                 else f32_values(rng, (m, k))
             why = indistinct(x, w, None, cfg)
