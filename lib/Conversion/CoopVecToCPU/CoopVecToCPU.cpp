@@ -115,11 +115,6 @@ void checkMatVecBounds(RuntimeCallBuilder &b, OpTy op,
 
 using MatVecParams = Params<CoopVecMatVecParams>;
 
-/// The Wormhole model's format code of an f32 or bf16 type.
-unsigned wormholeFormat(Type type) {
-  return type.isBF16() ? COOPVEC_FMT_BF16 : COOPVEC_FMT_F32;
-}
-
 /// Sets the math-fidelity fields of coopvecCpuMatVecMulAdd's parameters:
 /// all zero without the attribute.
 void setFidelityFields(RuntimeCallBuilder &b, MathFidelityAttr fidelity,
@@ -894,7 +889,6 @@ public:
     RuntimeCallBuilder b(rewriter, op);
     VectorType resultType = op.getResult().getType();
     MathFidelityAttr fidelity = op.getFidelity();
-    bool bf16 = op.getLhs().getType().getElementType().isBF16();
     Value lhs = b.spill(b.extendToF32(adaptor.getLhs()));
     Value rhs = b.spill(b.extendToF32(adaptor.getRhs()));
     // Without l1_acc the packer ignores the L1 values: the slot need not be
@@ -904,7 +898,7 @@ public:
     Type pack = fidelity.getPack() ? fidelity.getPack() : fidelity.getDst();
     b.callChecked(RuntimeFn::coopvecCpuEltwiseMulFidelity,
                   {b.constI32(static_cast<int64_t>(fidelity.getFidelity())),
-                   b.constI32(bf16 ? COOPVEC_FMT_BF16 : COOPVEC_FMT_TF32),
+                   b.constI32(wormholeSrcFormat(op.getLhs().getType())),
                    b.constI32(wormholeFormat(fidelity.getDst())),
                    b.constI32(wormholeFormat(pack)),
                    b.constI32(fidelity.getL1Acc() ? 1 : 0), b.slotPointer(lhs),

@@ -91,6 +91,18 @@ constexpr bool elementCodesAreDistinct() {
 static_assert(elementCodesAreDistinct(),
               "each interpretation needs its own CoopVecComponentType code");
 
+/// The Wormhole model's Dst or L1 format (CoopVecFormat) of a fidelity
+/// attribute's `dst` or `pack` type: BF16 or F32.
+inline unsigned wormholeFormat(Type type) {
+  return type.isBF16() ? COOPVEC_FMT_BF16 : COOPVEC_FMT_F32;
+}
+
+/// The Src format operands of `type` (bf16 or f32 elements) unpack to:
+/// BF16, or TF32 for f32.
+inline unsigned wormholeSrcFormat(ShapedType type) {
+  return type.getElementType().isBF16() ? COOPVEC_FMT_BF16 : COOPVEC_FMT_TF32;
+}
+
 //===----------------------------------------------------------------------===//
 // Runtime calls
 //===----------------------------------------------------------------------===//

@@ -220,7 +220,6 @@ private:
     cpu_lowering::RuntimeCallBuilder b(rewriter, op);
     auto lhsType = cast<VectorType>(op.getLhs().getType());
     auto accType = cast<VectorType>(op.getAcc().getType());
-    bool bf16 = lhsType.getElementType().isBF16();
     Value lhs = b.spill(b.extendToF32(adaptor.getLhs()));
     Value rhs = b.spill(b.extendToF32(adaptor.getRhs()));
     Value acc = b.spill(adaptor.getAcc());
@@ -228,9 +227,8 @@ private:
             k = lhsType.getDimSize(1);
     b.callChecked(cpu_lowering::RuntimeFn::coopvecCpuTileMmaFidelity,
                   {b.constI32(static_cast<int64_t>(fidelity.getFidelity())),
-                   b.constI32(bf16 ? COOPVEC_FMT_BF16 : COOPVEC_FMT_TF32),
-                   b.constI32(fidelity.getDst().isBF16() ? COOPVEC_FMT_BF16
-                                                         : COOPVEC_FMT_F32),
+                   b.constI32(cpu_lowering::wormholeSrcFormat(lhsType)),
+                   b.constI32(cpu_lowering::wormholeFormat(fidelity.getDst())),
                    b.slotPointer(lhs), b.slotPointer(rhs), b.slotPointer(acc),
                    b.constI64(m), b.constI64(n), b.constI64(k)});
     rewriter.replaceOp(op, b.load(accType, acc));
