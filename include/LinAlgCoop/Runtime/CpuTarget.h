@@ -121,6 +121,15 @@ int32_t coopvecCpuTileMmaFidelity(uint32_t fidelity, uint32_t srcFormat,
                                   const float *rhs, float *acc, uint64_t m,
                                   uint64_t n, uint64_t k);
 
+/// coopvec.tile_pack_dst: l1[i] = pack(dst[i]) for i < n, the Wormhole
+/// packer (coopvecWormholePack) from a Dst of dstFormat to L1 values of
+/// packFormat (COOPVEC_FMT_F32 or _BF16); with l1Acc the datum is
+/// accumulated onto l1[i]. COOPVEC_ERROR_INVALID_ARGUMENT for a
+/// configuration the model rejects.
+int32_t coopvecCpuTilePackDstFidelity(uint32_t dstFormat, uint32_t packFormat,
+                                      uint32_t l1Acc, const float *dst,
+                                      float *l1, uint64_t n);
+
 /// coopvec.eltwise_mul: out[i] = pack(lhs[i] * rhs[i]) for i < n, the
 /// Wormhole ELWMUL with `lhs` in SrcA and `rhs` in SrcB
 /// (coopvecWormholeEltwiseMul); with l1Acc the datum is accumulated onto

@@ -420,6 +420,14 @@ int coopvecWormholeTileMma(const CoopVecWormholeConfig *cfg, const float *srcA,
                            const float *srcB, float *dst, size_t m, size_t n,
                            size_t k);
 
+/// The packer on Dst values: l1[i] = pack(dst[i]) for i < n, each dst[i]
+/// first taken as Dst holds it (rounded to cfg->dstFormat as the FPU writes
+/// it); with cfg->l1Acc the datum is accumulated onto l1[i] (values of
+/// cfg->packFormat), as coopvecWormholeMatmul packs each K block. The
+/// fidelity and srcFormat fields only need to be valid.
+int coopvecWormholePack(const CoopVecWormholeConfig *cfg, const float *dst,
+                        float *l1, size_t n);
+
 /// c[i] = pack(a[i] * b[i]) for i < n: ELWMUL with a = in0 (SrcA) and
 /// b = in1 (SrcB), Dst zeroed first; with cfg->l1Acc the datum is
 /// accumulated onto c[i].

@@ -1051,7 +1051,7 @@ struct ConvertCoopVecToCPUPass
       if (!isa<MatVecOp, OuterProductAccumulateOp, VectorAccumulateOp,
                ConvertMatrixOp, MatrixSizeOp, BatchMatVecOp, MLPOp,
                QuantizeRowsOp, ConvertOp, PackOp, MXQuantizeOp, MXDequantizeOp,
-               TilePackOp, TileMmaOp, EltwiseMulOp>(op)) {
+               TilePackOp, TileMmaOp, TilePackDstOp, EltwiseMulOp>(op)) {
         op->emitOpError("is not supported by the CPU target yet");
         return WalkResult::interrupt();
       }

@@ -236,9 +236,38 @@ private:
   }
 };
 
+/// coopvec.tile_pack_dst -> coopvecCpuTilePackDstFidelity on stack slots:
+/// the Dst tile and, with l1_acc, the L1 values, which the runtime
+/// overwrites with the packed results.
+class TilePackDstOpLowering : public OpConversionPattern<TilePackDstOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TilePackDstOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    cpu_lowering::RuntimeCallBuilder b(rewriter, op);
+    VectorType type = op.getResult().getType();
+    MathFidelityAttr fidelity = op.getFidelity();
+    Value dst = b.spill(adaptor.getDst());
+    // Without l1_acc the packer ignores the L1 values: the slot need not be
+    // written first.
+    Value l1 = adaptor.getAcc() ? b.spill(adaptor.getAcc()) : b.stackSlot(type);
+    Type pack = fidelity.getPack() ? fidelity.getPack() : fidelity.getDst();
+    b.callChecked(cpu_lowering::RuntimeFn::coopvecCpuTilePackDstFidelity,
+                  {b.constI32(cpu_lowering::wormholeFormat(fidelity.getDst())),
+                   b.constI32(cpu_lowering::wormholeFormat(pack)),
+                   b.constI32(fidelity.getL1Acc() ? 1 : 0), b.slotPointer(dst),
+                   b.slotPointer(l1), b.constI64(type.getNumElements())});
+    rewriter.replaceOp(op, b.load(type, l1));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::coopvec::populateCoopVecTileToCPUPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<TilePackOpLowering, TileMmaOpLowering>(patterns.getContext());
+  patterns.add<TilePackOpLowering, TileMmaOpLowering, TilePackDstOpLowering>(
+      patterns.getContext());
 }

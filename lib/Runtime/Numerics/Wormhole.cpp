@@ -316,6 +316,20 @@ int coopvecWormholeTileMma(const CoopVecWormholeConfig *cfg, const float *srcA,
   return COOPVEC_WH_OK;
 }
 
+int coopvecWormholePack(const CoopVecWormholeConfig *cfg, const float *dst,
+                        float *l1, size_t n) {
+  if (!validConfig(cfg))
+    return COOPVEC_WH_INVALID_CONFIG;
+  for (size_t i = 0; i < n; ++i) {
+    // The value as Dst holds it, then the packer.
+    ExactSum held;
+    addDatum(held, floatBits(dst[i]));
+    l1[i] = bitsFloat(pack(*cfg, writeDatum(held, cfg->dstFormat),
+                           floatBits(l1[i]), cfg->l1Acc != 0));
+  }
+  return COOPVEC_WH_OK;
+}
+
 int coopvecWormholeEltwiseMul(const CoopVecWormholeConfig *cfg, const float *a,
                               const float *b, float *c, size_t n) {
   if (!validConfig(cfg))

@@ -464,6 +464,22 @@ extern "C" int32_t coopvecCpuTileMmaFidelity(
              : COOPVEC_ERROR_INVALID_ARGUMENT;
 }
 
+extern "C" int32_t coopvecCpuTilePackDstFidelity(uint32_t dstFormat,
+                                                 uint32_t packFormat,
+                                                 uint32_t l1Acc,
+                                                 const float *dst, float *l1,
+                                                 uint64_t n) {
+  if (!dst || !l1)
+    return COOPVEC_ERROR_NULL_POINTER;
+  // The packer takes no fidelity or Src format: those fields only need to
+  // be valid.
+  CoopVecWormholeConfig cfg = {COOPVEC_FIDELITY_LOFI, COOPVEC_FMT_BF16,
+                               dstFormat, packFormat, l1Acc};
+  return coopvecWormholePack(&cfg, dst, l1, n) == COOPVEC_WH_OK
+             ? COOPVEC_OK
+             : COOPVEC_ERROR_INVALID_ARGUMENT;
+}
+
 extern "C" int32_t
 coopvecCpuEltwiseMulFidelity(uint32_t fidelity, uint32_t srcFormat,
                              uint32_t dstFormat, uint32_t packFormat,

@@ -118,3 +118,26 @@ func.func @eltwise(%a: vector<16xbf16>, %b: vector<16xbf16>, %l1: vector<16xf32>
          : vector<16xbf16> -> vector<16xf32>
   return %r : vector<16xf32>
 }
+
+// -----
+
+// coopvec.tile_pack_dst: the Dst tile and the L1 values go to stack slots
+// (flattened); the packer runs with an f32 Dst 0, a bf16 L1 format 2,
+// l1_acc 1 and 8 elements, writing the results over the L1 slot.
+
+// CHECK-LABEL: func.func @pack_dst
+// CHECK-SAME:    (%[[D:.*]]: vector<2x4xf32>, %[[L1:.*]]: vector<2x4xf32>)
+// CHECK:         vector.shape_cast %[[L1]] : vector<2x4xf32> to vector<8xf32>
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-DAG:     %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-DAG:     %[[N:.*]] = arith.constant 8 : i64
+// CHECK:         %[[ST:.*]] = call @coopvecCpuTilePackDstFidelity(%[[ZERO]], %[[TWO]], %[[ONE]], %{{.*}}, %{{.*}}, %[[N]])
+// CHECK:         call @coopvecCpuReportError
+// CHECK:         %[[R:.*]] = vector.load %{{.*}}[%{{.*}}] : memref<8xf32>, vector<8xf32>
+// CHECK:         %[[T:.*]] = vector.shape_cast %[[R]] : vector<8xf32> to vector<2x4xf32>
+// CHECK:         return %[[T]]
+func.func @pack_dst(%d: vector<2x4xf32>, %l1: vector<2x4xf32>) -> vector<2x4xf32> {
+  %r = coopvec.tile_pack_dst %d acc %l1 fidelity<hifi2, dst = f32, pack = bf16, l1_acc> : vector<2x4xf32>
+  return %r : vector<2x4xf32>
+}

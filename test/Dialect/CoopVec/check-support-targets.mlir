@@ -193,3 +193,24 @@ module attributes {coopvec.profile = "d3d12-tier1.1"} {
     return %0 : vector<16xf32>
   }
 }
+
+// -----
+
+// The packer on a Dst tile needs the tiled form and math fidelity: the CPU
+// lists both, D3D12 neither.
+module attributes {coopvec.profile = "cpu-host"} {
+  func.func @pack_dst(%d: vector<16x8xf32>) -> vector<16x8xf32> {
+    %0 = coopvec.tile_pack_dst %d fidelity<lofi, dst = f32, pack = bf16> : vector<16x8xf32>
+    return %0 : vector<16x8xf32>
+  }
+}
+
+// -----
+
+module attributes {coopvec.profile = "d3d12-tier1.1"} {
+  func.func @no_pack_dst(%d: vector<16x8xf32>) -> vector<16x8xf32> {
+    // expected-error@+1 {{'coopvec.tile_pack_dst' is not supported by profile 'd3d12-tier1.1': it does not list the feature 'tile_mma'}}
+    %0 = coopvec.tile_pack_dst %d fidelity<lofi, dst = f32, pack = bf16> : vector<16x8xf32>
+    return %0 : vector<16x8xf32>
+  }
+}

@@ -207,3 +207,51 @@ func.func @eltwise_acc_type(%a: vector<8xbf16>, %c: vector<4xf32>) -> vector<8xf
   %r = "coopvec.eltwise_mul"(%a, %a, %c) {fidelity = #coopvec.math_fidelity<lofi, dst = f32, l1_acc>} : (vector<8xbf16>, vector<8xbf16>, vector<4xf32>) -> vector<8xf32>
   return %r : vector<8xf32>
 }
+
+// -----
+
+func.func @pack_dst_k_block(%d: vector<2x4xf32>) -> vector<2x4xf32> {
+  // expected-error@+1 {{'coopvec.tile_pack_dst' op takes no k_block: the K blocks of a tile are the ops around it}}
+  %r = coopvec.tile_pack_dst %d acc %d fidelity<lofi, dst = f32, l1_acc, k_block = 32> : vector<2x4xf32>
+  return %r : vector<2x4xf32>
+}
+
+// -----
+
+func.func @pack_dst_l1_no_acc(%d: vector<2x4xf32>) -> vector<2x4xf32> {
+  // expected-error@+1 {{'coopvec.tile_pack_dst' op with l1_acc needs the L1 values to accumulate onto (acc %values)}}
+  %r = coopvec.tile_pack_dst %d fidelity<lofi, dst = f32, pack = bf16, l1_acc> : vector<2x4xf32>
+  return %r : vector<2x4xf32>
+}
+
+// -----
+
+func.func @pack_dst_acc_no_l1(%d: vector<2x4xf32>) -> vector<2x4xf32> {
+  // expected-error@+1 {{'coopvec.tile_pack_dst' op takes acc values only with l1_acc (without it the packer overwrites L1)}}
+  %r = coopvec.tile_pack_dst %d acc %d fidelity<lofi, dst = f32, pack = bf16> : vector<2x4xf32>
+  return %r : vector<2x4xf32>
+}
+
+// -----
+
+func.func @pack_dst_acc_type(%d: vector<2x4xf32>, %c: vector<4x2xf32>) -> vector<2x4xf32> {
+  // expected-error@+1 {{'coopvec.tile_pack_dst' op failed to verify that acc has the result's type}}
+  %r = "coopvec.tile_pack_dst"(%d, %c) {fidelity = #coopvec.math_fidelity<lofi, dst = f32, l1_acc>} : (vector<2x4xf32>, vector<4x2xf32>) -> vector<2x4xf32>
+  return %r : vector<2x4xf32>
+}
+
+// -----
+
+func.func @pack_dst_result_type(%d: vector<2x4xf32>) -> vector<4x2xf32> {
+  // expected-error@+1 {{'coopvec.tile_pack_dst' op failed to verify that all of {dst, result} have same type}}
+  %r = "coopvec.tile_pack_dst"(%d) {fidelity = #coopvec.math_fidelity<lofi, dst = f32, pack = bf16>} : (vector<2x4xf32>) -> vector<4x2xf32>
+  return %r : vector<4x2xf32>
+}
+
+// -----
+
+func.func @pack_dst_element(%d: vector<2x4xbf16>) -> vector<2x4xbf16> {
+  // expected-error@+1 {{'coopvec.tile_pack_dst' op operand #0 must be fixed-length vector of 32-bit float values of ranks 2, but got 'vector<2x4xbf16>'}}
+  %r = "coopvec.tile_pack_dst"(%d) {fidelity = #coopvec.math_fidelity<lofi, dst = f32, pack = bf16>} : (vector<2x4xbf16>) -> vector<2x4xbf16>
+  return %r : vector<2x4xbf16>
+}

@@ -1,8 +1,8 @@
 // RUN: coopvec-opt %s | coopvec-opt | FileCheck %s
 
 // The math-fidelity clause (#coopvec.math_fidelity) of coopvec.matvec,
-// coopvec.batch_matvec, coopvec.tile_mma and coopvec.eltwise_mul
-// round-trips, in every spelling.
+// coopvec.batch_matvec, coopvec.tile_mma, coopvec.tile_pack_dst and
+// coopvec.eltwise_mul round-trips, in every spelling.
 
 // CHECK-LABEL: func.func @matvec_bf16
 // CHECK: coopvec.matvec %{{[[:alnum:]_]+}} as BF16, %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}] matrix<BF16, 32x64, RowMajor> stride %{{[[:alnum:]_]+}} fidelity<lofi, dst = bf16> : vector<64xf32>, memref<?xi8> -> vector<32xf32>
@@ -85,4 +85,13 @@ func.func @eltwise(%a: vector<64xbf16>, %b: vector<64xbf16>, %x: vector<64xf32>,
   %p = coopvec.eltwise_mul %a, %b fidelity<hifi2, dst = f32> : vector<64xbf16> -> vector<64xf32>
   %q = coopvec.eltwise_mul %x, %x acc %l1 fidelity<lofi, dst = bf16, pack = f32, l1_acc> : vector<64xf32> -> vector<64xf32>
   return %p, %q : vector<64xf32>, vector<64xf32>
+}
+
+// CHECK-LABEL: func.func @pack_dst
+// CHECK: coopvec.tile_pack_dst %{{[[:alnum:]_]+}} fidelity<hifi2, dst = f32, pack = bf16> : vector<16x8xf32>
+// CHECK: coopvec.tile_pack_dst %{{[[:alnum:]_]+}} acc %{{[[:alnum:]_]+}} fidelity<lofi, dst = bf16, l1_acc> : vector<16x8xf32>
+func.func @pack_dst(%d: vector<16x8xf32>, %l1: vector<16x8xf32>) -> (vector<16x8xf32>, vector<16x8xf32>) {
+  %p = coopvec.tile_pack_dst %d fidelity<hifi2, dst = f32, pack = bf16> : vector<16x8xf32>
+  %q = coopvec.tile_pack_dst %d acc %l1 fidelity<lofi, dst = bf16, l1_acc> : vector<16x8xf32>
+  return %p, %q : vector<16x8xf32>, vector<16x8xf32>
 }

@@ -1,21 +1,24 @@
 // The batching pass carries the math fidelity into the batched op and never
-// fuses a fidelity layer; the tiling pass keeps a fidelity product with
-// packer settings whole and says why (fidelity-tile.mlir: the others tile).
+// fuses a fidelity layer; the tiling pass tiles the batched op with its
+// packer settings (a tile_pack_dst per K block; fidelity-tile.mlir has the
+// details), and with the default tile-k of 16 keeps it whole and says why.
 // RUN: coopvec-opt %s -split-input-file -coopvec-batch | FileCheck %s
-// RUN: coopvec-opt %s -split-input-file -coopvec-batch -coopvec-tile -verify-diagnostics | FileCheck %s --check-prefix=TILE
+// RUN: coopvec-opt %s -split-input-file -coopvec-batch -coopvec-tile=tile-k=32 | FileCheck %s --check-prefix=TILE
+// RUN: coopvec-opt %s -split-input-file -coopvec-batch -coopvec-tile -verify-diagnostics -o /dev/null
 
 // CHECK-LABEL: func @batch_carries
 // CHECK: coopvec.batch_matvec %{{.*}} as BF16, %{{.*}} matrix<BF16, 32x64, RowMajor> stride %{{.*}} bias %{{.*}} as BF16 fidelity<hifi3, dst = bf16, pack = bf16, l1_acc, k_block = 32> into
 // CHECK-NOT: scf.for
 // TILE-LABEL: func @batch_carries
-// TILE: coopvec.batch_matvec {{.*}} fidelity<hifi3, dst = bf16, pack = bf16, l1_acc, k_block = 32> into
-// TILE-NOT: coopvec.tile_mma
+// TILE-NOT: coopvec.batch_matvec
+// TILE: coopvec.tile_mma {{.*}} fidelity<hifi3, dst = bf16> :
+// TILE: coopvec.tile_pack_dst {{.*}} fidelity<hifi3, dst = bf16, pack = bf16, l1_acc> :
 func.func @batch_carries(%in: memref<?x64xf32>, %out: memref<?x32xf32>, %w: memref<?xi8>, %b: memref<?xi8>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index
   // The batched op takes the loop's location.
-  // expected-remark@+1 {{not tiled: math fidelity with packer settings (a pack format other than Dst's, l1_acc, k_block) is not tiled: the packer has no tile op}}
+  // expected-remark@+1 {{not tiled: math fidelity needs tile-k to be a multiple of 32 (the matrix unit's K tile), not 16}}
   scf.for %i = %c0 to %n step %c1 {
     %x = vector.load %in[%i, %c0] : memref<?x64xf32>, vector<64xf32>
     %y = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128

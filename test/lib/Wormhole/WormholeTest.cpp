@@ -14,6 +14,7 @@
 
 #include "LinAlgCoop/Runtime/Numerics.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -730,6 +731,47 @@ bool testTile() {
   for (size_t i = 0; i < m; ++i)
     for (size_t j = 0; j < n; ++j)
       r.same("tile vs matmul", ct[j * m + i], c[i * n + j]);
+  // The packer after each K block (coopvecWormholePack onto L1 values that
+  // start from a bias) equals the matmul with K blocks and L1
+  // accumulation: an f32 Dst packed to bf16, K = 96 in blocks of 64 (the
+  // last one partial, zero-padded to a 32-wide tile).
+  CoopVecWormholeConfig acc =
+      config(COOPVEC_FIDELITY_HIFI2, COOPVEC_FMT_F32, COOPVEC_FMT_BF16, 1);
+  const size_t kk2 = 96, block = 64;
+  std::vector<float> a2(m * kk2), b2t(n * kk2), c2(m * n), l1(n * m);
+  for (float &x : a2)
+    x = randomOperand(rng);
+  for (float &x : b2t)
+    x = randomOperand(rng);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j)
+      c2[i * n + j] = l1[j * m + i] = float(int(i + j) - 4) * 0.5f;
+  std::vector<float> b2(kk2 * n);
+  for (size_t kk = 0; kk < kk2; ++kk)
+    for (size_t j = 0; j < n; ++j)
+      b2[kk * n + j] = b2t[j * kk2 + kk];
+  r.expect("blocked matmul",
+           coopvecWormholeMatmul(&acc, a2.data(), b2.data(), c2.data(), m, n,
+                                 kk2, block) == COOPVEC_WH_OK);
+  for (size_t k0 = 0; k0 < kk2; k0 += block) {
+    size_t width = std::min(block, kk2 - k0), padded = (width + 31) / 32 * 32;
+    // One block's tiles, zero-padded: SrcA = in1^T (n x k), SrcB = in0^T.
+    std::vector<float> sa(n * padded, 0.0f), sb(padded * m, 0.0f),
+        dst(n * m, 0.0f);
+    for (size_t j = 0; j < n; ++j)
+      for (size_t kk = 0; kk < width; ++kk)
+        sa[j * padded + kk] = b2t[j * kk2 + k0 + kk];
+    for (size_t kk = 0; kk < width; ++kk)
+      for (size_t i = 0; i < m; ++i)
+        sb[kk * m + i] = a2[i * kk2 + k0 + kk];
+    coopvecWormholeTileMma(&acc, sa.data(), sb.data(), dst.data(), n, m,
+                           padded);
+    r.expect("pack", coopvecWormholePack(&acc, dst.data(), l1.data(), n * m) ==
+                         COOPVEC_WH_OK);
+  }
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j)
+      r.same("tiles + pack vs blocked matmul", l1[j * m + i], c2[i * n + j]);
   // Rejected: K not a multiple of 32, a bad configuration.
   std::vector<float> one(64, 1.0f);
   r.expect("k = 48",
@@ -740,6 +782,10 @@ bool testTile() {
   r.expect("fidelity 4",
            coopvecWormholeTileMma(&bad, one.data(), one.data(), one.data(), 1,
                                   1, 32) == COOPVEC_WH_INVALID_CONFIG);
+  bad = acc;
+  bad.packFormat = COOPVEC_FMT_F16;
+  r.expect("pack to f16", coopvecWormholePack(&bad, one.data(), one.data(),
+                                              1) == COOPVEC_WH_INVALID_CONFIG);
   return r.finish();
 }
 

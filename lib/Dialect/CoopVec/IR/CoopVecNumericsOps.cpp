@@ -452,14 +452,21 @@ LogicalResult EltwiseMulOp::verify() {
     return emitOpError() << "result " << result
                          << " must have the operands' shape, "
                          << operands.getShape();
-  MathFidelityAttr fidelity = getFidelity();
+  return verifyPackerOperands(*this, getFidelity(), getAcc() != nullptr,
+                              "an element-wise multiply has no K");
+}
+
+LogicalResult mlir::coopvec::verifyPackerOperands(Operation *op,
+                                                  MathFidelityAttr fidelity,
+                                                  bool hasAcc,
+                                                  StringRef noKBlock) {
   if (fidelity.getKBlock() != 0)
-    return emitOpError("takes no k_block: an element-wise multiply has no K");
-  if (fidelity.getL1Acc() && !getAcc())
-    return emitOpError("with l1_acc needs the L1 values to accumulate onto "
-                       "(acc %values)");
-  if (!fidelity.getL1Acc() && getAcc())
-    return emitOpError("takes acc values only with l1_acc (without it the "
-                       "packer overwrites L1)");
+    return op->emitOpError() << "takes no k_block: " << noKBlock;
+  if (fidelity.getL1Acc() && !hasAcc)
+    return op->emitOpError("with l1_acc needs the L1 values to accumulate "
+                           "onto (acc %values)");
+  if (!fidelity.getL1Acc() && hasAcc)
+    return op->emitOpError("takes acc values only with l1_acc (without it "
+                           "the packer overwrites L1)");
   return success();
 }

@@ -116,3 +116,12 @@ LogicalResult TileMmaOp::verifyFidelity() {
                        "(pack, l1_acc, k_block): the tile ends in Dst");
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// TilePackDstOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TilePackDstOp::verify() {
+  return verifyPackerOperands(*this, getFidelity(), getAcc() != nullptr,
+                              "the K blocks of a tile are the ops around it");
+}

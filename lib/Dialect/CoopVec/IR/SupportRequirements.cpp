@@ -199,6 +199,11 @@ void TilePackOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
   reqs.push_back(Req::getFeature("tile_mma"));
 }
 
+void TilePackDstOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
+  reqs.push_back(Req::getFeature("tile_mma"));
+  reqs.push_back(Req::getFeature("math_fidelity"));
+}
+
 void TileMmaOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
   reqs.push_back(Req::getFeature("tile_mma"));
   if (getFidelityAttr())

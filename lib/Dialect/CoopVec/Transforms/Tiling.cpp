@@ -48,6 +48,11 @@ struct TiledForm {
   Type aType, bType, accType;
   /// The tiles' fidelity (no packer settings), for a fidelity product.
   MathFidelityAttr fidelity = {};
+  /// For a fidelity product whose packer converts or accumulates: the
+  /// clause of the tile_pack_dst after each K block (no k_block), and the
+  /// K tiles per block (all of them without k_block).
+  MathFidelityAttr packer = {};
+  int64_t tilesPerBlock = 0;
 };
 
 FailureOr<TiledForm> classify(BatchMatVecOp op, TileShape shape,
@@ -65,19 +70,22 @@ FailureOr<TiledForm> classify(BatchMatVecOp op, TileShape shape,
   MLIRContext *ctx = op.getContext();
   if (MathFidelityAttr fidelity = op.getFidelityAttr()) {
     // Each tile_mma with fidelity is one matrix-unit step onto Dst, and a
-    // chain of them over the K tiles, from a zero Dst, is the untiled op's
-    // one Dst block. A packer that converts or accumulates (a pack format
-    // other than Dst's, l1_acc, k_block, and so a bias) has no tile op:
-    // keep such an op whole rather than drop the attribute.
-    if (fidelity.getL1Acc() || fidelity.getKBlock() ||
-        (fidelity.getPack() && fidelity.getPack() != fidelity.getDst())) {
-      os << "math fidelity with packer settings (a pack format other than "
-            "Dst's, l1_acc, k_block) is not tiled: the packer has no tile op";
-      return failure();
-    }
+    // chain of them over the K tiles of a K block, from a zero Dst, is the
+    // untiled op's Dst block. A packer that converts or accumulates (a pack
+    // format other than Dst's, l1_acc, and so k_block and a bias) adds a
+    // tile_pack_dst per block, which carries the L1 values.
     if (shape.k % 32) {
       os << "math fidelity needs tile-k to be a multiple of 32 (the matrix "
             "unit's K tile), not "
+         << shape.k;
+      return failure();
+    }
+    int64_t k = op.getMatrixDesc().getCols();
+    int64_t kBlock = fidelity.getKBlock();
+    if (kBlock && kBlock < k && kBlock % shape.k) {
+      os << "math fidelity with k_block = " << kBlock
+         << " needs tile-k to divide it (a K tile would straddle two L1 "
+            "blocks), not "
          << shape.k;
       return failure();
     }
@@ -88,14 +96,22 @@ FailureOr<TiledForm> classify(BatchMatVecOp op, TileShape shape,
     Type src = desc.getInterpretation().getKind() == InterpKind::BF16
                    ? Type(b.getBF16Type())
                    : Type(b.getF32Type());
-    return TiledForm{false,
-                     op.getInputInterp().getKind(),
-                     TilePackOp::getDecodedType(desc),
-                     src,
-                     b.getF32Type(),
-                     MathFidelityAttr::get(ctx, fidelity.getFidelity(),
-                                           fidelity.getDst(), Type(), false,
-                                           0)};
+    TiledForm form{false,
+                   op.getInputInterp().getKind(),
+                   TilePackOp::getDecodedType(desc),
+                   src,
+                   b.getF32Type(),
+                   MathFidelityAttr::get(ctx, fidelity.getFidelity(),
+                                         fidelity.getDst(), Type(), false, 0)};
+    if (fidelity.getL1Acc() ||
+        (fidelity.getPack() && fidelity.getPack() != fidelity.getDst())) {
+      form.packer =
+          MathFidelityAttr::get(ctx, fidelity.getFidelity(), fidelity.getDst(),
+                                fidelity.getPack(), fidelity.getL1Acc(), 0);
+      int64_t colTiles = llvm::divideCeil(k, shape.k);
+      form.tilesPerBlock = kBlock && kBlock < k ? kBlock / shape.k : colTiles;
+    }
+    return form;
   }
   MatrixDescAttr desc = op.getMatrixDesc();
   InterpKind matrix = desc.getInterpretation().getKind();
@@ -430,10 +446,11 @@ LogicalResult mlir::coopvec::tileBatchMatVec(RewriterBase &rewriter,
   auto accType = VectorType::get({shape.m, shape.n}, form.accType);
   Value zero = arith::ConstantOp::create(rewriter, loc,
                                          rewriter.getZeroAttr(accType));
-  auto kLoop =
-      scf::ForOp::create(rewriter, loc, c0, constIndex(rewriter, loc, colTiles),
-                         c1, ValueRange{zero});
-  {
+  // The chain of tile_mma over the K tiles [lb, ub), from a zero
+  // accumulator (Dst, with fidelity).
+  auto kChain = [&](Value lb, Value ub) -> Value {
+    auto kLoop =
+        scf::ForOp::create(rewriter, loc, lb, ub, c1, ValueRange{zero});
     OpBuilder::InsertionGuard kGuard(rewriter);
     rewriter.setInsertionPointToStart(kLoop.getBody());
     Value kTile = kLoop.getInductionVar();
@@ -467,11 +484,56 @@ LogicalResult mlir::coopvec::tileBatchMatVec(RewriterBase &rewriter,
     auto mma = TileMmaOp::create(rewriter, loc, accType, a, lhsUnsigned, bTile,
                                  rhsUnsigned, acc, form.fidelity);
     scf::YieldOp::create(rewriter, loc, mma.getResult());
+    return kLoop.getResult(0);
+  };
+  Value product;
+  if (!form.packer) {
+    product = kChain(c0, constIndex(rewriter, loc, colTiles));
+  } else {
+    // Math fidelity with a packer that converts or accumulates: per K block
+    // a chain from a zero Dst, then tile_pack_dst onto the L1 values, which
+    // start from the bias (the verifier allows one only with l1_acc).
+    Value l1 = zero;
+    if (biasTile)
+      l1 = vector::TransposeOp::create(
+          rewriter, loc,
+          vector::BroadcastOp::create(
+              rewriter, loc, VectorType::get({shape.n, shape.m}, form.accType),
+              biasTile),
+          ArrayRef<int64_t>{1, 0});
+    bool accumulate = form.packer.getL1Acc();
+    auto packBlock = [&](Value dst, Value l1Values) -> Value {
+      return TilePackDstOp::create(rewriter, loc, accType, dst,
+                                   accumulate ? l1Values : Value(),
+                                   form.packer);
+    };
+    int64_t blocks = llvm::divideCeil(colTiles, form.tilesPerBlock);
+    if (blocks == 1) {
+      product = packBlock(kChain(c0, constIndex(rewriter, loc, colTiles)), l1);
+    } else {
+      auto blockLoop = scf::ForOp::create(rewriter, loc, c0,
+                                          constIndex(rewriter, loc, blocks), c1,
+                                          ValueRange{l1});
+      OpBuilder::InsertionGuard blockGuard(rewriter);
+      rewriter.setInsertionPointToStart(blockLoop.getBody());
+      Value per = constIndex(rewriter, loc, form.tilesPerBlock);
+      Value lb = arith::MulIOp::create(rewriter, loc,
+                                       blockLoop.getInductionVar(), per);
+      Value ub = arith::MinUIOp::create(
+          rewriter, loc, arith::AddIOp::create(rewriter, loc, lb, per),
+          constIndex(rewriter, loc, colTiles));
+      scf::YieldOp::create(
+          rewriter, loc,
+          packBlock(kChain(lb, ub), blockLoop.getRegionIterArgs()[0]));
+      product = blockLoop.getResult(0);
+    }
   }
 
   // 3. Bias, one conversion to the output type, the masked store of the
-  // tn x tm block of results.
-  Value y = vector::TransposeOp::create(rewriter, loc, kLoop.getResult(0),
+  // tn x tm block of results. With a packer the bias was the L1 start.
+  if (form.packer)
+    biasTile = Value();
+  Value y = vector::TransposeOp::create(rewriter, loc, product,
                                         ArrayRef<int64_t>{1, 0});
   auto yType = cast<VectorType>(y.getType());
   Type outElt = outType.getElementType();

@@ -24,6 +24,9 @@ rules; nothing here calls the runtime):
   wormhole.py hand --runner coopvec-run --tmp DIR   values worked out by hand
   wormhole.py tiled --runner coopvec-run --tmp DIR  batch_matvec through
                                                     --coopvec-tile
+  wormhole.py packer --runner coopvec-run --tmp DIR the same, with packer
+                                                    conversion, L1
+                                                    accumulation, K blocks
 
 Every grid case must differ from the same case at another fidelity, with the
 other Dst format and from the plain f32 product, so a lowering that ignored
@@ -367,6 +370,79 @@ def tiled(args):
     return failures
 
 
+def tiled_packer(args):
+    """--coopvec-tile on fidelity products whose packer converts or
+    accumulates: per K block a tile_mma chain from a zero Dst, then
+    tile_pack_dst onto the L1 values (from the bias). Every fidelity x Dst
+    format, rotating: a converting packer without L1 accumulation (f32 Dst
+    to bf16, bf16 Dst to f32), L1 accumulation from a bias in one block,
+    in K blocks of 32 from a bf16 bias, in K blocks of 64 (the last one
+    partial) without a bias; bit for bit against the model, after checking
+    that the inputs also tell the case from the same one without K blocks
+    or without the conversion."""
+    rng = np.random.default_rng(41)
+    m, k, rows = 20, 96, 5
+    failures = cases = 0
+    for n, (fid, dst, variant) in enumerate(itertools.product(
+            FIDELITIES, ["f32", "bf16"], range(2))):
+        kind = (n + n // 4) % 4
+        pack, l1, k_block, has_bias = [
+            ("bf16" if dst == "f32" else "f32", False, 0, False),
+            (None, True, 0, True),
+            ("bf16", True, 32, True),
+            ("f32", True, 64, False)][kind]
+        interp = ["BF16", "F32"][(n // 2 + n // 4) % 2]
+        cfg = {"fidelity": fid, "dst": dst, "pack": pack, "l1_acc": l1,
+               "k_block": k_block,
+               "src": "bf16" if interp == "BF16" else "tf32"}
+        pack_fmt = pack or dst
+        cfg["bias_interp"] = "BF16" if pack_fmt == "bf16" else "F32"
+        layout = ["RowMajor", "ColumnMajor"][n % 2]
+        tm, tn = [(16, 4), (8, 8)][(n // 4) % 2]
+        tk = 32 if k_block == 32 else [32, 64][n % 2]
+        alternatives = []
+        if k_block:
+            alternatives.append(dict(cfg, k_block=0))
+        if pack_fmt != dst and dst == "f32":
+            alternatives.append(dict(cfg, pack=None))
+        for attempt in range(200):
+            x = f32_values(rng, (rows, k))
+            w = bf16_values(rng, (m, k)) if interp == "BF16" \
+                else f32_values(rng, (m, k))
+            bias = bf16_values(rng, (m,), 0, 4) if has_bias else None
+            why = indistinct(x, w, bias, cfg)
+            b = None if bias is None else bias.tolist()
+            expect = model(x.tolist(), w.tolist(), b, cfg)
+            for other in alternatives:
+                if not why and not differs(
+                        expect, model(x.tolist(), w.tolist(), b, other)):
+                    why = (f"inputs do not tell {attr_text(cfg)} from "
+                           f"{attr_text(other)}")
+            if not why:
+                break
+        if why:
+            print(f"FAIL packer case {n}: {why}")
+            failures += 1
+        name = f"packer{n}_{fid}_{dst}_{interp}"
+        data, stride = matrix_bytes(w, interp, layout)
+        inputs = [("x", x), ("w", np.frombuffer(data, np.int8))]
+        if bias is not None:
+            bias_bytes = (bias.view(np.uint32) >> 16).astype(np.uint16) \
+                .tobytes() if pack_fmt == "bf16" else bias.tobytes()
+            inputs.append(("b", np.frombuffer(bias_bytes, np.int8)))
+        text = program(name, "batch", cfg, m, k, rows, interp, layout, stride,
+                       bias is not None)
+        pipeline = (f"builtin.module(coopvec-tile{{tile-m={tm} tile-n={tn} "
+                    f"tile-k={tk}}},coopvec-cpu-pipeline)")
+        got, err = run(args, name, text, inputs, rows, m, pipeline)
+        cases += 1
+        failures += report(name, f"{interp} {layout} {attr_text(cfg)}"
+                                 f"{' bias' if has_bias else ''} tile "
+                                 f"{tm}x{tn}x{tk}", got, err, expect)
+    print(f"packer: {cases} cases, {failures} failures")
+    return failures
+
+
 # (1 + 2^-7) squared, K = 1: SrcA hi 1, lo 2^-7; SrcB hi 1, lo 2^-7. LoFi
 # 1; HiFi2 adds lo(A) hi(B) = 2^-7; HiFi3 adds hi(A) lo(B) = 2^-7; HiFi4
 # adds 2^-14. A bf16 Dst keeps 8 bits: 1 + 2^-6 + 2^-14 rounds to 1 + 2^-6.
@@ -402,12 +478,13 @@ def hand(args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("group", choices=["grid", "hand", "tiled"])
+    ap.add_argument("group", choices=["grid", "hand", "tiled", "packer"])
     ap.add_argument("--runner", required=True)
     ap.add_argument("--tmp", required=True)
     args = ap.parse_args()
     os.makedirs(args.tmp, exist_ok=True)
-    failures = {"grid": grid, "hand": hand, "tiled": tiled}[args.group](args)
+    failures = {"grid": grid, "hand": hand, "tiled": tiled,
+                "packer": tiled_packer}[args.group](args)
     sys.exit(1 if failures else 0)
 
 

@@ -22,6 +22,12 @@ namespace mlir::coopvec {
 /// builtin float type (f32, f16, bf16, tf32, f8E4M3FN, f8E5M2, f6E2M3FN,
 /// f6E3M2FN, f4E2M1FN, f8E8M0FNU), if it has one.
 std::optional<unsigned> getNumericsFormat(Type type);
+
+/// The packer rules of an op that ends in L1 (coopvec.eltwise_mul,
+/// coopvec.tile_pack_dst): L1 values to accumulate onto (`hasAcc`) exactly
+/// when `fidelity` has l1_acc, and no k_block (`noKBlock` says why).
+LogicalResult verifyPackerOperands(Operation *op, MathFidelityAttr fidelity,
+                                   bool hasAcc, StringRef noKBlock);
 } // namespace mlir::coopvec
 
 #endif // LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECOPS_H

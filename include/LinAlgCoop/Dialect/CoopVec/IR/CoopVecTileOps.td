@@ -117,7 +117,8 @@ def CoopVec_TileMmaOp : CoopVec_Op<"tile_mma", [Pure,
     its format; the result is Dst. `f32` operands pass the unpacker as TF32.
     Rules: both operands are `bf16` or both `f32`; `K` is a multiple of 32
     (the hardware's tile); no packer settings (`pack`, `l1_acc`,
-    `k_block`): the packer belongs to the op that stores the tile. The CPU
+    `k_block`): the tile ends in Dst, and `coopvec.tile_pack_dst` is the
+    packer. The CPU
     target runs the Wormhole model on the tile (`coopvecCpuTileMmaFidelity`,
     bit-exact to the model of `coopvec.matvec` with fidelity); no other
     target lowers `coopvec.tile_mma`.
@@ -145,6 +146,62 @@ def CoopVec_TileMmaOp : CoopVec_Op<"tile_mma", [Pure,
     /// The rules of the math-fidelity form.
     ::mlir::LogicalResult verifyFidelity();
   }];
+}
+
+def CoopVec_TilePackDstOp : CoopVec_Op<"tile_pack_dst", [Pure,
+    AllTypesMatch<["dst", "result"]>,
+    OptionalTypesMatchWith<"acc has the result's type", "result", "acc",
+                           "$_self">,
+    DeclareOpInterfaceMethods<CoopVec_SupportRequirementsOpInterface>]> {
+  let summary = "the Wormhole packer on a Dst tile: convert, L1-accumulate";
+  let description = [{
+    Writes a Dst tile to L1 as the Wormhole B0 packer does (the runtime
+    model of `docs/WormholeFidelity.md`, `coopvecWormholePack`): the step
+    that ends a chain of `coopvec.tile_mma` with fidelity, which end in Dst.
+
+    ```
+    result[i][j] = conv(dst[i][j])                        (no l1_acc)
+    result[i][j] = L1(acc[i][j] + conv(dst[i][j]))        (l1_acc)
+    ```
+
+    * Each `%dst` value is first taken as Dst holds it (rounded to the `dst`
+      format as the FPU writes it, ties away from zero, +0 below 2^-126 and
+      for -0): the values a `tile_mma` with the same `dst` format produced
+      pass unchanged.
+    * `conv` is the packer's conversion to the `pack` format: from an `f32`
+      Dst to `bf16` it rounds to nearest, ties away from zero (early
+      conversion); every other pair is exact. Left out, `pack` is the Dst
+      format.
+    * With `l1_acc` (`packer_l1_acc`), the datum is added to `%acc`, the L1
+      values (of the `pack` format, as `f32`), and the sum rounded to the
+      `pack` format as the packer writes L1.
+    * The fidelity itself (`lofi`..`hifi4`) is not used: it is the clause of
+      the products the tile came from.
+
+    `--coopvec-tile` emits one per K block (`k_block`, or all of `K`) of a
+    math-fidelity `batch_matvec` whose packer converts or accumulates: the
+    block's `tile_mma` chain starts from a zero Dst and the pack carries
+    the L1 values, from the bias, across the blocks.
+
+    ```mlir
+    %l1 = coopvec.tile_pack_dst %d acc %l0 fidelity<hifi2, dst = f32, pack = bf16, l1_acc>
+        : vector<16x8xf32>
+    ```
+
+    Rules (verifier): `%dst`, `%acc` and the result are the same `f32`
+    tile; `%acc` is given exactly when the clause has `l1_acc`; no
+    `k_block` (a tile's K blocks are the ops around it).
+  }];
+  let arguments = (ins
+    FixedVectorOfRankAndType<[2], [F32]>:$dst,
+    Optional<FixedVectorOfRankAndType<[2], [F32]>>:$acc,
+    CoopVec_MathFidelityAttr:$fidelity
+  );
+  let results = (outs FixedVectorOfRankAndType<[2], [F32]>:$result);
+  let assemblyFormat = [{
+    $dst (`acc` $acc^)? `fidelity` `` $fidelity attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // LINALGCOOP_DIALECT_COOPVEC_IR_COOPVECTILEOPS_TD

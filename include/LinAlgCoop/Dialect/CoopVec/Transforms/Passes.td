@@ -228,13 +228,15 @@ def CoopVecTile : Pass<"coopvec-tile"> {
     `f16`) or PackedS8x32/PackedU8x32 inputs (`tile-k` a multiple of 4),
     I32 or no bias, `i32` or `f32` results; F16, BF16 and F32 matrices with
     F32/F16 inputs, F32/F16 or no bias, `f32`/`f16` results. With a math
-    fidelity (`#coopvec.math_fidelity`) and no packer settings (no pack
-    format other than Dst's, no `l1_acc` or `k_block`), `tile-k` a
-    multiple of 32: the tiles carry the fidelity and Dst format, each
-    `tile_mma` is one matrix-unit step onto the carried Dst, the inputs
-    reach the tiles as the Wormhole model reads them (NaN canonical, RTNE
-    to `bf16` for BF16), and the result is bit-identical to the untiled
-    op. Any other `batch_matvec` (and any with `unsigned_result`, whose
+    fidelity (`#coopvec.math_fidelity`), `tile-k` a
+    multiple of 32 (and dividing `k_block`, if any): the tiles carry the
+    fidelity and Dst format, each `tile_mma` is one matrix-unit step onto
+    the carried Dst, the inputs reach the tiles as the Wormhole model reads
+    them (NaN canonical, RTNE to `bf16` for BF16); where the packer
+    converts or accumulates (a pack format other than Dst's, `l1_acc`),
+    each K block (`k_block`, or all of `K`) is a chain from a zero Dst
+    followed by a `coopvec.tile_pack_dst` onto the L1 values, which start
+    from the bias. The result is bit-identical to the untiled op. Any other `batch_matvec` (and any with `unsigned_result`, whose
     result saturates) is left as it is, with a remark saying why.
 
     The tile shape comes from the target: when the module's
