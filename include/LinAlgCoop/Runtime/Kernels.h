@@ -72,6 +72,12 @@ enum CoopVecComponentType {
   /// Block-scale types: UE8M0 (2^(s-127), 0xFF NaN) and UE4M3 (0x7F NaN).
   COOPVEC_TYPE_UE8M0 = 38,
   COOPVEC_TYPE_UE4M3 = 39,
+  /// Tenstorrent block floats (Bfp8_b, Bfp4_b): sign-magnitude data (one
+  /// byte; a nibble, column pairs as I4) whose exponents, one per 16
+  /// elements along K, are the matrix's block scales. Read only by the
+  /// Wormhole model (the math-fidelity form of coopvecCpuMatVecMulAdd).
+  COOPVEC_TYPE_BFP8 = 40,
+  COOPVEC_TYPE_BFP4 = 41,
 };
 
 /// Activation applied after the bias in the fused MLP.

@@ -71,6 +71,10 @@ constexpr int64_t runtimeElementCode(InterpKind kind) {
     return COOPVEC_TYPE_I4;
   case InterpKind::U4:
     return COOPVEC_TYPE_U4;
+  case InterpKind::BFP8:
+    return COOPVEC_TYPE_BFP8;
+  case InterpKind::BFP4:
+    return COOPVEC_TYPE_BFP4;
   }
   return -1; // Not a constant expression's answer: see below.
 }

@@ -145,6 +145,8 @@ static std::optional<int32_t> getComponentType(InterpretationAttr interp) {
   case InterpKind::F4_E2M1:
   case InterpKind::I4:
   case InterpKind::U4:
+  case InterpKind::BFP8:
+  case InterpKind::BFP4:
     return std::nullopt;
   }
   llvm_unreachable("unknown interpretation");

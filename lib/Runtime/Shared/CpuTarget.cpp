@@ -198,38 +198,67 @@ static float loadBf16OrF32(const uint8_t *src, bool bf16) {
 /// their L1 formats and hands them to the Wormhole model, which owns every
 /// numeric decision.
 static int32_t wormholeMatVec(const CoopVecMatVecParams *p) {
-  bool bf16 = p->matrixInterp == COOPVEC_TYPE_BF16;
-  if ((!bf16 && p->matrixInterp != COOPVEC_TYPE_F32) ||
-      p->inputInterp != p->matrixInterp ||
-      (p->inputType != COOPVEC_TYPE_F32 && p->inputType != COOPVEC_TYPE_F16) ||
-      p->outputType != COOPVEC_TYPE_F32 || p->scales)
+  // BF16 or F32 matrices read as their inputs; block floats (BFP8, BFP4)
+  // with their shared exponents as UE8M0 x 16 block scales, unpacked to
+  // BF16, with BF16 inputs.
+  const uint32_t interp = p->matrixInterp;
+  const unsigned bfpBits = interp == COOPVEC_TYPE_BFP8   ? 8
+                           : interp == COOPVEC_TYPE_BFP4 ? 4
+                                                         : 0;
+  bool bf16 = interp == COOPVEC_TYPE_BF16;
+  bool plain = bf16 || interp == COOPVEC_TYPE_F32;
+  if (!(plain && p->inputInterp == interp && !p->scaleType) &&
+      !(bfpBits && p->inputInterp == COOPVEC_TYPE_BF16 &&
+        p->scaleType == COOPVEC_TYPE_UE8M0 && p->scaleBlock == 16))
     return COOPVEC_ERROR_UNSUPPORTED_TYPE;
-  if (!p->input || !p->output || !p->matrix)
+  if ((p->inputType != COOPVEC_TYPE_F32 && p->inputType != COOPVEC_TYPE_F16) ||
+      p->outputType != COOPVEC_TYPE_F32)
+    return COOPVEC_ERROR_UNSUPPORTED_TYPE;
+  if (!p->input || !p->output || !p->matrix || (bfpBits && !p->scales))
     return COOPVEC_ERROR_NULL_POINTER;
   CoopVecWormholeConfig cfg = {p->fidelity - 1,
-                               bf16 ? unsigned(COOPVEC_FMT_BF16)
-                                    : unsigned(COOPVEC_FMT_TF32),
+                               p->inputInterp == COOPVEC_TYPE_BF16
+                                   ? unsigned(COOPVEC_FMT_BF16)
+                                   : unsigned(COOPVEC_FMT_TF32),
                                p->dstFormat, p->packFormat, p->l1Acc};
   if (coopvecWormholeCheckConfig(&cfg) != COOPVEC_WH_OK)
     return COOPVEC_ERROR_INVALID_ARGUMENT;
   const uint32_t m = p->m, k = p->k, batch = p->batch;
-  const uint32_t elemBytes = bf16 ? 2 : 4;
+  // Layout units: an element, or for BFP4 the byte of a stored column pair
+  // (the even column in the low nibble), as for I4.
+  const uint32_t elemBytes = bfpBits ? 1 : bf16 ? 2 : 4;
   const uint32_t storedRows = p->transpose ? k : m,
                  storedCols = p->transpose ? m : k;
+  const uint32_t unitCols = bfpBits == 4 ? (storedCols + 1) / 2 : storedCols;
   const uint32_t stride = isOptimal(p->layout) ? 0 : p->matrixStride;
-  if (int32_t status = coopvecLayoutValidate(p->layout, storedRows, storedCols,
+  if (int32_t status = coopvecLayoutValidate(p->layout, storedRows, unitCols,
                                              elemBytes, stride))
     return status;
   const auto *matrix = static_cast<const uint8_t *>(p->matrix) + p->matrixOffset;
+  const uint8_t *exponents =
+      bfpBits ? static_cast<const uint8_t *>(p->scales) + p->scalesOffset
+              : nullptr;
+  const uint32_t blocksPerRow = (k + 15) / 16;
   std::vector<float> weights(size_t(k) * m); // in1: k x m
   for (uint32_t i = 0; i < m; ++i)
     for (uint32_t kk = 0; kk < k; ++kk) {
-      int64_t offset = coopvecLayoutElementOffset(
-          p->layout, storedRows, storedCols, elemBytes, stride,
-          p->transpose ? kk : i, p->transpose ? i : kk);
+      uint32_t r = p->transpose ? kk : i, c = p->transpose ? i : kk;
+      int64_t offset =
+          coopvecLayoutElementOffset(p->layout, storedRows, unitCols, elemBytes,
+                                     stride, r, bfpBits == 4 ? c / 2 : c);
       if (offset < 0)
         return COOPVEC_ERROR_INVALID_ARGUMENT;
-      weights[size_t(kk) * m + i] = loadBf16OrF32(matrix + offset, bf16);
+      float w;
+      if (bfpBits) {
+        uint8_t datum = matrix[offset];
+        if (bfpBits == 4)
+          datum = (datum >> (4 * (c & 1))) & 0xF;
+        w = coopvecWormholeBfpToFloat(
+            datum, exponents[size_t(i) * blocksPerRow + kk / 16], bfpBits);
+      } else {
+        w = loadBf16OrF32(matrix + offset, bf16);
+      }
+      weights[size_t(kk) * m + i] = w;
     }
   const uint64_t inputBytes = p->inputType == COOPVEC_TYPE_F16 ? 2 : 4;
   const uint64_t inputStride = p->inputStride ? p->inputStride : k * inputBytes;

@@ -255,3 +255,85 @@ func.func @pack_dst_element(%d: vector<2x4xbf16>) -> vector<2x4xbf16> {
   %r = "coopvec.tile_pack_dst"(%d) {fidelity = #coopvec.math_fidelity<lofi, dst = f32, pack = bf16>} : (vector<2x4xbf16>) -> vector<2x4xbf16>
   return %r : vector<2x4xbf16>
 }
+
+// -----
+
+// Block-float (BFP8, BFP4) matrices: the shared exponents are the block
+// scales, UE8M0 in blocks of 16, and nothing else.
+func.func @bfp_no_exponents(%x: vector<32xf32>, %w: memref<?xi8>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  // expected-error@+1 {{BFP8 elements need their shared exponents: 'scale f8E8M0FNU block 16'}}
+  %y = coopvec.matvec %x as BF16, %w[%c0] matrix<BFP8, 4x32, RowMajor> stride %c32 fidelity<lofi, dst = f32> : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+func.func @bfp_block_32(%x: vector<32xf32>, %w: memref<?xi8>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  // expected-error@+1 {{BFP8 elements with 'f8E8M0FNU' scales in blocks of 32 are not a block-scale scheme; expected f8E8M0FNU x 32 over F8_E4M3, F8_E5M2, F6_E2M3, F6_E3M2 or F4_E2M1, f8E8M0FNU x 16 or f8E4M3FN x 16 over F4_E2M1, or f8E8M0FNU x 16 over BFP8 or BFP4}}
+  %y = coopvec.matvec %x as BF16, %w[%c0] matrix<BFP8, 4x32, RowMajor, scale f8E8M0FNU block 32> stride %c32 scales %w[%c0] : memref<?xi8> fidelity<lofi, dst = f32> : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+func.func @bfp_ue4m3(%x: vector<32xf32>, %w: memref<?xi8>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  // expected-error@+1 {{BFP4 elements with 'f8E4M3FN' scales in blocks of 16 are not a block-scale scheme}}
+  %y = coopvec.matvec %x as BF16, %w[%c0] matrix<BFP4, 4x32, RowMajor, scale f8E4M3FN block 16> stride %c16 scales %w[%c0] : memref<?xi8> fidelity<lofi, dst = f32> : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+func.func @bfp_no_fidelity(%x: vector<32xf32>, %w: memref<?xi8>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  // expected-error@+1 {{'coopvec.matvec' op a BFP8 matrix is read by the Wormhole unpacker: it needs a math-fidelity clause}}
+  %y = coopvec.matvec %x as BF16, %w[%c0] matrix<BFP8, 4x32, RowMajor, scale f8E8M0FNU block 16> stride %c32 scales %w[%c0] : memref<?xi8> : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+func.func @bfp_f32_inputs(%x: memref<?x32xf32>, %w: memref<?xi8>, %y: memref<?x4xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'coopvec.batch_matvec' op math fidelity with a BFP4 matrix needs a BF16 input interpretation (the unpacker decodes block floats to BF16), not F32}}
+  coopvec.batch_matvec %x as F32, %w[%c0] matrix<BFP4, 4x32, InferencingOptimal, scale f8E8M0FNU block 16> scales %w[%c0] : memref<?xi8> fidelity<hifi4, dst = f32> into %y : memref<?x32xf32>, memref<?xi8> -> memref<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @bfp_input_interp(%x: vector<32xf32>, %w: memref<?xi8>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // expected-error@+1 {{'coopvec.matvec' op input interpretation BFP8 is not valid; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4}}
+  %y = coopvec.matvec %x as BFP8, %w[%c0] matrix<BF16, 4x32, RowMajor> stride %c64 fidelity<lofi, dst = f32> : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+func.func @bfp_bias(%x: vector<32xf32>, %w: memref<?xi8>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // expected-error@+1 {{'coopvec.matvec' op bias interpretation BFP4 is not valid; expected one of I16, U16, I32, U32, F16, F32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4}}
+  %y = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 4x32, RowMajor> stride %c64 bias %w[%c0] as BFP4 fidelity<lofi, dst = f32, l1_acc> : vector<32xf32>, memref<?xi8>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+// tile_pack has no scales operand: block-scaled matrices (block floats, MX)
+// cannot be tiled through it.
+func.func @bfp_tile_pack(%w: memref<?xi8>, %t: memref<1x1x16x32xi8>) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'coopvec.tile_pack' op does not take block-scaled matrices (only coopvec.matvec and coopvec.batch_matvec read scales)}}
+  coopvec.tile_pack %w[%c0] matrix<BFP8, 16x32, InferencingOptimal, scale f8E8M0FNU block 16> into %t : memref<?xi8>, memref<1x1x16x32xi8>
+  return
+}

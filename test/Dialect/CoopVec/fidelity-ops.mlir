@@ -95,3 +95,24 @@ func.func @pack_dst(%d: vector<16x8xf32>, %l1: vector<16x8xf32>) -> (vector<16x8
   %q = coopvec.tile_pack_dst %d acc %l1 fidelity<lofi, dst = bf16, l1_acc> : vector<16x8xf32>
   return %p, %q : vector<16x8xf32>, vector<16x8xf32>
 }
+
+// Block-float matrices: BFP8 and BFP4 data with their exponents as UE8M0
+// block scales of 16, BF16 inputs.
+// CHECK-LABEL: func.func @bfp_interp
+// CHECK-SAME: test.interp = #coopvec.interp<BFP8>, test.interp4 = #coopvec.interp<BFP4>
+func.func @bfp_interp() attributes {test.interp = #coopvec.interp<BFP8>, test.interp4 = #coopvec.interp<BFP4>} {
+  return
+}
+
+// CHECK-LABEL: func.func @bfp(
+// CHECK: coopvec.matvec %{{[[:alnum:]_]+}} as BF16, %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}] matrix<BFP8, 32x64, RowMajor, scale f8E8M0FNU block 16> stride %{{[[:alnum:]_]+}} scales %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}] : memref<?xi8> fidelity<hifi2, dst = f32> : vector<64xf32>, memref<?xi8> -> vector<32xf32>
+// CHECK: coopvec.batch_matvec %{{[[:alnum:]_]+}} as BF16, %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}] matrix<BFP4, 32x64, InferencingOptimal, transpose, scale f8E8M0FNU block 16> scales %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}] : memref<?xi8> fidelity<lofi, dst = bf16> into
+func.func @bfp(%x: vector<64xf32>, %xs: memref<?x64xf32>, %w: memref<?xi8>, %e: memref<?xi8>, %y: memref<?x32xf32>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %0 = coopvec.matvec %x as BF16, %w[%c0] matrix<BFP8, 32x64, RowMajor, scale f8E8M0FNU block 16> stride %c64
+         scales %e[%c0] : memref<?xi8> fidelity<hifi2, dst = f32> : vector<64xf32>, memref<?xi8> -> vector<32xf32>
+  coopvec.batch_matvec %xs as BF16, %w[%c0] matrix<BFP4, 32x64, InferencingOptimal, transpose, scale f8E8M0FNU block 16>
+      scales %e[%c0] : memref<?xi8> fidelity<lofi, dst = bf16> into %y : memref<?x64xf32>, memref<?xi8> -> memref<?x32xf32>
+  return %0 : vector<32xf32>
+}

@@ -107,3 +107,18 @@ func.func @l1_blocks(%in: memref<?x64xf32>, %out: memref<?x32xf32>, %w: memref<?
       : memref<?x64xf32>, memref<?xi8>, memref<?xi8> -> memref<?x32xf32>
   return
 }
+
+// -----
+
+// A block-float matrix has no tiled form: tile_pack takes no block scales.
+// CHECK-LABEL: func @bfp
+// CHECK:         coopvec.batch_matvec {{.*}} matrix<BFP8, 32x64, RowMajor, scale f8E8M0FNU block 16>
+func.func @bfp(%in: memref<?x64xf32>, %out: memref<?x32xf32>, %w: memref<?xi8>, %e: memref<?xi8>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // expected-remark@+1 {{not tiled: a BFP8 matrix has no tiled form (tile_pack takes no block scales)}}
+  coopvec.batch_matvec %in as BF16, %w[%c0] matrix<BFP8, 32x64, RowMajor, scale f8E8M0FNU block 16> stride %c64
+      scales %e[%c0] : memref<?xi8> fidelity<hifi2, dst = f32> into %out
+      : memref<?x64xf32>, memref<?xi8> -> memref<?x32xf32>
+  return
+}

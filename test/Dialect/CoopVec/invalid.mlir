@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @unknown_interpretation_in_matrix(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
-  // expected-error@+1 {{unknown interpretation 'F64'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4 or their element types}}
+  // expected-error@+1 {{unknown interpretation 'F64'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4, BFP8, BFP4 or their element types}}
   %0 = coopvec.matvec %x as F32, %w[%o] matrix<F64, 4x4, RowMajor> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
   return
 }
@@ -15,7 +15,7 @@ func.func @unknown_interpretation_in_matrix(%x: vector<4xf32>, %w: memref<?xi8>,
 // -----
 
 func.func @unknown_interpretation_type(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
-  // expected-error@+1 {{unknown interpretation 'tf32'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4 or their element types}}
+  // expected-error@+1 {{unknown interpretation 'tf32'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4, BFP8, BFP4 or their element types}}
   %0 = coopvec.matvec %x as F32, %w[%o] matrix<tf32, 4x4, RowMajor> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
   return
 }
@@ -23,7 +23,7 @@ func.func @unknown_interpretation_type(%x: vector<4xf32>, %w: memref<?xi8>, %o: 
 // -----
 
 func.func @unknown_interpretation_integer_type(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
-  // expected-error@+1 {{unknown interpretation 'i64'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4 or their element types}}
+  // expected-error@+1 {{unknown interpretation 'i64'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4, BFP8, BFP4 or their element types}}
   %0 = coopvec.matvec %x as i64, %w[%o] matrix<F32, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
   return
 }
@@ -57,7 +57,7 @@ func.func @block_size(%x: vector<32xf32>, %w: memref<?xi8>, %o: index) {
 // -----
 
 func.func @block_scheme(%x: vector<32xf32>, %w: memref<?xi8>, %o: index) {
-  // expected-error@+1 {{F8_E4M3 elements with 'f8E4M3FN' scales in blocks of 16 are not a block-scale scheme; expected f8E8M0FNU x 32 over F8_E4M3, F8_E5M2, F6_E2M3, F6_E3M2 or F4_E2M1, or f8E8M0FNU x 16 or f8E4M3FN x 16 over F4_E2M1}}
+  // expected-error@+1 {{F8_E4M3 elements with 'f8E4M3FN' scales in blocks of 16 are not a block-scale scheme; expected f8E8M0FNU x 32 over F8_E4M3, F8_E5M2, F6_E2M3, F6_E3M2 or F4_E2M1, f8E8M0FNU x 16 or f8E4M3FN x 16 over F4_E2M1, or f8E8M0FNU x 16 over BFP8 or BFP4}}
   %0 = coopvec.matvec %x as F32, %w[%o] matrix<F8_E4M3, 4x32, RowMajor, scale f8E4M3FN block 16> stride %o scales %w[%o] : memref<?xi8> : vector<32xf32>, memref<?xi8> -> vector<4xf32>
   return
 }
@@ -157,7 +157,7 @@ func.func @packed_matrix(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
 //===----------------------------------------------------------------------===//
 
 func.func @unknown_input_interpretation(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
-  // expected-error@+1 {{unknown interpretation 'TF32'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4 or their element types}}
+  // expected-error@+1 {{unknown interpretation 'TF32'; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4, BFP8, BFP4 or their element types}}
   %0 = coopvec.matvec %x as TF32, %w[%o] matrix<F32, 4x4, InferencingOptimal> : vector<4xf32>, memref<?xi8> -> vector<4xf32>
   return
 }

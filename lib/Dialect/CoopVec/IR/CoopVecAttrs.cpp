@@ -34,6 +34,7 @@ struct InterpInfo {
   Type (*elementType)(MLIRContext *);
   bool isUnsigned, packed, isDxil;
   unsigned storageBits;
+  bool blockFloat = false;
 };
 
 template <unsigned Width>
@@ -69,6 +70,8 @@ constexpr InterpInfo kInterps[] = {
      4},
     {K::I4, "I4", intType<4>, false, false, false, 4},
     {K::U4, "U4", intType<4>, true, false, false, 4},
+    {K::BFP8, "BFP8", intType<8>, false, false, false, 8, true},
+    {K::BFP4, "BFP4", intType<4>, false, false, false, 4, true},
 };
 static_assert(std::size(kInterps) == kNumInterpKinds,
               "one table row per InterpKind");
@@ -86,11 +89,13 @@ const InterpInfo &info(InterpKind kind) {
   return kInterps[unsigned(kind)];
 }
 
-/// The row of (elementType, isUnsigned, packed), if any.
-const InterpInfo *lookup(Type elementType, bool isUnsigned, bool packed) {
+/// The row of (elementType, isUnsigned, packed, blockFloat), if any.
+const InterpInfo *lookup(Type elementType, bool isUnsigned, bool packed,
+                         bool blockFloat = false) {
   for (const InterpInfo &row : kInterps)
     if (row.elementType(elementType.getContext()) == elementType &&
-        row.isUnsigned == isUnsigned && row.packed == packed)
+        row.isUnsigned == isUnsigned && row.packed == packed &&
+        row.blockFloat == blockFloat)
       return &row;
   return nullptr;
 }
@@ -102,12 +107,14 @@ StringRef mlir::coopvec::stringifyInterpKind(InterpKind kind) {
 
 InterpretationAttr InterpretationAttr::get(MLIRContext *ctx, InterpKind kind) {
   const InterpInfo &row = info(kind);
-  return get(ctx, row.elementType(ctx), row.isUnsigned, row.packed);
+  return get(ctx, row.elementType(ctx), row.isUnsigned, row.packed,
+             row.blockFloat);
 }
 
 InterpKind InterpretationAttr::getKind() const {
   // The verifier admits only tabled combinations.
-  return lookup(getElementType(), getIsUnsigned(), getPacked())->kind;
+  return lookup(getElementType(), getIsUnsigned(), getPacked(), getBlockFloat())
+      ->kind;
 }
 
 StringRef InterpretationAttr::getName() const { return info(getKind()).name; }
@@ -136,12 +143,14 @@ static std::string listNames(function_ref<bool(const InterpInfo &)> keep) {
 
 LogicalResult
 InterpretationAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                           Type elementType, bool isUnsigned, bool packed) {
-  if (elementType && lookup(elementType, isUnsigned, packed))
+                           Type elementType, bool isUnsigned, bool packed,
+                           bool blockFloat) {
+  if (elementType && lookup(elementType, isUnsigned, packed, blockFloat))
     return success();
   return emitError() << "no interpretation reads " << elementType
                      << (isUnsigned ? " as unsigned" : "")
                      << (packed ? " packed into 32-bit words" : "")
+                     << (blockFloat ? " as a block float" : "")
                      << "; expected one of "
                      << listNames([](const InterpInfo &) { return true; });
 }
@@ -207,17 +216,20 @@ void InterpretationAttr::print(AsmPrinter &printer) const {
 }
 
 static bool isAllowed(const InterpInfo &row, InterpretationRole role) {
+  // A block-float datum means nothing without its block's exponent, which
+  // only a matrix's block scales give.
   switch (role) {
   case InterpretationRole::Input:
-    return true;
+    return !row.blockFloat;
   case InterpretationRole::Matrix:
-  case InterpretationRole::Bias:
     return !row.packed;
+  case InterpretationRole::Bias:
+    return !row.packed && !row.blockFloat;
   case InterpretationRole::Accumulation:
     // Accumulation updates whole elements atomically; the 4-bit and the
     // padded 6-bit elements have no such update on any target here.
-    return !row.packed && row.storageBits >= 8 && row.kind != K::F6_E2M3 &&
-           row.kind != K::F6_E3M2;
+    return !row.packed && !row.blockFloat && row.storageBits >= 8 &&
+           row.kind != K::F6_E2M3 && row.kind != K::F6_E3M2;
   }
   llvm_unreachable("unknown role");
 }
@@ -309,10 +321,19 @@ MatrixDescAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << interpretation.getName()
                        << " is packed; packed interpretations are only "
                           "valid for input vectors";
-  if (!scaleType && blockSize == 0)
+  // The block-float formats share one exponent per 16 elements: the block
+  // scales are those exponents.
+  bool blockFloat = interpretation.isBlockFloat();
+  if (!scaleType && blockSize == 0) {
+    if (blockFloat)
+      return emitError() << interpretation.getName()
+                         << " elements need their shared exponents: 'scale "
+                            "f8E8M0FNU block 16'";
     return success();
+  }
   // The PTX 8.7 block-scale schemes: UE8M0 x 32 over the MX element types,
-  // UE8M0 x 16 and UE4M3 x 16 over E2M1.
+  // UE8M0 x 16 and UE4M3 x 16 over E2M1; and UE8M0 x 16 over the
+  // block-float formats.
   InterpKind kind = interpretation.getKind();
   bool mxElement = kind == InterpKind::F8_E4M3 || kind == InterpKind::F8_E5M2 ||
                    kind == InterpKind::F6_E2M3 || kind == InterpKind::F6_E3M2 ||
@@ -329,15 +350,18 @@ MatrixDescAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (blockSize != 32 && blockSize != 16)
     return emitError() << "block size must be 32 or 16, but got "
                        << blockSize;
-  bool scheme = mxElement && ((ue8m0 && blockSize == 32) ||
-                              (kind == InterpKind::F4_E2M1 && blockSize == 16));
+  bool scheme =
+      (mxElement && ((ue8m0 && blockSize == 32) ||
+                     (kind == InterpKind::F4_E2M1 && blockSize == 16))) ||
+      (blockFloat && ue8m0 && blockSize == 16);
   if (!scheme)
     return emitError() << interpretation.getName() << " elements with "
                        << scaleType << " scales in blocks of " << blockSize
                        << " are not a block-scale scheme; expected "
                           "f8E8M0FNU x 32 over F8_E4M3, F8_E5M2, F6_E2M3, "
-                          "F6_E3M2 or F4_E2M1, or f8E8M0FNU x 16 or "
-                          "f8E4M3FN x 16 over F4_E2M1";
+                          "F6_E3M2 or F4_E2M1, f8E8M0FNU x 16 or "
+                          "f8E4M3FN x 16 over F4_E2M1, or f8E8M0FNU x 16 "
+                          "over BFP8 or BFP4";
   return success();
 }
 

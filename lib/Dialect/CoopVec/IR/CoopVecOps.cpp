@@ -246,6 +246,11 @@ static LogicalResult verifyMatVecLike(OpTy op, VectorType inputType,
   if (op.getScales() &&
       failed(verifyOffset(raw, op.getScalesOffset(), 1, "scales")))
     return failure();
+  if (desc.getInterpretation().isBlockFloat() && !op.getFidelityAttr())
+    return op.emitOpError()
+           << "a " << desc.getInterpretation().getName()
+           << " matrix is read by the Wormhole unpacker: it needs a "
+              "math-fidelity clause";
 
   bool hasBuffer = op.getBias() != nullptr;
   if (hasBuffer != (op.getBiasOffset() != nullptr))
@@ -276,13 +281,22 @@ static LogicalResult verifyFidelity(OpTy op, VectorType inputType,
                                "interpretation (the unpacker's BF16 or TF32 "
                                "Src format), not "
                             << inputInterp.getName();
+  // A block-float matrix reaches Src as BF16 (the unpacker's BFP8ToBF16).
   InterpretationAttr matrixInterp = op.getMatrixDesc().getInterpretation();
-  if (matrixInterp != inputInterp)
+  if (matrixInterp.isBlockFloat()) {
+    if (kind != InterpKind::BF16)
+      return op.emitOpError()
+             << "math fidelity with a " << matrixInterp.getName()
+             << " matrix needs a BF16 input interpretation (the unpacker "
+                "decodes block floats to BF16), not "
+             << inputInterp.getName();
+  } else if (matrixInterp != inputInterp) {
     return op.emitOpError() << "math fidelity needs the matrix interpretation "
                                "to equal the input's ("
                             << inputInterp.getName()
                             << ": one Src format), not "
                             << matrixInterp.getName();
+  }
   if (!isa<FloatType>(inputType.getElementType()))
     return op.emitOpError() << "math fidelity needs float input elements "
                                "(f16 or f32), not "

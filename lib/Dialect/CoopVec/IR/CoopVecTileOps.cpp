@@ -40,6 +40,12 @@ LogicalResult TilePackOp::verify() {
                          << desc.getCols() << " matrix must have " << rowTiles
                          << "x" << colTiles << " of them, not " << shape[0]
                          << "x" << shape[1];
+  // Block scales live in a buffer of their own, which tile_pack does not
+  // take (nor do the tiles: tile_mma multiplies plain elements).
+  if (desc.isBlockScaled())
+    return emitOpError() << "does not take block-scaled matrices (only "
+                            "coopvec.matvec and coopvec.batch_matvec read "
+                            "scales)";
   Type decoded = getDecodedType(desc);
   if (packed.getElementType() != decoded)
     return emitOpError() << "packed buffer elements must be " << decoded

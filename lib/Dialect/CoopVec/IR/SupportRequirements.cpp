@@ -74,11 +74,16 @@ static void addElementFeatures(SmallVectorImpl<Req> &reqs, TypeRange types) {
 }
 
 /// A block-scaled matrix needs the target's block-scaled products and its
-/// scale type.
+/// scale type; a block-float one (BFP8, BFP4: its block scales are its
+/// shared exponents) the target's block-float unpacking.
 static void addBlockScaleRequirements(SmallVectorImpl<Req> &reqs,
                                       MatrixDescAttr desc) {
   if (!desc.isBlockScaled())
     return;
+  if (desc.getInterpretation().isBlockFloat()) {
+    reqs.push_back(Req::getFeature("bfp"));
+    return;
+  }
   reqs.push_back(Req::getFeature("block_scale"));
   addElementFeatures(reqs, desc.getScaleType());
 }

@@ -238,12 +238,15 @@ constexpr std::pair<I, I> kWhTF32In[] = {{I::F32, I::F32}, {I::F16, I::F32}};
 constexpr Tile kWhTiles[] = {{16, 8, 16}};
 // The bias is the L1 accumulator's start, in the packer format.
 constexpr I kWhBiases[] = {I::F32, I::BF16};
+// Block-float matrices (shared exponents as block scales) unpack to BF16.
+constexpr I kWhBfp[] = {I::BFP8, I::BFP4};
 constexpr MatVecGroup kWormholeMatVec[] = {
     {kWhBF16In, kBF16, kF32, true, kWhTiles, kWhBiases},
     {kWhTF32In, kF32, kF32, true, kWhTiles, kWhBiases},
+    {kWhBF16In, kWhBfp, kF32, true, kWhTiles, kWhBiases},
 };
 constexpr StringRef kWormholeFeatures[] = {"math_fidelity", "batch_matvec",
-                                           "bf16", "tf32"};
+                                           "bf16", "tf32", "bfp"};
 
 constexpr ProfileTable kTables[] = {
     {"d3d12-tier1.0", "d3d12", "", SupportTier::Tier1_0, {}, kD3D12MatVec,
@@ -332,9 +335,9 @@ ProfileAttr buildTable(MLIRContext *ctx, const ProfileTable &table) {
 ProfileAttr buildCpuHost(MLIRContext *ctx) {
   Builder b(ctx);
   SmallVector<StringRef> features = {
-      "batch_matvec", "mlp", "convert", "pack", "mx",   "block_scale",
-      "bf16",         "tf32", "fp8",    "fp6",  "fp4", "e8m0", "tile_mma",
-      "math_fidelity"};
+      "batch_matvec", "mlp",  "convert",  "pack",          "mx",
+      "block_scale",  "bf16", "tf32",     "fp8",           "fp6",
+      "fp4",          "e8m0", "tile_mma", "math_fidelity", "bfp"};
   // The feature bits the runtime's kernel levels test (Kernels/*/Isa.cpp).
   static constexpr StringRef kIsaFeatures[] = {
       "avx2",     "fma",        "f16c",       "avx512f",

@@ -74,6 +74,11 @@ FailureOr<TiledForm> classify(BatchMatVecOp op, TileShape shape,
     // untiled op's Dst block. A packer that converts or accumulates (a pack
     // format other than Dst's, l1_acc, and so k_block and a bias) adds a
     // tile_pack_dst per block, which carries the L1 values.
+    if (op.getMatrixDesc().isBlockScaled()) {
+      os << "a " << op.getMatrixDesc().getInterpretation().getName()
+         << " matrix has no tiled form (tile_pack takes no block scales)";
+      return failure();
+    }
     if (shape.k % 32) {
       os << "math fidelity needs tile-k to be a multiple of 32 (the matrix "
             "unit's K tile), not "

@@ -27,6 +27,7 @@ rules; nothing here calls the runtime):
   wormhole.py packer --runner coopvec-run --tmp DIR the same, with packer
                                                     conversion, L1
                                                     accumulation, K blocks
+  wormhole.py bfp --runner coopvec-run --tmp DIR    BFP8/BFP4 matrices
 
 Every grid case must differ from the same case at another fidelity, with the
 other Dst format and from the plain f32 product, so a lowering that ignored
@@ -43,6 +44,9 @@ import sys
 from fractions import Fraction
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cases import pack_nibbles, store_matrix, strided_stride  # noqa: E402
 
 FIDELITIES = ["lofi", "hifi2", "hifi3", "hifi4"]
 PRECISION = {"f32": 24, "bf16": 8}
@@ -163,15 +167,28 @@ def matrix_bytes(w, interp, layout):
     return buf.tobytes(), stride
 
 
-def program(name, op, cfg, m, k, rows, interp, layout, stride, has_bias):
+def program(name, op, cfg, m, k, rows, interp, layout, stride, has_bias,
+            input_interp=None, scales=None, transpose=False):
+    """The program of one case; with `scales` (a block-float matrix) the
+    matrix takes its exponents as UE8M0 x 16 block scales from %e."""
+    input_interp = input_interp or interp
     bias_arg = ", %b: memref<?xi8>" if has_bias else ""
     bias_clause = f"bias %b[%c0] as {cfg['bias_interp']}" if has_bias else ""
     bias_ty = ", memref<?xi8>" if has_bias else ""
+    scales_arg = ", %e: memref<?xi8>" if scales else ""
     head = (f"func.func @{name}(%x: memref<{rows}x{k}xf32>, %w: memref<?xi8>"
-            f"{bias_arg}, %y: memref<{rows}x{m}xf32>) {{\n"
+            f"{scales_arg}{bias_arg}, %y: memref<{rows}x{m}xf32>) {{\n"
             f"  %c0 = arith.constant 0 : index\n"
             f"  %cs = arith.constant {stride} : index\n")
-    mat = f"matrix<{interp}, {m}x{k}, {layout}> stride %cs"
+    if scales:
+        # Optimal layouts take no stride.
+        stride_txt = " stride %cs" if stride else ""
+        mat = (f"matrix<{interp}, {m}x{k}, {layout}"
+               f"{', transpose' if transpose else ''}, scale f8E8M0FNU block "
+               f"16>{stride_txt} scales {scales}")
+    else:
+        mat = f"matrix<{interp}, {m}x{k}, {layout}> stride %cs"
+    interp = input_interp
     if op == "batch":
         body = (f"  coopvec.batch_matvec %x as {interp}, %w[%c0] {mat}\n"
                 f"      {bias_clause} {attr_text(cfg)} into %y\n"
@@ -443,6 +460,127 @@ def tiled_packer(args):
     return failures
 
 
+def bfp_codes(rng, shape, bits):
+    """Random block-float data and exponents: sign-magnitude codes (never
+    -0, which the unpacker decodes to the -inf pattern) and one exponent
+    per 16 elements along K, in a range that keeps every decoded value a
+    normal bf16 (no exponent wrap)."""
+    m, k = shape
+    mag = rng.integers(0, 1 << (bits - 1), shape)
+    sign = rng.integers(0, 2, shape) * (mag != 0)
+    codes = (sign << (bits - 1)) | mag
+    exps = rng.integers(118, 136, (m, -(-k // 16)))
+    return codes.astype(np.uint8), exps.astype(np.uint8)
+
+
+def bfp_decode(codes, exps, bits):
+    """FloatBitPatterns.md: BFP8 is Mag/2^6 * 2^(Exp-127), BFP4 Mag/2^2 *
+    2^(Exp-127), sign-magnitude (written from the formula, not the
+    runtime's routine)."""
+    m, k = codes.shape
+    out = np.zeros((m, k), np.float32)
+    for i in range(m):
+        for j in range(k):
+            c = int(codes[i, j])
+            mag = c & ((1 << (bits - 1)) - 1)
+            neg = c >> (bits - 1)
+            frac = 6 if bits == 8 else 2
+            v = Fraction(mag, 1 << frac) * Fraction(2) ** (int(exps[i, j // 16]) - 127)
+            out[i, j] = float(-v if neg else v)
+    return out
+
+
+def bfp_bytes(codes, bits, layout, transpose):
+    """The data of a block-float matrix (M x K codes) in `layout`, stored
+    K x M when transposed: one byte per BFP8 element, BFP4 as the byte
+    matrix of stored column pairs (the even column in the low nibble). The
+    layout formulas are cases.py's (written from the DXIL spec)."""
+    stored = codes.T if transpose else codes
+    if bits == 4:
+        stored = pack_nibbles(stored)
+    stored = np.ascontiguousarray(stored.astype(np.uint8))
+    rows, cols = stored.shape
+    strided = layout in ("RowMajor", "ColumnMajor")
+    stride = strided_stride(layout, rows, cols, 1) if strided else 0
+    return store_matrix(stored, layout, stride).tobytes(), stride
+
+
+def bfp(args):
+    """Block-float (BFP8, BFP4) matrices through the unpacker: data and
+    shared exponents (the matrix's block scales, UE8M0 x 16) decoded by the
+    format's formula, BF16 inputs, every fidelity x Dst format x format,
+    rotating the four layouts (the optimal ones also transposed), matvec
+    or batch_matvec, L1 accumulation from a bias
+    with and without K blocks, K = 72 (a partial last exponent block).
+    SrcASrcB.md: BFP8 data (1 + 6 significant bits) uses SrcA's phase-1
+    slice, BFP4 data (1 + 2) does not: with BFP4 weights LoFi equals HiFi2
+    and HiFi3 equals HiFi4. The script checks those equalities in its own
+    model, and that each case's inputs tell it from every fidelity outside
+    its class and from the other Dst format."""
+    rng = np.random.default_rng(53)
+    m, k, rows = 12, 72, 3
+    failures = cases = 0
+    for n, (fid, dst, fmt) in enumerate(itertools.product(
+            FIDELITIES, ["f32", "bf16"], ["BFP8", "BFP4"])):
+        bits = 8 if fmt == "BFP8" else 4
+        layout = ["RowMajor", "ColumnMajor", "InferencingOptimal",
+                  "TrainingOptimal"][(n // 2) % 4]
+        transpose = layout.endswith("Optimal") and n % 8 in (5, 6)
+        op = ["batch", "matvec"][n % 2 if n < 8 else 1 - n % 2]
+        l1 = n % 3 == 2
+        cfg = {"fidelity": fid, "dst": dst, "pack": None, "l1_acc": l1,
+               "k_block": 32 if l1 and n % 2 else 0, "src": "bf16"}
+        cfg["bias_interp"] = "BF16" if dst == "bf16" else "F32"
+        if bits == 4:
+            classes = [["lofi", "hifi2"], ["hifi3", "hifi4"]]
+        else:
+            classes = [[f] for f in FIDELITIES]
+        mine = next(c for c in classes if fid in c)
+        why = ""
+        for attempt in range(200):
+            codes, exps = bfp_codes(rng, (m, k), bits)
+            w = bfp_decode(codes, exps, bits)
+            x = f32_values(rng, (rows, k))
+            bias = bf16_values(rng, (m,), 0, 4) if l1 else None
+            b = None if bias is None else bias.tolist()
+            expect = model(x.tolist(), w.tolist(), b, cfg)
+            why = ""
+            for f in FIDELITIES:
+                other = model(x.tolist(), w.tolist(), b, dict(cfg, fidelity=f))
+                if (f in mine) == differs(expect, other):
+                    why = (f"{fmt} at {fid} and {f}: the model "
+                           f"{'differs' if f in mine else 'agrees'}")
+                    break
+            flip = dict(cfg, dst="bf16" if dst == "f32" else "f32")
+            if not why and not differs(expect, model(x.tolist(), w.tolist(),
+                                                     b, flip)):
+                why = f"inputs do not tell {attr_text(cfg)} from the other Dst"
+            if not why:
+                break
+        if why:
+            print(f"FAIL bfp case {n}: {why}")
+            failures += 1
+        name = f"bfp{n}_{fid}_{dst}_{fmt}"
+        data, stride = bfp_bytes(codes, bits, layout, transpose)
+        inputs = [("x", x), ("w", np.frombuffer(data, np.int8)),
+                  ("e", np.frombuffer(exps.tobytes(), np.int8))]
+        if bias is not None:
+            bias_bytes = (bias.view(np.uint32) >> 16).astype(np.uint16) \
+                .tobytes() if dst == "bf16" else bias.tobytes()
+            inputs.append(("b", np.frombuffer(bias_bytes, np.int8)))
+        text = program(name, op, cfg, m, k, rows, fmt, layout, stride,
+                       bias is not None, input_interp="BF16",
+                       scales="%e[%c0] : memref<?xi8>", transpose=transpose)
+        got, err = run(args, name, text, inputs, rows, m)
+        cases += 1
+        failures += report(name, f"{op} {fmt} {layout}"
+                                 f"{' transposed' if transpose else ''} "
+                                 f"{attr_text(cfg)}"
+                                 f"{' bias' if l1 else ''}", got, err, expect)
+    print(f"bfp: {cases} cases, {failures} failures")
+    return failures
+
+
 # (1 + 2^-7) squared, K = 1: SrcA hi 1, lo 2^-7; SrcB hi 1, lo 2^-7. LoFi
 # 1; HiFi2 adds lo(A) hi(B) = 2^-7; HiFi3 adds hi(A) lo(B) = 2^-7; HiFi4
 # adds 2^-14. A bf16 Dst keeps 8 bits: 1 + 2^-6 + 2^-14 rounds to 1 + 2^-6.
@@ -478,13 +616,14 @@ def hand(args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("group", choices=["grid", "hand", "tiled", "packer"])
+    ap.add_argument("group",
+                    choices=["grid", "hand", "tiled", "packer", "bfp"])
     ap.add_argument("--runner", required=True)
     ap.add_argument("--tmp", required=True)
     args = ap.parse_args()
     os.makedirs(args.tmp, exist_ok=True)
     failures = {"grid": grid, "hand": hand, "tiled": tiled,
-                "packer": tiled_packer}[args.group](args)
+                "packer": tiled_packer, "bfp": bfp}[args.group](args)
     sys.exit(1 if failures else 0)
 
 

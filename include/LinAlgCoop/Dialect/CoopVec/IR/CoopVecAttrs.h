@@ -14,10 +14,28 @@ namespace mlir::coopvec {
 /// signedness and packing. The order is the dialect's own; targets map a kind
 /// to their numbering (DXIL ComponentType, runtime element codes).
 enum class InterpKind : uint8_t {
-  I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8,
-  F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4,
+  I16,
+  U16,
+  I32,
+  U32,
+  F16,
+  F32,
+  PackedS8x32,
+  PackedU8x32,
+  U8,
+  I8,
+  F8_E4M3,
+  F8_E5M2,
+  BF16,
+  F6_E2M3,
+  F6_E3M2,
+  F4_E2M1,
+  I4,
+  U4,
+  BFP8,
+  BFP4,
 };
-constexpr unsigned kNumInterpKinds = unsigned(InterpKind::U4) + 1;
+constexpr unsigned kNumInterpKinds = unsigned(InterpKind::BFP4) + 1;
 
 class InterpretationAttr;
 /// Parses an interpretation name or builtin element type (the form

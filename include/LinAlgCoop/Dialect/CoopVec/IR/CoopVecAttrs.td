@@ -31,9 +31,17 @@ def CoopVec_InterpretationAttr : CoopVec_Attr<"Interpretation", "interp"> {
     | `PackedS8x32`, `PackedU8x32` | `i8`, four per `i32` word | | `F6_E2M3` | `f6E2M3FN` |
     | `I4`, `U4` | `i4` | | `F6_E3M2` | `f6E3M2FN` |
     | `F16`, `F32` | `f16`, `f32` | | `F4_E2M1` | `f4E2M1FN` |
+    | `BFP8` | `i8`, block float | | `BFP4` | `i4`, block float |
 
     The builtin type is accepted in place of the name (`bf16`, `f4E2M1FN`,
     `i8`/`si8` for `I8`, `ui4` for `U4`); the name is what prints.
+
+    `BFP8` and `BFP4` are Tenstorrent's block-float formats (Bfp8_b,
+    Bfp4_b): a sign-magnitude datum (sign, then 7 or 3 magnitude bits) per
+    element, and an 8-bit exponent shared by a block of 16 elements, which
+    a matrix gives as its block scales (`scale f8E8M0FNU block 16`). They
+    are matrix interpretations only, read by the Wormhole unpacker (ops
+    with a math-fidelity clause).
 
     ```mlir
     #coopvec.interp<F16>
@@ -54,14 +62,17 @@ def CoopVec_InterpretationAttr : CoopVec_Attr<"Interpretation", "interp"> {
   let parameters = (ins
     "::mlir::Type":$elementType,
     DefaultValuedParameter<"bool", "false">:$isUnsigned,
-    DefaultValuedParameter<"bool", "false">:$packed
+    DefaultValuedParameter<"bool", "false">:$packed,
+    DefaultValuedParameter<"bool", "false">:$blockFloat
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
     AttrBuilderWithInferredContext<(ins "::mlir::Type":$elementType,
-        CArg<"bool", "false">:$isUnsigned, CArg<"bool", "false">:$packed), [{
-      return $_get(elementType.getContext(), elementType, isUnsigned, packed);
+        CArg<"bool", "false">:$isUnsigned, CArg<"bool", "false">:$packed,
+        CArg<"bool", "false">:$blockFloat), [{
+      return $_get(elementType.getContext(), elementType, isUnsigned, packed,
+                   blockFloat);
     }]>
   ];
   let skipDefaultBuilders = 0;
@@ -79,6 +90,8 @@ def CoopVec_InterpretationAttr : CoopVec_Attr<"Interpretation", "interp"> {
     bool isSubByte() const { return getStorageBits() < 8; }
     /// Whether DXIL SM 6.9 names this interpretation.
     bool isDxil() const;
+    /// Whether this is a Tenstorrent block-float format (BFP8, BFP4).
+    bool isBlockFloat() const { return getBlockFloat(); }
   }];
 }
 
@@ -133,7 +146,10 @@ def CoopVec_MatrixDescAttr : CoopVec_Attr<"MatrixDesc", "matrix"> {
       `F6_E3M2` or `F4_E2M1` elements (MXFP8, MXFP6, MXFP4;
       `scale_vec::1X`/`2X`), or with blocks of 16 `F4_E2M1` elements
       (`kind::mxf4nvf4`, `scale_vec::4X`); `f8E4M3FN` scales holding UE4M3
-      values with blocks of 16 `F4_E2M1` elements (NVFP4).
+      values with blocks of 16 `F4_E2M1` elements (NVFP4); and
+      `f8E8M0FNU` x 16 over `BFP8` and `BFP4`, where the scales are the
+      block-float formats' shared exponents (required: a block-float
+      element means nothing without one).
     * Scale storage: one byte per (row, block), dense and row-major by the
       logical `M`x`ceil(K/B)` grid, whatever the matrix's layout or
       transpose: the scale of logical element `(m, k)` is byte
@@ -152,6 +168,10 @@ def CoopVec_MatrixDescAttr : CoopVec_Attr<"MatrixDesc", "matrix"> {
       leaves the internal precision of its block-scaled MMA unspecified;
       this is the order the CPU target and the tests use, and a target that
       sums differently must state its bound.
+    * Block floats are read by the Wormhole unpacker only (ops with a
+      math-fidelity clause): each datum with its exponent decodes to the
+      BF16 value of the ISA's `BFP8ToBF16` (`docs/WormholeFidelity.md`),
+      which reads the exponent byte 0xFF as the binade 2^128, not NaN.
 
     Rules: `M` and `K` are in [1, 65536]; the interpretation is one that a
     matrix in memory can have (not a packed one); a block scale is one of
