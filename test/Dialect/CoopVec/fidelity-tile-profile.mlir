@@ -4,6 +4,8 @@
 // next shape, tt-metal's 32x32 tile [32, 32, 32]; the cycle report still
 // counts engine steps of 16x8x16.
 // RUN: coopvec-opt %s -coopvec-tile | FileCheck %s
+// The profile takes the tiled form it makes (the feature tile_mma).
+// RUN: coopvec-opt %s -coopvec-tile -coopvec-check-support -o /dev/null
 // RUN: coopvec-opt %s -coopvec-cycle-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=CYCLES
 
 // CHECK-LABEL: func @wormhole

@@ -81,10 +81,14 @@ func.func @packer(%in: memref<?x64xf32>, %out: memref<?x32xf32>, %w: memref<?xi8
 // blocks carries the L1 values, which start from the bias (read as bf16,
 // the pack format, and broadcast over the batch); each block's chain
 // starts from a zero Dst and ends in a tile_pack_dst onto them; the bias
-// is not added again. With tile-k 64 a K tile would straddle two blocks.
+// is not added again. The bias is widened bit for bit (arith.extf may
+// quiet a NaN pattern, which the packer reads as a number). With tile-k 64
+// a K tile would straddle two blocks.
 // CHECK-LABEL: func @l1_blocks
-// CHECK:             %[[BIAS:.*]] = vector.bitcast {{.*}} : vector<32xi8> to vector<16xbf16>
-// CHECK:             %[[BIAS32:.*]] = arith.extf %[[BIAS]] : vector<16xbf16> to vector<16xf32>
+// CHECK:             %[[BIAS:.*]] = vector.bitcast {{.*}} : vector<32xi8> to vector<16xi16>
+// CHECK:             %[[WIDE:.*]] = arith.extui %[[BIAS]] : vector<16xi16> to vector<16xi32>
+// CHECK:             %[[SHL:.*]] = arith.shli %[[WIDE]], %{{.*}} : vector<16xi32>
+// CHECK:             %[[BIAS32:.*]] = arith.bitcast %[[SHL]] : vector<16xi32> to vector<16xf32>
 // CHECK:             %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<16x8xf32>
 // CHECK:             %[[BC:.*]] = vector.broadcast %[[BIAS32]] : vector<16xf32> to vector<8x16xf32>
 // CHECK:             %[[L1:.*]] = vector.transpose %[[BC]], [1, 0] : vector<8x16xf32> to vector<16x8xf32>

@@ -241,15 +241,19 @@ constexpr std::pair<I, I> kWhTF32In[] = {{I::F32, I::F32}, {I::F16, I::F32}};
 constexpr Tile kWhTiles[] = {{16, 8, 16}, {32, 32, 32}};
 // The bias is the L1 accumulator's start, in the packer format.
 constexpr I kWhBiases[] = {I::F32, I::BF16};
-// Block-float matrices (shared exponents as block scales) unpack to BF16.
+// Block-float matrices (shared exponents as block scales) unpack to BF16;
+// they have no tiled form (tile_pack takes no block scales), so no tiles:
+// the cycle report counts them in engine steps.
 constexpr I kWhBfp[] = {I::BFP8, I::BFP4};
 constexpr MatVecGroup kWormholeMatVec[] = {
     {kWhBF16In, kBF16, kF32, true, kWhTiles, kWhBiases},
     {kWhTF32In, kF32, kF32, true, kWhTiles, kWhBiases},
-    {kWhBF16In, kWhBfp, kF32, true, kWhTiles, kWhBiases},
+    {kWhBF16In, kWhBfp, kF32, true, {}, kWhBiases},
 };
-constexpr StringRef kWormholeFeatures[] = {"math_fidelity", "batch_matvec",
-                                           "bf16", "tf32", "bfp"};
+// tile_mma: the tiled form (tile_pack, tile_mma, tile_pack_dst) that
+// --coopvec-tile makes of fidelity products.
+constexpr StringRef kWormholeFeatures[] = {
+    "math_fidelity", "batch_matvec", "bf16", "tf32", "bfp", "tile_mma"};
 
 constexpr ProfileTable kTables[] = {
     {"d3d12-tier1.0", "d3d12", "", SupportTier::Tier1_0, {}, kD3D12MatVec,

@@ -436,11 +436,29 @@ LogicalResult mlir::coopvec::tileBatchMatVec(RewriterBase &rewriter,
                                           rewriter.getI8IntegerAttr(0));
     Value raw = maskedRead(rewriter, loc, byteVec, op.getBias(),
                            ValueRange{start}, pad, mask);
-    biasTile = vector::BitCastOp::create(
-        rewriter, loc, VectorType::get({shape.m}, biasType), raw);
-    if (biasType != form.accType)
-      biasTile = arith::ExtFOp::create(
-          rewriter, loc, VectorType::get({shape.m}, form.accType), biasTile);
+    if (form.packer && biasType.isBF16()) {
+      // The L1 start as the packer reads it: the bf16 bits widened (an
+      // arith.extf may quiet a NaN pattern, which the packer reads as a
+      // magnitude of the 2^128 binade).
+      auto half = VectorType::get({shape.m}, rewriter.getI16Type());
+      auto word = VectorType::get({shape.m}, rewriter.getI32Type());
+      Value bits = arith::ExtUIOp::create(
+          rewriter, loc, word,
+          vector::BitCastOp::create(rewriter, loc, half, raw));
+      Value sixteen = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(word,
+                                 rewriter.getI32IntegerAttr(16).getValue()));
+      biasTile = arith::BitcastOp::create(
+          rewriter, loc, VectorType::get({shape.m}, form.accType),
+          arith::ShLIOp::create(rewriter, loc, bits, sixteen));
+    } else {
+      biasTile = vector::BitCastOp::create(
+          rewriter, loc, VectorType::get({shape.m}, biasType), raw);
+      if (biasType != form.accType)
+        biasTile = arith::ExtFOp::create(
+            rewriter, loc, VectorType::get({shape.m}, form.accType), biasTile);
+    }
   }
 
   auto batchLoop = scf::ForOp::create(rewriter, loc, c0, batch,

@@ -229,7 +229,7 @@ def CoopVecTile : Pass<"coopvec-tile"> {
     I32 or no bias, `i32` or `f32` results; F16, BF16 and F32 matrices with
     F32/F16 inputs, F32/F16 or no bias, `f32`/`f16` results. With a math
     fidelity (`#coopvec.math_fidelity`), `tile-k` a
-    multiple of 32 (and dividing `k_block`, if any): the tiles carry the
+    multiple of 32 (and dividing `k_block` where it is less than `K`): the tiles carry the
     fidelity and Dst format, each `tile_mma` is one matrix-unit step onto
     the carried Dst, the inputs reach the tiles as the Wormhole model reads
     them (NaN canonical, RTNE to `bf16` for BF16); where the packer
