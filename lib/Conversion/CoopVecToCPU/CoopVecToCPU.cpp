@@ -128,7 +128,7 @@ void setFidelityFields(RuntimeCallBuilder &b, MathFidelityAttr fidelity,
         .set(F::kBlock, b.constI32(0));
     return;
   }
-  Type pack = fidelity.getPack() ? fidelity.getPack() : fidelity.getDst();
+  Type pack = fidelity.getL1Format();
   p.set(F::fidelity,
         b.constI32(static_cast<int64_t>(fidelity.getFidelity()) + 1))
       .set(F::dstFormat, b.constI32(wormholeFormat(fidelity.getDst())))
@@ -895,7 +895,7 @@ public:
     // written first.
     Value out =
         adaptor.getAcc() ? b.spill(adaptor.getAcc()) : b.stackSlot(resultType);
-    Type pack = fidelity.getPack() ? fidelity.getPack() : fidelity.getDst();
+    Type pack = fidelity.getL1Format();
     b.callChecked(RuntimeFn::coopvecCpuEltwiseMulFidelity,
                   {b.constI32(static_cast<int64_t>(fidelity.getFidelity())),
                    b.constI32(wormholeSrcFormat(op.getLhs().getType())),

@@ -253,7 +253,7 @@ public:
     // Without l1_acc the packer ignores the L1 values: the slot need not be
     // written first.
     Value l1 = adaptor.getAcc() ? b.spill(adaptor.getAcc()) : b.stackSlot(type);
-    Type pack = fidelity.getPack() ? fidelity.getPack() : fidelity.getDst();
+    Type pack = fidelity.getL1Format();
     b.callChecked(cpu_lowering::RuntimeFn::coopvecCpuTilePackDstFidelity,
                   {b.constI32(cpu_lowering::wormholeFormat(fidelity.getDst())),
                    b.constI32(cpu_lowering::wormholeFormat(pack)),

@@ -713,19 +713,22 @@ bool testTile() {
   // roles of the operands exchanged (in0 is SrcB): C^T = tile(B^T, A^T).
   CoopVecWormholeConfig cfg =
       config(COOPVEC_FIDELITY_HIFI3, COOPVEC_FMT_BF16, COOPVEC_FMT_BF16, 0);
+  // A rows x cols row-major matrix, transposed.
+  auto transposed = [](const std::vector<float> &src, size_t rows,
+                       size_t cols) {
+    std::vector<float> t(rows * cols);
+    for (size_t i = 0; i < rows; ++i)
+      for (size_t j = 0; j < cols; ++j)
+        t[j * rows + i] = src[i * cols + j];
+    return t;
+  };
   size_t m = 7, n = 5, k = 64;
-  std::vector<float> a(m * k), b(k * n), c(m * n, 0.0f), bt(n * k), at(k * m),
-      ct(n * m, 0.0f);
+  std::vector<float> a(m * k), b(k * n), c(m * n, 0.0f), ct(n * m, 0.0f);
   for (float &x : a)
     x = randomOperand(rng);
   for (float &x : b)
     x = randomOperand(rng);
-  for (size_t i = 0; i < m; ++i)
-    for (size_t kk = 0; kk < k; ++kk)
-      at[kk * m + i] = a[i * k + kk];
-  for (size_t kk = 0; kk < k; ++kk)
-    for (size_t j = 0; j < n; ++j)
-      bt[j * k + kk] = b[kk * n + j];
+  std::vector<float> at = transposed(a, m, k), bt = transposed(b, k, n);
   coopvecWormholeMatmul(&cfg, a.data(), b.data(), c.data(), m, n, k, 0);
   coopvecWormholeTileMma(&cfg, bt.data(), at.data(), ct.data(), n, m, k);
   for (size_t i = 0; i < m; ++i)
@@ -746,10 +749,7 @@ bool testTile() {
   for (size_t i = 0; i < m; ++i)
     for (size_t j = 0; j < n; ++j)
       c2[i * n + j] = l1[j * m + i] = float(int(i + j) - 4) * 0.5f;
-  std::vector<float> b2(kk2 * n);
-  for (size_t kk = 0; kk < kk2; ++kk)
-    for (size_t j = 0; j < n; ++j)
-      b2[kk * n + j] = b2t[j * kk2 + kk];
+  std::vector<float> b2 = transposed(b2t, n, kk2);
   r.expect("blocked matmul",
            coopvecWormholeMatmul(&acc, a2.data(), b2.data(), c2.data(), m, n,
                                  kk2, block) == COOPVEC_WH_OK);

@@ -311,7 +311,7 @@ static LogicalResult verifyFidelity(OpTy op, VectorType inputType,
   if (!fidelity.getL1Acc())
     return op.emitOpError("math fidelity takes a bias only with l1_acc: the "
                           "bias is the L1 accumulator's initial value");
-  Type pack = fidelity.getPack() ? fidelity.getPack() : fidelity.getDst();
+  Type pack = fidelity.getL1Format();
   if (op.getBiasInterpAttr().getElementType() != pack)
     return op.emitOpError() << "math fidelity needs the bias interpretation "
                                "to be the packer format "

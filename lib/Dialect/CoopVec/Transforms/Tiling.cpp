@@ -108,8 +108,7 @@ FailureOr<TiledForm> classify(BatchMatVecOp op, TileShape shape,
                    b.getF32Type(),
                    MathFidelityAttr::get(ctx, fidelity.getFidelity(),
                                          fidelity.getDst(), Type(), false, 0)};
-    if (fidelity.getL1Acc() ||
-        (fidelity.getPack() && fidelity.getPack() != fidelity.getDst())) {
+    if (fidelity.getL1Acc() || fidelity.getL1Format() != fidelity.getDst()) {
       form.packer =
           MathFidelityAttr::get(ctx, fidelity.getFidelity(), fidelity.getDst(),
                                 fidelity.getPack(), fidelity.getL1Acc(), 0);

@@ -274,6 +274,11 @@ def CoopVec_MathFidelityAttr : CoopVec_Attr<"MathFidelity", "math_fidelity"> {
     bool hasPackerSettings() const {
       return static_cast<bool>(getPack()) || getL1Acc() || getKBlock();
     }
+    /// The L1 format the packer writes: `pack`, or the Dst format when
+    /// `pack` is left out.
+    ::mlir::Type getL1Format() const {
+      return getPack() ? getPack() : getDst();
+    }
   }];
 }
 
