@@ -58,6 +58,22 @@ struct BitConversions {
 
   /// The exact f32 value of an E4M3 or E5M2 code (the low byte of an i32).
   Value f8ToF32(Value code, bool e5m2);
+
+  /// The exact f32 value of f16 bits (the low 16 bits of an i32); a NaN
+  /// keeps its sign and payload.
+  Value f16ToF32(Value bits);
+
+  /// The f32 value of bf16 bits (the low 16 bits of an i32).
+  Value bf16ToF32(Value bits);
+
+  /// f32 -> f16 by the rule of the CPU runtime's coopvecConvertF32: round to
+  /// nearest even, inf beyond the range (no saturation), NaN the quiet NaN
+  /// of its sign (0x7e00).
+  Value toF16(Value x);
+
+  /// f32 -> bf16, round to nearest even, NaN the quiet NaN of its sign
+  /// (0x7fc0), as coopvecConvertF32.
+  Value toBF16(Value x);
 };
 
 } // namespace mlir::coopvec

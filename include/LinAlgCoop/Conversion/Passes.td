@@ -220,8 +220,8 @@ def CoopVecDXILLinkHostDriver
 def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
   let summary = "Lower int8 matrix products (matvec, batch_matvec and the "
                 "quantized form) to EmitC calling the Nuclei Xxlvqmacc "
-                "intrinsics, or matvec and batch_matvec to loops around "
-                "SiFive's XSfvqmacc LLVM intrinsics";
+                "intrinsics, or to loops around SiFive's XSfvqmacc LLVM "
+                "intrinsics";
   let description = [{
     Rewrites each `func.func` into an `emitc.func` whose C body computes its
     `coopvec.batch_matvec` ops with Nuclei's `xl.vqmacc[u|us|su]` 4x4x4 tile
@@ -298,7 +298,11 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
     vectors, with `vle`/`vse`/`vsetvlimax`), and add the bias and saturate
     (or round the exact sum once to an f32 result). f32 inputs become the
     input interpretation's bytes by DXIL's rule (nearest even, saturated,
-    NaN 0) while B is packed.
+    NaN 0) while B is packed. The quantized form takes the C path's steps
+    in `arith`: K blocks packed as their own zero-padded runs of K tiles,
+    the zero point and reduction terms in i64, the compute groups' f32
+    scaling, the bias and one rounding (F16/BF16 values decoded and f16/bf16
+    results encoded on the bits).
     `vl` counts bytes of vs2; vs2 has LMUL(vd)/2 (4x8x4) or LMUL(vd)
     (2x8x2); 4x8x4 needs VLEN >= 256 (its 32-byte A tile in one register)
     and `VLEN * LMUL >= 512`, checked at run time. The upstream LLVM

@@ -128,3 +128,58 @@ Value BitConversions::f8ToF32(Value code, bool e5m2) {
   return arith::BitcastOp::create(b, loc, b.getF32Type(),
                                   arith::OrIOp::create(b, loc, sign, bits));
 }
+
+Value BitConversions::f16ToF32(Value bits) {
+  Value sign = shl(band(bits, 0x8000), int32(16));
+  Value exponent = band(shr(bits, int32(10)), 0x1f);
+  Value fraction = band(bits, 0x3ff);
+  // Normal: the exponent rebiased (15 -> 127); inf and NaN: all ones.
+  Value normal =
+      bor(shl(add(exponent, int32(112)), int32(23)), shl(fraction, int32(13)));
+  Value special = bor(int32(0x7f800000), shl(fraction, int32(13)));
+  // Zero and subnormal: fraction * 2^-24, exact in f32.
+  Value scaled = arith::MulFOp::create(
+      b, loc, arith::UIToFPOp::create(b, loc, b.getF32Type(), fraction),
+      arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                     APFloat(std::ldexp(1.0f, -24))));
+  Value magnitude =
+      select(cmp(P::eq, exponent, int32(0)),
+             arith::BitcastOp::create(b, loc, i32, scaled),
+             select(cmp(P::eq, exponent, int32(31)), special, normal));
+  return arith::BitcastOp::create(b, loc, b.getF32Type(), bor(sign, magnitude));
+}
+
+Value BitConversions::bf16ToF32(Value bits) {
+  return arith::BitcastOp::create(b, loc, b.getF32Type(),
+                                  shl(band(bits, 0xffff), int32(16)));
+}
+
+Value BitConversions::toF16(Value x) {
+  // The DXIL rule, less its saturation and NaN payload.
+  Value dxil = arith::ExtUIOp::create(
+      b, loc, i32,
+      arith::BitcastOp::create(b, loc, b.getI16Type(), dxilToF16(x)));
+  Value bits = arith::BitcastOp::create(b, loc, i32, x);
+  Value sign = band(shr(bits, int32(16)), int32(0x8000));
+  Value a = band(bits, int32(0x7fffffff));
+  Value result =
+      select(cmp(P::uge, a, int32(0x477ff000)), bor(sign, int32(0x7c00)), dxil);
+  result = select(cmp(P::ugt, a, int32(0x7f800000)), bor(sign, int32(0x7e00)),
+                  result);
+  return arith::BitcastOp::create(
+      b, loc, b.getF16Type(),
+      arith::TruncIOp::create(b, loc, b.getI16Type(), result));
+}
+
+Value BitConversions::toBF16(Value x) {
+  Value bits = arith::BitcastOp::create(b, loc, i32, x);
+  Value lsb = band(shr(bits, int32(16)), int32(1));
+  Value rounded = shr(add(add(bits, int32(0x7fff)), lsb), int32(16));
+  Value nan = bor(band(shr(bits, int32(16)), int32(0x8000)), int32(0x7fc0));
+  Value result =
+      select(cmp(P::ugt, band(bits, int32(0x7fffffff)), int32(0x7f800000)), nan,
+             rounded);
+  return arith::BitcastOp::create(
+      b, loc, b.getBF16Type(),
+      arith::TruncIOp::create(b, loc, b.getI16Type(), result));
+}

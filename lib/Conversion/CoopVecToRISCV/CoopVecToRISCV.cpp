@@ -47,12 +47,6 @@ namespace {
 
 constexpr int64_t kTile = 4; // xl.vqmacc 4x4x4
 
-/// Bytes of a zero point, scale or bias value of interpretation `interp`.
-int64_t valueBytes(InterpretationAttr interp) {
-  return std::max<int64_t>(1, interp.getElementType().getIntOrFloatBitWidth() /
-                                  8);
-}
-
 /// The checks shared by matvec and batch_matvec.
 template <typename OpT>
 LogicalResult planCommon(OpT op, Type inElt, Type outElt, MatVecPlan &p,

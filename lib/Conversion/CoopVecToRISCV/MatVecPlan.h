@@ -15,10 +15,17 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
 namespace mlir::coopvec::riscv {
+
+/// Bytes of a zero point, scale or bias value of interpretation `interp`.
+inline int64_t valueBytes(InterpretationAttr interp) {
+  return std::max<int64_t>(1,
+                           interp.getElementType().getIntOrFloatBitWidth() / 8);
+}
 
 /// One zero-point, scale or reduction clause of the quantized form.
 struct QuantClause {

@@ -2,9 +2,10 @@
 //
 // The xsfvqmacc-4x8x4 / xsfvqmacc-2x8x2 isas of --convert-coopvec-to-riscv:
 // coopvec.matvec (a batch of one row, vectors passed as memrefs) and
-// coopvec.batch_matvec -> scf/arith/memref loops that pack A and B tiles
-// into scratch buffers and run llvm.riscv.sf.vqmacc* (XSfvqmaccqoq,
-// XSfvqmaccdod) over them, on scalable vectors through llvm.call_intrinsic.
+// coopvec.batch_matvec, the quantized form included -> scf/arith/memref
+// loops that pack A and B tiles into scratch buffers and run
+// llvm.riscv.sf.vqmacc* (XSfvqmaccqoq, XSfvqmaccdod) over them, on scalable
+// vectors through llvm.call_intrinsic, then the epilogue.
 // The upstream LLVM lowerings then give LLVM IR for riscv64. Semantics,
 // operand layouts and LMUL pairings: docs/RISCV.md ("SiFive XSfvqmacc").
 //
@@ -29,6 +30,8 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::coopvec;
@@ -98,16 +101,6 @@ unsigned chooseLmul(const TileShape &s, const MatVecPlan &p, unsigned lmul,
   while (want < 8 && vlen * want / 32 < elements)
     want *= 2;
   return want;
-}
-
-/// The plan of `op` if this path takes it: the EmitC path's rules, less
-/// what only that path lowers (the quantized form).
-FailureOr<MatVecPlan> planSiFive(BatchMatVecOp op, std::string &why) {
-  if (op.isQuantized()) {
-    why = "quantized products are not lowered to SiFive vqmacc";
-    return failure();
-  }
-  return planMatVec(op, why);
 }
 
 /// Builds the loops with index arithmetic (`b` inserts at the current point).
@@ -226,6 +219,194 @@ void check(ImplicitLocOpBuilder &b, ModuleOp module, Value failed,
       ValueRange{globalString(b, module, site), globalString(b, module, what)});
 }
 
+/// What the quantized form's steps take from the lowering of the product.
+struct ProductSteps {
+  /// Writes the int32 sums of K block `blk` (an index).
+  std::function<void(Value)> product;
+  /// The current block's sum (m, row), as i64.
+  std::function<Value(Value, Value)> sumAt;
+  /// W[m][k] and X[row][k] as stored, as i64 of their signedness.
+  std::function<Value(Value, Value)> matrixValue, inputValue;
+  /// The f32 of an F32, F16 or BF16 value (or an i16 of the 16-bit ones'
+  /// bits) of the given type.
+  std::function<Value(Value, Type)> realOf;
+  /// The bias of output m: I32 as i64, float as f32.
+  std::function<Value(Value)> biasAt;
+  /// Stores Y[row][m] from an i64 total (i32 results) or an f32 value.
+  std::function<void(Value, Value, Value)> storeResult;
+  /// A zeroed scratch buffer of `count` elements of the type (of the given
+  /// bytes), freed at the end of the product.
+  std::function<Value(Type, Value, int64_t)> zeroed;
+};
+
+/// The quantized form after the packing (docs/RISCV.md, "The quantized
+/// form"; the C path's emitMatVec builds the same steps in C): per K block,
+/// the sf.vqmacc sums P, then sum (x - zx)(w - zw) = P - zw Sx - zx Sw +
+/// block zx zw in i64 (with reductions, - zw R at the first block of each
+/// reduction group instead of - zw Sx), the compute group's f32 steps
+/// y += (f32(acc) * sx) * sw, and the epilogue (bias, one rounding).
+void emitQuantized(Builder &c, const MatVecPlan &p,
+                   BatchMatVecOp::Adaptor adaptor, Value n, int64_t blocks,
+                   const ProductSteps &steps) {
+  ImplicitLocOpBuilder &ib = c.b;
+  using P = arith::CmpIPredicate;
+  Type f32 = ib.getF32Type();
+  Value c0 = c.c(0), c1 = c.c(1);
+  const QuantClause &zw = p.weightZeroPoints, &zx = p.inputZeroPoints,
+                    &sw = p.weightScales, &sx = p.inputScales,
+                    &red = p.reductions;
+  // A weight-side value for output m at column k0: dense [M][K/G] at the
+  // clause's byte offset of its buffer (per tensor, the one value).
+  auto weightAt = [&](const QuantClause &q, Value buffer, Value m, Value k0) {
+    Value index =
+        q.group ? c.add(c.mul(m, c.c(q.perRow(p.k))), c.div(k0, c.c(q.group)))
+                : c0;
+    Value at =
+        c.toI64(c.add(c.c(q.offset), c.mul(index, c.c(valueBytes(q.interp)))));
+    Type t = q.interp.getElementType();
+    Type load = t.isInteger() || t.isF32()
+                    ? t
+                    : Type(IntegerType::get(ib.getContext(), 16));
+    return LLVM::LoadOp::create(ib, load, c.address(buffer, at), 1).getResult();
+  };
+  // An input-side value for batch row `row` at column k0: [B][K/G] (per
+  // tensor, element (0, 0)).
+  auto inputAt = [&](const QuantClause &q, Value values, Value row,
+                     Value k0) -> Value {
+    if (!q.group)
+      return memref::LoadOp::create(ib, values, ValueRange{c0, c0});
+    return memref::LoadOp::create(ib, values,
+                                  ValueRange{row, c.div(k0, c.c(q.group))});
+  };
+  auto integer = [&](const QuantClause &q, Value v) -> Value {
+    if (v.getType().isInteger(32) || !q.interp.getIsUnsigned())
+      return arith::ExtSIOp::create(ib, c.i64, v);
+    return arith::ExtUIOp::create(ib, c.i64, v);
+  };
+  auto real = [&](const QuantClause &q, Value v) {
+    return steps.realOf(v, q.interp.getElementType());
+  };
+  auto load = [&](Value buffer, Value i) {
+    return memref::LoadOp::create(ib, buffer, i).getResult();
+  };
+  auto store = [&](Value v, Value buffer, Value i) {
+    memref::StoreOp::create(ib, v, buffer, i);
+  };
+
+  // The i64 sum of the current compute group, per output; the block's sums
+  // of stored inputs and weights where a zero point needs them; the f32
+  // sums of a float result.
+  Value nm = c.mul(n, c.c(p.m));
+  Value acc = steps.zeroed(c.i64, nm, 8);
+  bool needInputSums = zw && !red, needWeightSums = static_cast<bool>(zx);
+  Value inputSums, weightSums, yf;
+  if (needInputSums)
+    inputSums = steps.zeroed(c.i64, n, 8);
+  if (needWeightSums)
+    weightSums = steps.zeroed(c.i64, c.c(p.m), 8);
+  if (p.floatOutput)
+    yf = steps.zeroed(f32, nm, 4);
+  auto yIndex = [&](Value row, Value m) {
+    return c.add(c.mul(row, c.c(p.m)), m);
+  };
+  auto sumInto = [&](Value buffer, Value i, Value v) {
+    store(c.add(load(buffer, i), v), buffer, i);
+  };
+
+  auto block = [&](Value blk) {
+    steps.product(blk);
+    Value k0 = c.mul(blk, c.c(p.block)), k1 = c.add(k0, c.c(p.block));
+    if (needInputSums)
+      c.loop(c0, n, c1, [&](Value row) {
+        store(c.ci(c.i64, 0), inputSums, row);
+        c.loop(k0, k1, c1, [&](Value k) {
+          sumInto(inputSums, row, steps.inputValue(row, k));
+        });
+      });
+    if (needWeightSums)
+      c.loop(c0, c.c(p.m), c1, [&](Value m) {
+        store(c.ci(c.i64, 0), weightSums, m);
+        c.loop(k0, k1, c1, [&](Value k) {
+          sumInto(weightSums, m, steps.matrixValue(m, k));
+        });
+      });
+    c.loop(c0, n, c1, [&](Value row) {
+      c.loop(c0, c.c(p.m), c1, [&](Value m) {
+        Value t = steps.sumAt(m, row);
+        Value zxv, zwv;
+        if (zx) {
+          zxv = integer(zx, inputAt(zx, adaptor.getInputZeroPoints(), row, k0));
+          t = c.sub(t, c.mul(zxv, load(weightSums, m)));
+        }
+        if (zw) {
+          zwv = integer(zw, weightAt(zw, adaptor.getWeightZeroPoints(), m, k0));
+          if (red) {
+            // - zw R at the first block of each reduction group; the zero
+            // point cross term below gives + zw sum(zx) of the group.
+            Value term = c.mul(
+                zwv,
+                integer(red, inputAt(red, adaptor.getReductions(), row, k0)));
+            if (red.group != p.block)
+              term = arith::SelectOp::create(
+                  ib, c.cmp(P::eq, c.rem(k0, c.c(red.group)), c0), term,
+                  c.ci(c.i64, 0));
+            t = c.sub(t, term);
+          } else {
+            t = c.sub(t, c.mul(zwv, load(inputSums, row)));
+          }
+          if (zx)
+            t = c.add(t, c.mul(c.ci(c.i64, p.block), c.mul(zxv, zwv)));
+        }
+        Value at = yIndex(row, m);
+        sumInto(acc, at, t);
+        if (!p.floatOutput)
+          return;
+        // The end of a compute group: y += f32(acc) * sx * sw, in this
+        // order (LLVM fuses nothing without the contract flag).
+        auto fold = [&] {
+          Value a = arith::SIToFPOp::create(ib, f32, load(acc, at));
+          if (sx)
+            a = arith::MulFOp::create(
+                ib, a,
+                real(sx, inputAt(sx, adaptor.getInputScales(), row, k0)));
+          if (sw)
+            a = arith::MulFOp::create(
+                ib, a,
+                real(sw, weightAt(sw, adaptor.getWeightScales(), m, k0)));
+          store(arith::AddFOp::create(ib, load(yf, at), a), yf, at);
+          store(c.ci(c.i64, 0), acc, at);
+        };
+        if (p.computeGroup == p.block)
+          return fold();
+        auto ifOp = scf::IfOp::create(
+            ib, c.cmp(P::eq, c.rem(k1, c.c(p.computeGroup)), c0),
+            /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard guard(ib);
+        ib.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+        fold();
+      });
+    });
+  };
+  if (blocks == 1)
+    block(c0);
+  else
+    c.loop(c0, c.c(blocks), c1, block);
+
+  // The epilogue: an i32 result is the exact total plus the I32 bias,
+  // saturated; a float one gets the bias added in f32, then one rounding
+  // (to nearest even) to f16/bf16.
+  c.loop(c0, n, c1, [&](Value row) {
+    c.loop(c0, c.c(p.m), c1, [&](Value m) {
+      Value at = yIndex(row, m);
+      Value v = load(p.floatOutput ? yf : acc, at);
+      if (p.hasBias)
+        v = p.floatOutput ? Value(arith::AddFOp::create(ib, v, steps.biasAt(m)))
+                          : c.add(v, steps.biasAt(m));
+      steps.storeResult(row, m, v);
+    });
+  });
+}
+
 /// coopvec.batch_matvec -> packing, the sf.vqmacc loop nest, bias and
 /// saturation (the steps of the pass description).
 class BatchMatVecToSiFive : public OpConversionPattern<BatchMatVecOp> {
@@ -239,7 +420,7 @@ public:
   matchAndRewrite(BatchMatVecOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     std::string why;
-    FailureOr<MatVecPlan> plan = planSiFive(op, why);
+    FailureOr<MatVecPlan> plan = planMatVec(op, why);
     if (failed(plan))
       return rewriter.notifyMatchFailure(op, why);
     const MatVecPlan &p = *plan;
@@ -276,9 +457,39 @@ public:
           site, "matrix out of bounds");
     if (p.hasBias)
       check(ib, module,
-            c.cmp(P::ugt, c.c(p.biasOffset + 4 * p.m),
+            c.cmp(P::ugt, c.c(p.biasOffset + valueBytes(p.biasInterp) * p.m),
                   memref::DimOp::create(ib, adaptor.getBias(), 0)),
             site, "bias out of bounds");
+    // The quantized form's clauses: weight side [M][K/G] values at their
+    // byte offsets, input side a row per batch row (one per tensor).
+    auto checkWeightSide = [&](const QuantClause &q, Value buffer,
+                               StringRef what) {
+      if (!q)
+        return;
+      int64_t values = q.group ? p.m * q.perRow(p.k) : 1;
+      check(ib, module,
+            c.cmp(P::ugt, c.c(q.offset + valueBytes(q.interp) * values),
+                  memref::DimOp::create(ib, buffer, 0)),
+            site, what);
+    };
+    checkWeightSide(p.weightZeroPoints, adaptor.getWeightZeroPoints(),
+                    "weight zero points out of bounds");
+    checkWeightSide(p.weightScales, adaptor.getWeightScales(),
+                    "weight scales out of bounds");
+    auto checkInputSide = [&](const QuantClause &q, Value values,
+                              StringRef what) {
+      if (q)
+        check(ib, module,
+              c.cmp(P::ult, memref::DimOp::create(ib, values, 0),
+                    q.group ? n : c.c(1)),
+              site, what);
+    };
+    checkInputSide(p.inputZeroPoints, adaptor.getInputZeroPoints(),
+                   "input zero points have fewer rows than the batch");
+    checkInputSide(p.inputScales, adaptor.getInputScales(),
+                   "input scales have fewer rows than the batch");
+    checkInputSide(p.reductions, adaptor.getReductions(),
+                   "reductions have fewer rows than the batch");
     auto vlmax = [&](unsigned eighths) {
       return c.intrinsic(
           c.i64, "llvm.riscv.vsetvlimax",
@@ -296,91 +507,137 @@ public:
                       l)
             .str());
 
+    // K in blocks of p.block columns (one block without the quantized
+    // form), each packed as its own run of K tiles (a block that is not a
+    // multiple of 8 is zero-padded to whole tiles) and summed separately:
+    // column k packs at (k / block) * blockTiles * 8 + k % block.
+    int64_t blocks = p.k / p.block;
+    int64_t blockTiles = llvm::divideCeil(p.block, TileShape::tk);
     int64_t mt = llvm::divideCeil(p.m, s.tm);
-    int64_t kt = llvm::divideCeil(p.k, TileShape::tk);
+    int64_t kt = blocks * blockTiles;
     Value c0 = c.c(0), c1 = c.c(1), c8 = c.c(TileShape::tk);
     Value cTm = c.c(s.tm), cTn = c.c(s.tn);
     Value bt = c.div(c.add(n, c.c(s.tn - 1)), cTn);
-    auto bytes = MemRefType::get({ShapedType::kDynamic}, c.i8);
-    auto words = MemRefType::get({ShapedType::kDynamic}, c.i32);
+    auto packedK = [&](Value k) {
+      if (blocks == 1)
+        return k;
+      return c.add(
+          c.mul(c.div(k, c.c(p.block)), c.c(blockTiles * TileShape::tk)),
+          c.rem(k, c.c(p.block)));
+    };
     // Scratch: A tiles [mt][kt], B tiles [kt][bt] (zero padding: memset),
     // C tiles [mt][bt] (every one written by the loop nest). One element
     // more than needed: an empty batch still allocates.
-    Value aSize = c.c(mt * kt * s.aBytes());
-    Value bSize = c.add(c.mul(c.c(kt * s.bBytes()), bt), c1);
-    Value cSize = c.add(c.mul(c.c(mt * s.cElements()), bt), c1);
-    Value ap = memref::AllocOp::create(ib, bytes, ValueRange{aSize});
-    Value bp = memref::AllocOp::create(ib, bytes, ValueRange{bSize});
-    Value cp = memref::AllocOp::create(ib, words, ValueRange{cSize});
-    Value zero8 = c.ci(c.i8, 0);
-    LLVM::MemsetOp::create(ib, c.address(ap, c.ci(c.i64, 0)), zero8,
-                           c.toI64(aSize), /*isVolatile=*/false);
-    LLVM::MemsetOp::create(ib, c.address(bp, c.ci(c.i64, 0)), zero8,
-                           c.toI64(bSize), /*isVolatile=*/false);
+    SmallVector<Value> scratch;
+    auto zeroed = [&](Type elt, Value count, int64_t eltBytes) {
+      Value buffer = memref::AllocOp::create(
+          ib, MemRefType::get({ShapedType::kDynamic}, elt), ValueRange{count});
+      LLVM::MemsetOp::create(ib, c.address(buffer, c.ci(c.i64, 0)),
+                             c.ci(c.i8, 0),
+                             c.toI64(c.mul(count, c.c(eltBytes))),
+                             /*isVolatile=*/false);
+      scratch.push_back(buffer);
+      return buffer;
+    };
+    Value ap = zeroed(c.i8, c.c(mt * kt * s.aBytes()), 1);
+    Value bp = zeroed(c.i8, c.add(c.mul(c.c(kt * s.bBytes()), bt), c1), 1);
+    Value cp = zeroed(c.i32, c.add(c.mul(c.c(mt * s.cElements()), bt), c1), 4);
 
-    // A tiles: W[m][k] at byte (m % tm) * 8 + k % 8 of tile (m / tm, k / 8).
+    // W[m][k] as its int8 value: the byte, or for I4/U4 nibble
+    // storedCol % 2 of it (stored columns 2j and 2j + 1 share byte j, the
+    // even one in the low nibble; the stored columns are k, or m when
+    // transposed), sign-extended for I4 as (v ^ 8) - 8.
+    auto matrixAt = [&](Value m, Value k) -> Value {
+      if (!p.matrixNibbles)
+        return memref::LoadOp::create(ib, w, matrixByte(c, p, m, k));
+      Value storedCol = p.transpose ? m : k;
+      Value at = p.transpose ? matrixByte(c, p, c.div(m, c.c(2)), k)
+                             : matrixByte(c, p, m, c.div(k, c.c(2)));
+      Value shift = arith::IndexCastOp::create(
+          ib, c.i8, c.mul(c.rem(storedCol, c.c(2)), c.c(4)));
+      Value nibble = arith::AndIOp::create(
+          ib,
+          arith::ShRUIOp::create(ib, memref::LoadOp::create(ib, w, at), shift),
+          c.ci(c.i8, 15));
+      if (p.matrixUnsigned)
+        return nibble;
+      return c.sub(arith::XOrIOp::create(ib, nibble, c.ci(c.i8, 8)),
+                   c.ci(c.i8, 8));
+    };
+    // X[n][k] as a byte of the input interpretation: byte k of the packed
+    // row, the i8 of the quantized form, i32 saturated or f32 converted.
+    int64_t lo = p.inputUnsignedInterp ? 0 : -128;
+    int64_t hi = p.inputUnsignedInterp ? 255 : 127;
+    auto inputAt = [&](Value row, Value k) -> Value {
+      if (p.inputPacked) {
+        Value word =
+            memref::LoadOp::create(ib, x, ValueRange{row, c.div(k, c.c(4))});
+        Value shift = arith::IndexCastOp::create(
+            ib, c.i32, c.mul(c.rem(k, c.c(4)), c.c(8)));
+        return arith::TruncIOp::create(ib, c.i8,
+                                       arith::ShRUIOp::create(ib, word, shift));
+      }
+      Value raw = memref::LoadOp::create(ib, x, ValueRange{row, k});
+      if (p.inputElt.isInteger(8))
+        return raw;
+      if (p.inputElt.isF32()) {
+        // DXIL's rule, as coopvec_rv_f32_to_int: NaN 0, saturated to
+        // [lo, hi], rounded to nearest even; a value of [-128, 255] plus
+        // 1.5 * 2^23 lies in [2^23, 2^24), where the f32 addition rounds
+        // it to an integer, and taking 1.5 * 2^23 away again is exact.
+        auto f = [&](double v) {
+          return arith::ConstantOp::create(ib, ib.getF32FloatAttr(v));
+        };
+        Value sat = arith::MinimumFOp::create(
+            ib, arith::MaximumFOp::create(ib, raw, f(lo)), f(hi));
+        Value magic = f(0x1.8p23);
+        Value rounded = arith::SubFOp::create(
+            ib, arith::AddFOp::create(ib, sat, magic), magic);
+        Value isNan =
+            arith::CmpFOp::create(ib, arith::CmpFPredicate::UNO, raw, raw);
+        Value value = arith::SelectOp::create(
+            ib, isNan, c.ci(c.i32, 0),
+            arith::FPToSIOp::create(ib, c.i32, rounded));
+        return arith::TruncIOp::create(ib, c.i8, value);
+      }
+      Value wide = p.inputUnsignedValue
+                       ? Value(arith::ExtUIOp::create(ib, c.i64, raw))
+                       : Value(arith::ExtSIOp::create(ib, c.i64, raw));
+      return arith::TruncIOp::create(ib, c.i8, c.clamp(wide, lo, hi));
+    };
+    // An int8 value as i64, by its signedness.
+    auto widen = [&](Value byte, bool isUnsigned) -> Value {
+      if (isUnsigned)
+        return arith::ExtUIOp::create(ib, c.i64, byte);
+      return arith::ExtSIOp::create(ib, c.i64, byte);
+    };
+
+    // A tiles: W[m][k] at byte (m % tm) * 8 + k % 8 of tile (m / tm, k' / 8)
+    // (k' the packed column).
     c.loop(c0, c.c(p.m), c1, [&](Value m) {
       c.loop(c0, c.c(p.k), c1, [&](Value k) {
-        Value at = matrixByte(c, p, m, k);
-        Value v = memref::LoadOp::create(ib, w, at);
-        Value tile = c.add(c.mul(c.div(m, cTm), c.c(kt)), c.div(k, c8));
-        Value in = c.add(c.mul(c.rem(m, cTm), c8), c.rem(k, c8));
-        memref::StoreOp::create(ib, v, ap,
+        Value pk = packedK(k);
+        Value tile = c.add(c.mul(c.div(m, cTm), c.c(kt)), c.div(pk, c8));
+        Value in = c.add(c.mul(c.rem(m, cTm), c8), c.rem(pk, c8));
+        memref::StoreOp::create(ib, matrixAt(m, k), ap,
                                 c.add(c.mul(tile, c.c(s.aBytes())), in));
       });
     });
-    // B tiles: X[n][k] (i32 saturated or f32 converted to the input
-    // interpretation, or byte k of the packed row) at byte (n % tn) * 8 +
-    // k % 8 of tile (k / 8, n / tn): each batch row's 8 bytes are one column
-    // of the tile.
-    int64_t lo = p.inputUnsignedInterp ? 0 : -128;
-    int64_t hi = p.inputUnsignedInterp ? 255 : 127;
+    // B tiles: X[n][k] at byte (n % tn) * 8 + k' % 8 of tile (k' / 8,
+    // n / tn): each batch row's 8 bytes are one column of the tile.
     c.loop(c0, n, c1, [&](Value row) {
       c.loop(c0, c.c(p.k), c1, [&](Value k) {
-        Value byte;
-        if (p.inputPacked) {
-          Value word =
-              memref::LoadOp::create(ib, x, ValueRange{row, c.div(k, c.c(4))});
-          Value shift = arith::IndexCastOp::create(
-              ib, c.i32, c.mul(c.rem(k, c.c(4)), c.c(8)));
-          byte = arith::TruncIOp::create(
-              ib, c.i8, arith::ShRUIOp::create(ib, word, shift));
-        } else if (p.inputElt.isF32()) {
-          // DXIL's rule, as coopvec_rv_f32_to_int: NaN 0, saturated to
-          // [lo, hi], rounded to nearest even; a value of [-128, 255] plus
-          // 1.5 * 2^23 lies in [2^23, 2^24), where the f32 addition rounds
-          // it to an integer, and taking 1.5 * 2^23 away again is exact.
-          Value raw = memref::LoadOp::create(ib, x, ValueRange{row, k});
-          auto f = [&](double v) {
-            return arith::ConstantOp::create(ib, ib.getF32FloatAttr(v));
-          };
-          Value sat = arith::MinimumFOp::create(
-              ib, arith::MaximumFOp::create(ib, raw, f(lo)), f(hi));
-          Value magic = f(0x1.8p23);
-          Value rounded = arith::SubFOp::create(
-              ib, arith::AddFOp::create(ib, sat, magic), magic);
-          Value isNan =
-              arith::CmpFOp::create(ib, arith::CmpFPredicate::UNO, raw, raw);
-          Value value = arith::SelectOp::create(
-              ib, isNan, c.ci(c.i32, 0),
-              arith::FPToSIOp::create(ib, c.i32, rounded));
-          byte = arith::TruncIOp::create(ib, c.i8, value);
-        } else {
-          Value raw = memref::LoadOp::create(ib, x, ValueRange{row, k});
-          Value wide = p.inputUnsignedValue
-                           ? Value(arith::ExtUIOp::create(ib, c.i64, raw))
-                           : Value(arith::ExtSIOp::create(ib, c.i64, raw));
-          byte = arith::TruncIOp::create(ib, c.i8, c.clamp(wide, lo, hi));
-        }
-        Value tile = c.add(c.mul(c.div(k, c8), bt), c.div(row, cTn));
-        Value in = c.add(c.mul(c.rem(row, cTn), c8), c.rem(k, c8));
-        memref::StoreOp::create(ib, byte, bp,
+        Value pk = packedK(k);
+        Value tile = c.add(c.mul(c.div(pk, c8), bt), c.div(row, cTn));
+        Value in = c.add(c.mul(c.rem(row, cTn), c8), c.rem(pk, c8));
+        memref::StoreOp::create(ib, inputAt(row, k), bp,
                                 c.add(c.mul(tile, c.c(s.bBytes())), in));
       });
     });
 
-    // C tiles = A x B: per row tile, one sf.vqmacc per K tile over as many
-    // batch tiles as vs2 holds; vl counts vs2's bytes (SEW 8 at its LMUL).
+    // C tiles = A x B over block `blk`: per row tile, one sf.vqmacc per K
+    // tile of the block over as many batch tiles as vs2 holds; vl counts
+    // vs2's bytes (SEW 8 at its LMUL).
     auto cVec =
         VectorType::get({int64_t(2 * l)}, c.i32, /*scalableDims=*/{true});
     auto aVec = VectorType::get({8}, c.i8, {true});
@@ -397,72 +654,130 @@ public:
     Value tilesPerVl = arith::IndexCastOp::create(
         ib, c.idx,
         arith::DivUIOp::create(ib, bBytesMax, c.ci(c.i64, s.bBytes())));
-    c.loop(c0, c.c(mt), c1, [&](Value r) {
-      c.loop(c0, bt, tilesPerVl, [&](Value j) {
-        Value count = arith::MinUIOp::create(ib, c.sub(bt, j), tilesPerVl);
-        Value vlB = c.toI64(c.mul(count, c.c(s.bBytes())));
-        Value vlC = c.toI64(c.mul(count, c.c(s.cElements())));
-        Value acc0 = c.intrinsic(
-            cVec, "llvm.riscv.vmv.v.x",
-            {LLVM::PoisonOp::create(ib, cVec), c.ci(c.i32, 0), vlC});
-        auto kLoop = scf::ForOp::create(ib, c0, c.c(kt), c1, ValueRange{acc0});
-        {
-          OpBuilder::InsertionGuard guard(ib);
-          ib.setInsertionPointToStart(kLoop.getBody());
-          Value q = kLoop.getInductionVar();
-          Value acc = kLoop.getRegionIterArgs()[0];
-          Value aAt = c.mul(c.add(c.mul(r, c.c(kt)), q), c.c(s.aBytes()));
-          Value a = c.intrinsic(aVec, "llvm.riscv.vle",
-                                {LLVM::PoisonOp::create(ib, aVec),
-                                 c.address(ap, c.toI64(aAt)),
-                                 c.ci(c.i64, s.aBytes())});
-          Value bAt = c.mul(c.add(c.mul(q, bt), j), c.c(s.bBytes()));
-          Value bv = c.intrinsic(bVec, "llvm.riscv.vle",
-                                 {LLVM::PoisonOp::create(ib, bVec),
-                                  c.address(bp, c.toI64(bAt)), vlB});
-          Value next;
-          if (emulate)
-            next =
-                func::CallOp::create(ib, emulation, ValueRange{acc, a, bv, vlB})
-                    .getResult(0);
-          else // policy 3: tail and mask agnostic, as the intrinsic's plain
-               // form
-            next = c.intrinsic(cVec, intrinsicName,
-                               {acc, a, bv, vlB, c.ci(c.i64, 3)});
-          scf::YieldOp::create(ib, next);
-        }
-        Value cAt = c.mul(c.add(c.mul(r, bt), j), c.c(4 * s.cElements()));
-        c.intrinsic(Type(), "llvm.riscv.vse",
-                    {kLoop.getResult(0), c.address(cp, c.toI64(cAt)), vlC});
+    auto product = [&](Value blk) {
+      Value q0 = c.mul(blk, c.c(blockTiles));
+      c.loop(c0, c.c(mt), c1, [&](Value r) {
+        c.loop(c0, bt, tilesPerVl, [&](Value j) {
+          Value count = arith::MinUIOp::create(ib, c.sub(bt, j), tilesPerVl);
+          Value vlB = c.toI64(c.mul(count, c.c(s.bBytes())));
+          Value vlC = c.toI64(c.mul(count, c.c(s.cElements())));
+          Value acc0 = c.intrinsic(
+              cVec, "llvm.riscv.vmv.v.x",
+              {LLVM::PoisonOp::create(ib, cVec), c.ci(c.i32, 0), vlC});
+          auto kLoop = scf::ForOp::create(ib, q0, c.add(q0, c.c(blockTiles)),
+                                          c1, ValueRange{acc0});
+          {
+            OpBuilder::InsertionGuard guard(ib);
+            ib.setInsertionPointToStart(kLoop.getBody());
+            Value q = kLoop.getInductionVar();
+            Value acc = kLoop.getRegionIterArgs()[0];
+            Value aAt = c.mul(c.add(c.mul(r, c.c(kt)), q), c.c(s.aBytes()));
+            Value a = c.intrinsic(aVec, "llvm.riscv.vle",
+                                  {LLVM::PoisonOp::create(ib, aVec),
+                                   c.address(ap, c.toI64(aAt)),
+                                   c.ci(c.i64, s.aBytes())});
+            Value bAt = c.mul(c.add(c.mul(q, bt), j), c.c(s.bBytes()));
+            Value bv = c.intrinsic(bVec, "llvm.riscv.vle",
+                                   {LLVM::PoisonOp::create(ib, bVec),
+                                    c.address(bp, c.toI64(bAt)), vlB});
+            Value next;
+            if (emulate)
+              next = func::CallOp::create(ib, emulation,
+                                          ValueRange{acc, a, bv, vlB})
+                         .getResult(0);
+            else // policy 3: tail and mask agnostic, as the intrinsic's
+                 // plain form
+              next = c.intrinsic(cVec, intrinsicName,
+                                 {acc, a, bv, vlB, c.ci(c.i64, 3)});
+            scf::YieldOp::create(ib, next);
+          }
+          Value cAt = c.mul(c.add(c.mul(r, bt), j), c.c(4 * s.cElements()));
+          c.intrinsic(Type(), "llvm.riscv.vse",
+                      {kLoop.getResult(0), c.address(cp, c.toI64(cAt)), vlC});
+        });
       });
-    });
+    };
+    // C(m, n) of the current block as i64: element (m % tm) * tn + n % tn
+    // of tile (m / tm, n / tn).
+    auto sumAt = [&](Value m, Value row) -> Value {
+      Value tile = c.add(c.mul(c.div(m, cTm), bt), c.div(row, cTn));
+      Value in = c.add(c.mul(c.rem(m, cTm), cTn), c.rem(row, cTn));
+      return arith::ExtSIOp::create(
+          ib, c.i64,
+          memref::LoadOp::create(ib, cp,
+                                 c.add(c.mul(tile, c.c(s.cElements())), in)));
+    };
+    BitConversions bits{ib, ib.getLoc()};
+    Type f32 = ib.getF32Type(), i16 = ib.getI16Type();
+    // The f32 value of an F32, F16 or BF16 value `v` (of that type, or an
+    // i16 holding the bits of the 16-bit ones).
+    auto realOf = [&](Value v, Type interpType) -> Value {
+      if (interpType.isF32())
+        return v;
+      if (!v.getType().isInteger(16))
+        v = arith::BitcastOp::create(ib, i16, v);
+      Value wide = arith::ExtUIOp::create(ib, c.i32, v);
+      return interpType.isF16() ? bits.f16ToF32(wide) : bits.bf16ToF32(wide);
+    };
+    // The bias of output m: I32 as i64, F32/F16/BF16 as f32.
+    auto biasAt = [&](Value m) -> Value {
+      Type type = p.biasInterp.getElementType();
+      Value at = c.toI64(
+          c.add(c.c(p.biasOffset), c.mul(m, c.c(valueBytes(p.biasInterp)))));
+      Value address = c.address(adaptor.getBias(), at);
+      if (type.isInteger(32))
+        return arith::ExtSIOp::create(
+            ib, c.i64, LLVM::LoadOp::create(ib, c.i32, address, 1));
+      return realOf(
+          LLVM::LoadOp::create(ib, type.isF32() ? f32 : i16, address, 1), type);
+    };
+    // The result of an i64 total (i32, saturated) or an f32 value.
+    auto storeResult = [&](Value row, Value m, Value v) {
+      Value result;
+      if (!p.floatOutput)
+        result = arith::TruncIOp::create(ib, c.i32,
+                                         c.clamp(v, INT32_MIN, INT32_MAX));
+      else if (p.outputElt.isF32())
+        result = v;
+      else
+        result = p.outputElt.isF16() ? bits.toF16(v) : bits.toBF16(v);
+      memref::StoreOp::create(ib, result, y, ValueRange{row, m});
+    };
 
-    // Y[n][m] = sat_i32(C(m, n) + bias[m]) (or its f32), C(m, n) at element
-    // (m % tm) * tn + n % tn of tile (m / tm, n / tn).
-    c.loop(c0, n, c1, [&](Value row) {
-      c.loop(c0, c.c(p.m), c1, [&](Value m) {
-        Value tile = c.add(c.mul(c.div(m, cTm), bt), c.div(row, cTn));
-        Value in = c.add(c.mul(c.rem(m, cTm), cTn), c.rem(row, cTn));
-        Value sum = memref::LoadOp::create(
-            ib, cp, c.add(c.mul(tile, c.c(s.cElements())), in));
-        Value v = arith::ExtSIOp::create(ib, c.i64, sum);
-        if (p.hasBias) {
-          Value at = c.toI64(c.add(c.c(p.biasOffset), c.mul(m, c.c(4))));
-          Value bias = LLVM::LoadOp::create(
-              ib, c.i32, c.address(adaptor.getBias(), at), /*alignment=*/1);
-          v = c.add(v, arith::ExtSIOp::create(ib, c.i64, bias));
-        }
-        // An f32 result is the exact sum rounded once (to nearest even); an
-        // f16 one, see toF16.
-        Value result = p.outputElt.isF16() ? c.toF16(v)
-                       : p.floatOutput
-                           ? Value(arith::SIToFPOp::create(ib, p.outputElt, v))
-                           : Value(arith::TruncIOp::create(
-                                 ib, c.i32, c.clamp(v, INT32_MIN, INT32_MAX)));
-        memref::StoreOp::create(ib, result, y, ValueRange{row, m});
+    if (!p.quantized) {
+      product(c0);
+      // Y[n][m] = sat_i32(C(m, n) + bias[m]); f32 of the exact sum (rounded
+      // once, to nearest even); f16, see toF16.
+      c.loop(c0, n, c1, [&](Value row) {
+        c.loop(c0, c.c(p.m), c1, [&](Value m) {
+          Value v = sumAt(m, row);
+          if (p.hasBias)
+            v = c.add(v, biasAt(m));
+          if (p.outputElt.isF16())
+            memref::StoreOp::create(ib, c.toF16(v), y, ValueRange{row, m});
+          else
+            storeResult(row, m,
+                        p.floatOutput ? arith::SIToFPOp::create(ib, f32, v)
+                                      : v);
+        });
       });
-    });
-    for (Value buffer : {ap, bp, cp})
+    } else {
+      ProductSteps steps;
+      steps.product = product;
+      steps.sumAt = sumAt;
+      steps.matrixValue = [&](Value m, Value k) {
+        return widen(matrixAt(m, k), p.matrixUnsigned);
+      };
+      steps.inputValue = [&](Value row, Value k) {
+        return widen(inputAt(row, k), p.inputUnsignedInterp);
+      };
+      steps.realOf = realOf;
+      steps.biasAt = biasAt;
+      steps.storeResult = storeResult;
+      steps.zeroed = zeroed;
+      emitQuantized(c, p, adaptor, n, blocks, steps);
+    }
+    for (Value buffer : scratch)
       memref::DeallocOp::create(ib, buffer);
     rewriter.eraseOp(op);
     return success();
@@ -483,8 +798,8 @@ bool isPlainVector(Type t) {
 }
 
 /// Located errors for what this path does not take, before rewriting: the
-/// batch_matvec and matvec rules of the EmitC path (less the quantized
-/// form), no other coopvec op, and vectors only where a memref can stand
+/// batch_matvec and matvec rules of the EmitC path (MatVecPlan), no other
+/// coopvec op, and vectors only where a memref can stand
 /// for them (one-dimensional arguments and results of functions nothing
 /// calls).
 LogicalResult checkSupported(ModuleOp module) {
@@ -517,7 +832,7 @@ LogicalResult checkSupported(ModuleOp module) {
     }
     if (auto mv = dyn_cast<BatchMatVecOp>(op)) {
       std::string why;
-      if (succeeded(planSiFive(mv, why)))
+      if (succeeded(planMatVec(mv, why)))
         return;
       mv.emitError(why);
       ok = false;

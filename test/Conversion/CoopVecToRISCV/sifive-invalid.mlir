@@ -38,13 +38,26 @@ func.func @long_k(%x: memref<?x33026xi32>, %w: memref<?xi8>, %y: memref<?x1xi32>
 
 // -----
 
-func.func @quantized(%x: memref<?x128xi8>, %w: memref<?xi8>, %zw: memref<?xi8>, %y: memref<?x16xi32>) {
+// The quantized form takes the C path's rules (MatVecPlan).
+func.func @quant_dynamic_offset(%x: memref<?x64xi8>, %w: memref<?xi8>, %zw: memref<?xi8>, %y: memref<?x8xi32>, %o: index) {
   %c0 = arith.constant 0 : index
-  %s = arith.constant 128 : index
-  // expected-error@+1 {{quantized products are not lowered to SiFive vqmacc}}
-  coopvec.batch_matvec %x as I8, %w[%c0] matrix<U8, 16x128, RowMajor> stride %s
-      weight_zero_points %zw[%c0] as U8 per_tensor : memref<?xi8>
-      into %y : memref<?x128xi8>, memref<?xi8> -> memref<?x16xi32>
+  %s = arith.constant 64 : index
+  // expected-error@+1 {{the RISC-V lowering needs constant weight zero point and scale offsets}}
+  coopvec.batch_matvec %x as I8, %w[%c0] matrix<I8, 8x64, RowMajor> stride %s
+      weight_zero_points %zw[%o] as I8 per_tensor : memref<?xi8>
+      into %y : memref<?x64xi8>, memref<?xi8> -> memref<?x8xi32>
+  return
+}
+
+// -----
+
+func.func @quant_strided_zero_points(%x: memref<?x64xi8>, %w: memref<?xi8>, %zx: memref<?x2xi8, strided<[4, 1]>>, %y: memref<?x8xi32>) {
+  %c0 = arith.constant 0 : index
+  %s = arith.constant 64 : index
+  // expected-error@+1 {{the RISC-V lowering takes contiguous input zero points, scales and reductions}}
+  coopvec.batch_matvec %x as I8, %w[%c0] matrix<I8, 8x64, RowMajor> stride %s
+      input_zero_points %zx as I8 group 32 : memref<?x2xi8, strided<[4, 1]>>
+      into %y : memref<?x64xi8>, memref<?xi8> -> memref<?x8xi32>
   return
 }
 

@@ -115,7 +115,8 @@ class Case:
                 self.biasv = rng.integers(-1000, 1000, M)
             else:
                 v = rng.uniform(-2, 2, M).astype(np.float32)
-                self.biasv = v.astype(FLOAT_NP[bias]).astype(np.float32)
+                self.biasv = to_bf16(v) if bias == "BF16" else \
+                    v.astype(FLOAT_NP[bias]).astype(np.float32)
 
     # Expansions of grouped values to one per k.
     @staticmethod
