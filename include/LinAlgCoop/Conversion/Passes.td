@@ -292,7 +292,7 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
     through the LLVM dialect instead of C: each `func.func` stays one
     (renamed `coopvec_<name>`, memref arguments), and each `batch_matvec`
     becomes `scf`/`arith`/`memref` loops that make the same checks, pack A
-    tiles (TMx8, row-major) and B tiles (8xTN, column by column),
+    tiles (TMx8, row-major) and B tiles (8xTN, row-major),
     zero-padded, run one `llvm.riscv.sf.<op>.<shape>` per K tile over as
     many batch tiles as vs2 holds (`llvm.call_intrinsic` on scalable
     vectors, with `vle`/`vse`/`vsetvlimax`), and add the bias and saturate

@@ -59,7 +59,7 @@ int64_t vlmulCode(unsigned eighths) { // LMUL in eighths: 2 = mf4 ... 64 = m8
 }
 
 /// sf.vqmacc*.4x8x4 and .2x8x2: C (tm x tn, int32, row-major) += A (tm x 8
-/// int8, row-major, in vs1) x B (8 x tn int8, column by column, in vs2), for
+/// int8, row-major, in vs1) x B (8 x tn int8, row-major, in vs2), for
 /// every B tile of vs2.
 struct TileShape {
   StringRef name; // 4x8x4
@@ -623,13 +623,14 @@ public:
                                 c.add(c.mul(tile, c.c(s.aBytes())), in));
       });
     });
-    // B tiles: X[n][k] at byte (n % tn) * 8 + k' % 8 of tile (k' / 8,
-    // n / tn): each batch row's 8 bytes are one column of the tile.
+    // B tiles: X[n][k] at byte (k' % 8) * tn + n % tn of tile (k' / 8,
+    // n / tn): an 8 x tn tile stored row by row (docs/RISCV.md, checked
+    // against QEMU's helper), each batch row one of its columns.
     c.loop(c0, n, c1, [&](Value row) {
       c.loop(c0, c.c(p.k), c1, [&](Value k) {
         Value pk = packedK(k);
         Value tile = c.add(c.mul(c.div(pk, c8), bt), c.div(row, cTn));
-        Value in = c.add(c.mul(c.rem(row, cTn), c8), c.rem(pk, c8));
+        Value in = c.add(c.mul(c.rem(pk, c8), cTn), c.rem(row, cTn));
         memref::StoreOp::create(ib, inputAt(row, k), bp,
                                 c.add(c.mul(tile, c.c(s.bBytes())), in));
       });

@@ -14,15 +14,16 @@
  * vd = OP(vd, vs1, vs2, vl), (TM, TN) = (4, 4) or (2, 2), K = 8:
  *   vl counts bytes of vs2 (SEW 8 at vs2's LMUL);
  *   A = the first 8*TM bytes of vs1 (LMUL 1): TM x 8, row-major;
- *   B = vs2 as 8*TN-byte tiles, tile t at byte 8*TN*t, each 8 x TN stored
- *       column by column (column c at bytes 8c ... 8c + 7 of the tile);
+ *   B = vs2 as 8*TN-byte tiles, tile t at byte 8*TN*t, each 8 x TN
+ *       row-major (B[k][c] at byte TN*k + c of the tile);
  *   C = vd's int32 elements as TM*TN-element tiles, row-major;
  *   for every element i < vl*TM/8 (t = i / (TM*TN), r = (i % (TM*TN)) / TN,
  *   c = i % TN):
- *     vd[i] += sum_{k<8} A[8r + k] * B[8*TN*t + 8c + k]        (mod 2^32)
+ *     vd[i] += sum_{k<8} A[8r + k] * B[8*TN*t + TN*k + c]      (mod 2^32)
  *   with A and B sign- or zero-extended as the operation says (vqmacc s*s,
- *   vqmaccu u*u, vqmaccus u(A)*s(B), vqmaccsu s(A)*u(B)); bytes of vs2 at or
- *   past vl read as 0, elements of vd at or past vl*TM/8 are tail-agnostic.
+ *   vqmaccu u*u, vqmaccus u(A)*s(B), vqmaccsu s(A)*u(B)); elements of vd at
+ *   or past vl*TM/8 are tail-agnostic; a vl that is not a multiple of 8*TN
+ *   is reserved (an illegal instruction, here __builtin_trap).
  * The vd/vs2 LMUL pairing: vs2 at LMUL(vd)/2 for 4x8x4, LMUL(vd) for 2x8x2.
  *===----------------------------------------------------------------------===*/
 #ifndef COOPVEC_SF_VQMACC_H

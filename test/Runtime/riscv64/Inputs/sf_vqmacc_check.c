@@ -1,10 +1,12 @@
 /* Checks every function of sf_vqmacc.h (4 operations x 2 shapes x 4 LMULs)
  * against a scalar reference of the semantics in docs/RISCV.md ("SiFive
- * XSfvqmacc"): vl in bytes of vs2, one tile, several, every byte of the
- * group, and vl not a multiple of a B tile (bytes past vl read as 0; the
- * elements below vl*TM/8 are checked). 4x8x4 needs VLEN >= 256 (its A tile
- * is 32 bytes of an LMUL-1 register) and is skipped below. Prints
- * "sf_vqmacc: N checks, M failures" and the VLEN. */
+ * XSfvqmacc"), written from the index formulas of QEMU's XSfvqmacc helper:
+ * vl in bytes of vs2, one tile, several, every byte of the group, and one
+ * tile less. 4x8x4 needs VLEN >= 256 (its A tile is 32 bytes of an LMUL-1
+ * register) and is skipped below. Prints "sf_vqmacc: N checks, M failures"
+ * and the VLEN. With the argument "reserved" it passes a vl that is not
+ * whole B tiles, which must trap (an illegal instruction, as the hardware's
+ * reserved encoding) instead of returning. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +24,9 @@ static int32_t reference(int tm, int tn, size_t i, size_t vl, int aUnsigned,
   uint32_t sum = (uint32_t)C0[i];
   for (int k = 0; k < 8; ++k) {
     int a = aUnsigned ? (uint8_t)A[8 * r + k] : A[8 * r + k];
-    size_t bi = 8 * tn * t + 8 * c + k;
-    int b = bi < vl ? (bUnsigned ? (uint8_t)B[bi] : B[bi]) : 0;
+    /* QEMU's XSfvqmacc helper: ivs2 = TILE_SIZE * it + im * ROWS + in. */
+    size_t bi = 8 * tn * t + tn * k + c;
+    int b = bUnsigned ? (uint8_t)B[bi] : B[bi];
     sum += (uint32_t)(a * b);
   }
   return (int32_t)sum;
@@ -62,22 +65,30 @@ static void compare(const char *name, int tm, int tn, size_t vl, int aUnsigned,
   CASE(vqmaccsu, SHAPE, TM, TN, L32, L8S, int8, uint8, __riscv_vle8_v_i8,      \
        __riscv_vle8_v_u8, 0, 1)
 
-/* vl in bytes of vs2: one B tile, two, the whole group, then partial. */
+/* vl in bytes of vs2: one B tile, two, the whole group, one tile less. */
 #define LMUL(SHAPE, TM, TN, L32, L8S)                                          \
   do {                                                                         \
     size_t bmax = __riscv_vsetvlmax_e8##L8S();                                 \
     size_t tile = 8 * (TN);                                                    \
-    size_t vls[] = {tile, 2 * tile, bmax, tile + 5, 3, bmax - 3};              \
-    for (size_t v = 0; v < sizeof(vls) / sizeof(vls[0]); ++v) {               \
+    size_t vls[] = {tile, 2 * tile, bmax, bmax - tile};                        \
+    for (size_t v = 0; v < sizeof(vls) / sizeof(vls[0]); ++v) {                \
       size_t vl = vls[v];                                                      \
-      if (vl == 0 || vl > bmax)                                                \
+      if (vl == 0 || vl > bmax || vl % tile)                                   \
         continue;                                                              \
       OPS(SHAPE, TM, TN, L32, L8S);                                            \
     }                                                                          \
   } while (0)
 
-int main(void) {
+int main(int argc, char **argv) {
   size_t vlen = __riscv_vsetvlmax_e8m1() * 8;
+  if (argc > 1 && !strcmp(argv[1], "reserved")) {
+    /* vl = 5 bytes, a third of a 2x8x2 B tile: must trap, never return. */
+    vint32m1_t vd = __riscv_vmv_v_x_i32m1(0, __riscv_vsetvlmax_e32m1());
+    vint8m1_t vs = __riscv_vmv_v_x_i8m1(1, __riscv_vsetvlmax_e8m1());
+    vd = coopvec_sf_vqmacc_2x8x2_i32m1(vd, vs, vs, 5);
+    printf("reserved vl returned %d\n", __riscv_vmv_x_s_i32m1_i32(vd));
+    return 0;
+  }
   srand(11);
   for (int round = 0; round < 4; ++round) {
     for (int i = 0; i < 32; ++i)
