@@ -264,15 +264,9 @@ LogicalResult checkAccumulate(Operation *op) {
     buffer = accumulate.getBuffer();
   } else {
     auto outer = cast<OuterProductAccumulateOp>(op);
-    Type element = cast<VectorType>(outer.getLhs().getType()).getElementType();
     MatrixDescAttr desc = outer.getMatrixDesc();
     InterpKind interp = desc.getInterpretation().getKind();
-    bool floatVectors = isa<FloatType>(element);
     bool floatMatrix = interp == InterpKind::F16 || interp == InterpKind::F32;
-    if (floatVectors && !floatMatrix)
-      return unsupported("float vectors into a " + stringifyInterpKind(interp) +
-                         " matrix (lowered here: F16, F32; integer matrices "
-                         "take i16 or i32 vectors)");
     if (!floatMatrix && !isIntegerAccumulation(interp))
       return unsupported("matrix interpretation " +
                          stringifyInterpKind(interp) +
@@ -666,6 +660,35 @@ struct MatVecToSPIRV : OpRewritePattern<MatVecOp> {
 // coopvec.vector_accumulate
 //===----------------------------------------------------------------------===//
 
+/// An integer matrix element of the outer product: its width, signedness
+/// and range.
+struct IntegerElement {
+  int64_t bits, lo, hi;
+  bool isSigned;
+
+  explicit IntegerElement(InterpKind interp)
+      : bits(interp == InterpKind::I8 || interp == InterpKind::U8     ? 8
+             : interp == InterpKind::I16 || interp == InterpKind::U16 ? 16
+                                                                      : 32),
+        isSigned(interp == InterpKind::I8 || interp == InterpKind::I16 ||
+                 interp == InterpKind::I32) {
+    lo = isSigned ? -(int64_t(1) << (bits - 1)) : 0;
+    hi = isSigned ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
+  }
+
+  /// The element's value from its bits (zero-extended in an i32 `field`),
+  /// sign- or zero-extended to `type` (i32 or i64).
+  Value value(OpBuilder &b, Location loc, Value field, Type type) const {
+    Value element = bits == 32 ? field
+                               : Value(arith::TruncIOp::create(
+                                     b, loc, b.getIntegerType(bits), field));
+    if (element.getType() == type)
+      return element;
+    return isSigned ? Value(arith::ExtSIOp::create(b, loc, type, element))
+                    : Value(arith::ExtUIOp::create(b, loc, type, element));
+  }
+};
+
 /// Atomically replaces the `bits`-wide element (8, 16 or 32) at byte
 /// `address` (index) of `words` (the buffer bound as 32-bit words) with
 /// `update(field)`: a memref.generic_atomic_rmw on the containing word, which
@@ -742,33 +765,89 @@ void atomicAddFloat(OpBuilder &b, Location loc, Value words, Value address,
 void atomicAddInteger(OpBuilder &b, Location loc, Value words, Value address,
                       Value addend, InterpKind interp, bool saturate) {
   Type i64 = b.getI64Type();
-  int64_t bits = interp == InterpKind::I8 || interp == InterpKind::U8     ? 8
-                 : interp == InterpKind::I16 || interp == InterpKind::U16 ? 16
-                                                                          : 32;
-  bool isSigned = interp == InterpKind::I8 || interp == InterpKind::I16 ||
-                  interp == InterpKind::I32;
-  int64_t lo = isSigned ? -(int64_t(1) << (bits - 1)) : 0;
-  int64_t hi =
-      isSigned ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
+  IntegerElement e(interp);
   auto int64 = [&](int64_t v) {
     return Value(arith::ConstantIntOp::create(b, loc, i64, v));
   };
   atomicUpdateField(
-      b, loc, words, address, bits,
+      b, loc, words, address, e.bits,
       [&](BitConversions &k, Value field) -> Value {
-        Value element =
-            bits == 32 ? field
-                       : Value(arith::TruncIOp::create(
-                             b, loc, b.getIntegerType(bits), field));
-        Value old = isSigned
-                        ? Value(arith::ExtSIOp::create(b, loc, i64, element))
-                        : Value(arith::ExtUIOp::create(b, loc, i64, element));
-        Value sum = arith::AddIOp::create(b, loc, old, addend);
+        Value sum =
+            arith::AddIOp::create(b, loc, e.value(b, loc, field, i64), addend);
         if (saturate)
           sum = arith::MinSIOp::create(
-              b, loc, arith::MaxSIOp::create(b, loc, sum, int64(lo)),
-              int64(hi));
+              b, loc, arith::MaxSIOp::create(b, loc, sum, int64(e.lo)),
+              int64(e.hi));
         return arith::TruncIOp::create(b, loc, k.i32, sum);
+      });
+}
+
+/// Adds the f32 `addend` into the integer element of `interp` at byte
+/// `address` of `words` as the CPU runtime adds a float product into an
+/// integer matrix (accumulateLocked): the element converted to f32 (nearest
+/// even), plus the addend in one f32 addition, back by DXIL's rule (nearest
+/// even, saturated to the element's range, NaN 0), with a compare-and-swap
+/// loop. The additions carry NoContraction: without it a driver may fold
+/// (a + 2^23) - 2^23 to a (NIR's inexact algebra).
+void atomicAddFloatToInteger(OpBuilder &b, Location loc, Value words,
+                             Value address, Value addend, InterpKind interp) {
+  IntegerElement e(interp);
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  auto constant = [&](double v) {
+    return Value(
+        arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(float(v))));
+  };
+  auto exact = [&](Operation *op) {
+    op->setAttr("no_contraction", b.getUnitAttr());
+    return op->getResult(0);
+  };
+  atomicUpdateField(
+      b, loc, words, address, e.bits,
+      [&](BitConversions &k, Value field) -> Value {
+        Value old = e.value(b, loc, field, i32);
+        Value oldF = e.isSigned
+                         ? Value(arith::SIToFPOp::create(b, loc, f32, old))
+                         : Value(arith::UIToFPOp::create(b, loc, f32, old));
+        Value sum = exact(spirv::FAddOp::create(b, loc, f32, oldF, addend));
+        // Nearest even: |sum| + 2^23 - 2^23 below 2^23 (exact there), the
+        // value itself above (already an integer); the sign put back.
+        Value magnitude = spirv::GLFAbsOp::create(b, loc, f32, sum);
+        Value rounded = exact(spirv::FSubOp::create(
+            b, loc, f32,
+            exact(spirv::FAddOp::create(b, loc, f32, magnitude,
+                                        constant(0x1p23))),
+            constant(0x1p23)));
+        rounded = arith::SelectOp::create(
+            b, loc,
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, magnitude,
+                                  constant(0x1p23)),
+            rounded, magnitude);
+        rounded = arith::SelectOp::create(
+            b, loc,
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, sum,
+                                  constant(0)),
+            arith::NegFOp::create(b, loc, rounded), rounded);
+        // Saturated: lo is exact in f32; hi of a 32-bit element is not, so
+        // the conversion takes at most the largest f32 below 2^31 (2^32)
+        // and a value at or above hi + 1 gives hi.
+        double top = double(e.hi) + 1;
+        Value below = constant(e.bits == 32 ? top - top / (1 << 24) : e.hi);
+        Value bounded = arith::MinimumFOp::create(
+            b, loc, arith::MaximumFOp::create(b, loc, rounded, constant(e.lo)),
+            below);
+        Value value = e.isSigned
+                          ? Value(arith::FPToSIOp::create(b, loc, i32, bounded))
+                          : Value(arith::FPToUIOp::create(b, loc, i32, bounded));
+        if (e.bits == 32)
+          value = arith::SelectOp::create(
+              b, loc,
+              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, rounded,
+                                    constant(top)),
+              arith::ConstantIntOp::create(b, loc, i32, e.hi), value);
+        return arith::SelectOp::create(
+            b, loc,
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, sum, sum),
+            arith::ConstantIntOp::create(b, loc, i32, 0), value);
       });
 }
 
@@ -836,7 +915,9 @@ struct VectorAccumulateToSPIRV : OpRewritePattern<VectorAccumulateOp> {
 /// product is one f32 multiplication (no contraction) added in f32 into an
 /// F16 or F32 element; an integer product is exact in i64 and added exactly
 /// into an integer element, saturating (atomicAddInteger), or rounded once
-/// to f32 (nearest even) and added in f32 into an F16 or F32 one.
+/// to f32 (nearest even) and added in f32 into an F16 or F32 one; a float
+/// product goes into an integer element through f32
+/// (atomicAddFloatToInteger).
 struct OuterProductToSPIRV : OpRewritePattern<OuterProductAccumulateOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -925,9 +1006,12 @@ struct OuterProductToSPIRV : OpRewritePattern<OuterProductAccumulateOp> {
                 arith::MulIOp::create(rewriter, loc, major, stride)),
             arith::MulIOp::create(rewriter, loc, minor, index(size)));
       }
-      if (integerMatrix)
+      if (integerMatrix && integerVectors)
         atomicAddInteger(rewriter, loc, op.getMatrix(), address, product,
                          interp, /*saturate=*/true);
+      else if (integerMatrix)
+        atomicAddFloatToInteger(rewriter, loc, op.getMatrix(), address,
+                                product, interp);
       else
         atomicAddFloat(rewriter, loc, op.getMatrix(), address,
                        integerVectors

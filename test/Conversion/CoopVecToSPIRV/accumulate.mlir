@@ -118,5 +118,51 @@ module attributes {gpu.container_module} {
           : vector<3xi32>, vector<2xi32>, memref<?xi8>
       gpu.return
     }
+
+    // Float vectors into integer matrices: the element to f32, one f32
+    // addition of the product, nearest even by adding and taking away 2^23
+    // (each NoContraction), saturated, NaN 0; a 32-bit unsigned element
+    // converts at most the largest f32 below 2^32 and takes 2^32 - 1 above.
+    // CHECK-LABEL: gpu.func @outer_float_int
+    // CHECK: %[[P:.*]] = spirv.FMul %{{.*}}, %{{.*}} {no_contraction} : f32
+    // CHECK: memref.generic_atomic_rmw
+    // CHECK: arith.trunci %{{.*}} : i32 to i8
+    // CHECK: %[[OLD:.*]] = arith.sitofp %{{.*}} : i32 to f32
+    // CHECK: %[[SUM:.*]] = spirv.FAdd %[[OLD]], %[[P]] {no_contraction} : f32
+    // CHECK: %[[ABS:.*]] = spirv.GL.FAbs %[[SUM]] : f32
+    // CHECK: %[[UP:.*]] = spirv.FAdd %[[ABS]], %[[M:.*]] {no_contraction} : f32
+    // CHECK: spirv.FSub %[[UP]], %[[M]] {no_contraction} : f32
+    // CHECK: arith.negf
+    // CHECK: arith.maximumf %{{.*}}, %cst{{.*}} : f32
+    // CHECK: arith.minimumf
+    // CHECK: arith.fptosi %{{.*}} : f32 to i32
+    // CHECK: arith.cmpf uno, %[[SUM]], %[[SUM]] : f32
+    // CHECK: memref.atomic_yield
+    // CHECK: memref.generic_atomic_rmw
+    // CHECK: arith.uitofp %{{.*}} : i32 to f32
+    // CHECK: arith.fptoui %{{.*}} : f32 to i32
+    // CHECK: arith.cmpf oge, %{{.*}}, %{{.*}} : f32
+    // CHECK: arith.select %{{.*}}, %c-1_i32, %{{.*}} : i32
+    // SPIRV-LABEL: spirv.func @outer_float_int
+    // SPIRV: spirv.ConvertSToF {{.*}} : i32 to f32
+    // SPIRV: spirv.ConvertFToS {{.*}} : f32 to i32
+    // SPIRV: spirv.AtomicCompareExchange <Device> <None> <None>
+    // SPIRV: spirv.ConvertUToF {{.*}} : i32 to f32
+    // SPIRV: spirv.ConvertFToU {{.*}} : f32 to i32
+    // SPIRV: spirv.AtomicCompareExchange <Device> <None> <None>
+    gpu.func @outer_float_int(%x: memref<?xf32>, %m: memref<?xi8>) kernel
+        attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c3 = arith.constant 3 : index
+      %c16 = arith.constant 16 : index
+      %c128 = arith.constant 128 : index
+      %a = vector.load %x[%c0] : memref<?xf32>, vector<3xf32>
+      %b = vector.load %x[%c3] : memref<?xf32>, vector<2xf32>
+      coopvec.outer_product_accumulate %a, %b, %m[%c0] matrix<I8, 3x2, RowMajor> stride %c16
+          : vector<3xf32>, vector<2xf32>, memref<?xi8>
+      coopvec.outer_product_accumulate %a, %b, %m[%c128] matrix<U32, 3x2, ColumnMajor> stride %c16
+          : vector<3xf32>, vector<2xf32>, memref<?xi8>
+      gpu.return
+    }
   }
 }

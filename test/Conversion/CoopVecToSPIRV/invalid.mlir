@@ -247,22 +247,7 @@ module attributes {gpu.container_module} {
     gpu.func @k(%a: vector<4xf32>, %b: vector<4xf32>, %m: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %c16 = arith.constant 16 : index
-      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv: float vectors into a I32 matrix (lowered here: F16, F32; integer matrices take i16 or i32 vectors)}}
-      coopvec.outer_product_accumulate %a, %b, %m[%c0] matrix<I32, 4x4, RowMajor> stride %c16
-          : vector<4xf32>, vector<4xf32>, memref<?xi8>
-      gpu.return
-    }
-  }
-}
-
-// -----
-
-module attributes {gpu.container_module} {
-  gpu.module @m {
-    gpu.func @k(%a: vector<4xf32>, %b: vector<4xf32>, %m: memref<?xi8>) kernel {
-      %c0 = arith.constant 0 : index
-      %c16 = arith.constant 16 : index
-      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv: float vectors into a BF16 matrix (lowered here: F16, F32; integer matrices take i16 or i32 vectors)}}
+      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv: matrix interpretation BF16 (lowered here: F16, F32, I8, U8, I16, U16, I32, U32)}}
       coopvec.outer_product_accumulate %a, %b, %m[%c0] matrix<BF16, 4x4, RowMajor> stride %c16
           : vector<4xf32>, vector<4xf32>, memref<?xi8>
       gpu.return

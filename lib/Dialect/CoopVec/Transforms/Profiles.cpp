@@ -217,6 +217,9 @@ constexpr AccumRow kVulkanVectorAccumulate[] = {
 // integers (saturating) or F16/F32.
 constexpr AccumRow kVulkanOuterProduct[] = {
     {I::F16, I::F16}, {I::F16, I::F32}, {I::F32, I::F32}, {I::F32, I::F16},
+    {I::F16, I::I8},  {I::F16, I::U8},  {I::F16, I::I16}, {I::F16, I::U16},
+    {I::F16, I::I32}, {I::F16, I::U32}, {I::F32, I::I8},  {I::F32, I::U8},
+    {I::F32, I::I16}, {I::F32, I::U16}, {I::F32, I::I32}, {I::F32, I::U32},
     {I::I16, I::I8},  {I::I16, I::U8},  {I::I16, I::I16}, {I::I16, I::U16},
     {I::I16, I::I32}, {I::I16, I::U32}, {I::I16, I::F16}, {I::I16, I::F32},
     {I::I32, I::I8},  {I::I32, I::U8},  {I::I32, I::I16}, {I::I32, I::U16},

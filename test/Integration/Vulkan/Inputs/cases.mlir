@@ -317,6 +317,53 @@ module attributes {gpu.container_module} {
     // (t, -1 - t, 50, 30000 w, -1) into five halves at byte 576; the first
     // two products again into an I32 TrainingOptimal matrix at byte 640 and
     // an I16 InferencingOptimal one at byte 896.
+    // Float vectors into integer matrices (@check_outer_product_f2i):
+    // products whose fractions are 1/4 or 3/4 (never a tie, so each update
+    // adds the product rounded to an integer) and of one sign per element
+    // (saturation in any order gives the same bound), f32 into I8 RowMajor,
+    // U16 ColumnMajor and I32 TrainingOptimal (products of 10^9 saturate
+    // it), f16 into I16.
+    gpu.func @outer_product_f2i(%M: memref<?xi8>, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c512 = arith.constant 512 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %t0 = arith.muli %bid, %bdim : index
+      %t = arith.addi %t0, %tid : index
+      %live = arith.cmpi ult, %t, %n : index
+      scf.if %live {
+        %ti = arith.index_cast %t : index to i32
+        %c4i = arith.constant 4 : i32
+        %t4 = arith.remui %ti, %c4i : i32
+        %tf = arith.uitofp %t4 : i32 to f32
+        %tv = vector.broadcast %tf : f32 to vector<4xf32>
+        %off = arith.constant dense<[0.25, 0.75, 1.25, 2.25]> : vector<4xf32>
+        %sign = arith.constant dense<[1.0, -1.0, 1.0, -1.0]> : vector<4xf32>
+        %a0 = arith.addf %tv, %off : vector<4xf32>
+        %a = arith.mulf %a0, %sign : vector<4xf32>
+        %b = arith.constant dense<[1.0, 3.0, -5.0]> : vector<3xf32>
+        %one = arith.constant dense<[1.0, 1.0, 1.0, 1.0]> : vector<4xf32>
+        %big = arith.constant dense<[1.0e9, -1.0e9, 3.0, 7.0e8]> : vector<4xf32>
+        %tp = arith.addf %tv, %one : vector<4xf32>
+        %abig = arith.mulf %tp, %big : vector<4xf32>
+        %ah = arith.truncf %a : vector<4xf32> to vector<4xf16>
+        %bh = arith.truncf %b : vector<3xf32> to vector<3xf16>
+        coopvec.outer_product_accumulate %a, %b, %M[%c0] matrix<I8, 4x3, RowMajor> stride %c16
+            : vector<4xf32>, vector<3xf32>, memref<?xi8>
+        coopvec.outer_product_accumulate %b, %a, %M[%c128] matrix<U16, 3x4, ColumnMajor> stride %c16
+            : vector<3xf32>, vector<4xf32>, memref<?xi8>
+        coopvec.outer_product_accumulate %abig, %b, %M[%c256] matrix<I32, 4x3, TrainingOptimal>
+            : vector<4xf32>, vector<3xf32>, memref<?xi8>
+        coopvec.outer_product_accumulate %ah, %bh, %M[%c512] matrix<I16, 4x3, RowMajor> stride %c16
+            : vector<4xf16>, vector<3xf16>, memref<?xi8>
+      }
+      gpu.return
+    }
+
     gpu.func @outer_product_int(%m: memref<?xi8>, %n: index) kernel {
       %c0 = arith.constant 0 : index
       %c16 = arith.constant 16 : index
@@ -833,6 +880,53 @@ module attributes {gpu.container_module} {
   }
   // @outer_product_int on the device and the same products, in order, on
   // the CPU runtime: the number of bytes that differ.
+  func.func @check_outer_product_f2i(%n: index) -> index {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    %c512 = arith.constant 512 : index
+    %c576 = arith.constant 576 : index
+    %gpu = func.call @zeroed(%c576) : (index) -> memref<?xi8>
+    %cpu = func.call @zeroed(%c576) : (index) -> memref<?xi8>
+    %np = arith.addi %n, %c63 : index
+    %grid = arith.divui %np, %c64 : index
+    gpu.launch_func @kernels::@outer_product_f2i blocks in (%grid, %c1, %c1) threads in (%c64, %c1, %c1)
+        args(%gpu : memref<?xi8>, %n : index)
+    scf.for %t = %c0 to %n step %c1 {
+      %ti = arith.index_cast %t : index to i32
+      %c4i = arith.constant 4 : i32
+      %t4 = arith.remui %ti, %c4i : i32
+      %tf = arith.uitofp %t4 : i32 to f32
+      %tv = vector.broadcast %tf : f32 to vector<4xf32>
+      %off = arith.constant dense<[0.25, 0.75, 1.25, 2.25]> : vector<4xf32>
+      %sign = arith.constant dense<[1.0, -1.0, 1.0, -1.0]> : vector<4xf32>
+      %a0 = arith.addf %tv, %off : vector<4xf32>
+      %a = arith.mulf %a0, %sign : vector<4xf32>
+      %b = arith.constant dense<[1.0, 3.0, -5.0]> : vector<3xf32>
+      %one = arith.constant dense<[1.0, 1.0, 1.0, 1.0]> : vector<4xf32>
+      %big = arith.constant dense<[1.0e9, -1.0e9, 3.0, 7.0e8]> : vector<4xf32>
+      %tp = arith.addf %tv, %one : vector<4xf32>
+      %abig = arith.mulf %tp, %big : vector<4xf32>
+      %ah = arith.truncf %a : vector<4xf32> to vector<4xf16>
+      %bh = arith.truncf %b : vector<3xf32> to vector<3xf16>
+      coopvec.outer_product_accumulate %a, %b, %cpu[%c0] matrix<I8, 4x3, RowMajor> stride %c16
+          : vector<4xf32>, vector<3xf32>, memref<?xi8>
+      coopvec.outer_product_accumulate %b, %a, %cpu[%c128] matrix<U16, 3x4, ColumnMajor> stride %c16
+          : vector<3xf32>, vector<4xf32>, memref<?xi8>
+      coopvec.outer_product_accumulate %abig, %b, %cpu[%c256] matrix<I32, 4x3, TrainingOptimal>
+          : vector<4xf32>, vector<3xf32>, memref<?xi8>
+      coopvec.outer_product_accumulate %ah, %bh, %cpu[%c512] matrix<I16, 4x3, RowMajor> stride %c16
+          : vector<4xf16>, vector<3xf16>, memref<?xi8>
+    }
+    %bad = func.call @compare_bytes(%gpu, %cpu) : (memref<?xi8>, memref<?xi8>) -> index
+    memref.dealloc %gpu : memref<?xi8>
+    memref.dealloc %cpu : memref<?xi8>
+    return %bad : index
+  }
   func.func @check_outer_product_int(%n: index) -> index {
     %c0 = arith.constant 0 : index
     %c16 = arith.constant 16 : index
