@@ -149,9 +149,19 @@ struct Builder {
     b.setInsertionPoint(forOp.getBody()->getTerminator());
     body(forOp.getInductionVar());
   }
-  /// The address of byte `byteOffset` of `buffer` as an !llvm.ptr.
+  /// The address of byte `byteOffset` of `buffer` (past the memref's own
+  /// offset, a subview's) as an !llvm.ptr.
   Value address(Value buffer, Value byteOffset) {
     Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, buffer);
+    auto type = cast<MemRefType>(buffer.getType());
+    int64_t offset;
+    SmallVector<int64_t> strides;
+    if (failed(type.getStridesAndOffset(strides, offset)) || offset != 0) {
+      Value elements =
+          memref::ExtractStridedMetadataOp::create(b, buffer).getOffset();
+      base = add(base, mul(elements,
+                           c(type.getElementTypeBitWidth() / 8)));
+    }
     return LLVM::IntToPtrOp::create(b, ptr, add(toI64(base), byteOffset));
   }
   Value intrinsic(Type result, StringRef name, ValueRange args) {

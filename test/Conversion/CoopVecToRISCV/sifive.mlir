@@ -8,7 +8,7 @@
 
 // SiFive's XSfvqmacc path: each batch_matvec becomes loops in func/scf/
 // memref/arith that pack A (4x8 or 2x8, row-major) and B (8x4 or 8x2,
-// column by column) tiles and call llvm.riscv.sf.vqmacc* on scalable
+// row-major) tiles and call llvm.riscv.sf.vqmacc* on scalable
 // vectors; vd at LMUL L, vs1 at LMUL 1, vs2 at L/2 (4x8x4) or L (2x8x2).
 
 // CHECK: module attributes {llvm.target_triple = "riscv64-unknown-linux-gnu"}
