@@ -322,13 +322,15 @@ module attributes {gpu.container_module} {
     // adds the product rounded to an integer) and of one sign per element
     // (saturation in any order gives the same bound), f32 into I8 RowMajor,
     // U16 ColumnMajor and I32 TrainingOptimal (products of 10^9 saturate
-    // it), f16 into I16.
+    // it), f16 into I16, and f32 into U32 (products of 3 10^9 and more
+    // saturate at 2^32 - 1, negative ones stop at 0).
     gpu.func @outer_product_f2i(%M: memref<?xi8>, %n: index) kernel {
       %c0 = arith.constant 0 : index
       %c16 = arith.constant 16 : index
       %c128 = arith.constant 128 : index
       %c256 = arith.constant 256 : index
       %c512 = arith.constant 512 : index
+      %c640 = arith.constant 640 : index
       %bid = gpu.block_id x
       %bdim = gpu.block_dim x
       %tid = gpu.thread_id x
@@ -349,6 +351,7 @@ module attributes {gpu.container_module} {
         %one = arith.constant dense<[1.0, 1.0, 1.0, 1.0]> : vector<4xf32>
         %big = arith.constant dense<[1.0e9, -1.0e9, 3.0, 7.0e8]> : vector<4xf32>
         %tp = arith.addf %tv, %one : vector<4xf32>
+        %tp2 = vector.extract_strided_slice %tp {offsets = [0], sizes = [2], strides = [1]} : vector<4xf32> to vector<2xf32>
         %abig = arith.mulf %tp, %big : vector<4xf32>
         %ah = arith.truncf %a : vector<4xf32> to vector<4xf16>
         %bh = arith.truncf %b : vector<3xf32> to vector<3xf16>
@@ -360,6 +363,11 @@ module attributes {gpu.container_module} {
             : vector<4xf32>, vector<3xf32>, memref<?xi8>
         coopvec.outer_product_accumulate %ah, %bh, %M[%c512] matrix<I16, 4x3, RowMajor> stride %c16
             : vector<4xf16>, vector<3xf16>, memref<?xi8>
+        %au0 = arith.constant dense<[3.0e9, -1.25]> : vector<2xf32>
+        %au = arith.mulf %au0, %tp2 : vector<2xf32>
+        %bu = arith.constant dense<[1.0, 0.75]> : vector<2xf32>
+        coopvec.outer_product_accumulate %au, %bu, %M[%c640] matrix<U32, 2x2, RowMajor> stride %c16
+            : vector<2xf32>, vector<2xf32>, memref<?xi8>
       }
       gpu.return
     }
@@ -890,8 +898,10 @@ module attributes {gpu.container_module} {
     %c256 = arith.constant 256 : index
     %c512 = arith.constant 512 : index
     %c576 = arith.constant 576 : index
-    %gpu = func.call @zeroed(%c576) : (index) -> memref<?xi8>
-    %cpu = func.call @zeroed(%c576) : (index) -> memref<?xi8>
+    %c640 = arith.constant 640 : index
+    %c672 = arith.constant 672 : index
+    %gpu = func.call @zeroed(%c672) : (index) -> memref<?xi8>
+    %cpu = func.call @zeroed(%c672) : (index) -> memref<?xi8>
     %np = arith.addi %n, %c63 : index
     %grid = arith.divui %np, %c64 : index
     gpu.launch_func @kernels::@outer_product_f2i blocks in (%grid, %c1, %c1) threads in (%c64, %c1, %c1)
@@ -910,6 +920,7 @@ module attributes {gpu.container_module} {
       %one = arith.constant dense<[1.0, 1.0, 1.0, 1.0]> : vector<4xf32>
       %big = arith.constant dense<[1.0e9, -1.0e9, 3.0, 7.0e8]> : vector<4xf32>
       %tp = arith.addf %tv, %one : vector<4xf32>
+      %tp2 = vector.extract_strided_slice %tp {offsets = [0], sizes = [2], strides = [1]} : vector<4xf32> to vector<2xf32>
       %abig = arith.mulf %tp, %big : vector<4xf32>
       %ah = arith.truncf %a : vector<4xf32> to vector<4xf16>
       %bh = arith.truncf %b : vector<3xf32> to vector<3xf16>
@@ -921,6 +932,11 @@ module attributes {gpu.container_module} {
           : vector<4xf32>, vector<3xf32>, memref<?xi8>
       coopvec.outer_product_accumulate %ah, %bh, %cpu[%c512] matrix<I16, 4x3, RowMajor> stride %c16
           : vector<4xf16>, vector<3xf16>, memref<?xi8>
+      %au0 = arith.constant dense<[3.0e9, -1.25]> : vector<2xf32>
+      %au = arith.mulf %au0, %tp2 : vector<2xf32>
+      %bu = arith.constant dense<[1.0, 0.75]> : vector<2xf32>
+      coopvec.outer_product_accumulate %au, %bu, %cpu[%c640] matrix<U32, 2x2, RowMajor> stride %c16
+          : vector<2xf32>, vector<2xf32>, memref<?xi8>
     }
     %bad = func.call @compare_bytes(%gpu, %cpu) : (memref<?xi8>, memref<?xi8>) -> index
     memref.dealloc %gpu : memref<?xi8>
