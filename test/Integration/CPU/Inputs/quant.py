@@ -235,7 +235,7 @@ class Case:
         if self.sx:
             put("sx", array=self.sxv.astype(FLOAT_NP[self.sx[0]]))
         if self.red:
-            put("red", array=self.redv.astype(np.int32))
+            put("red", array=self.redv.astype(np.uint8 if self.red[0] == "U8" else INT_NP[self.red[0]]).view(np.int8 if self.red[0] != "I32" else np.int32))
         if self.bias:
             put("b", data=value_bytes(self.biasv, self.bias))
         y = np.zeros((B, M), {"f32": np.float32, "f16": np.float16, "i32": np.int32}[self.out])

@@ -331,6 +331,10 @@ QUANT = [("I8", "I8", "i32", None, None, ("U8", 0), None, None, None),
          # tile).
          ("U8", "I8", "bf16", ("BF16", 16), ("F16", 16), ("I8", 8), ("I32", 4),
           None, "BF16"),
+         # I8 and U8 reductions (of one column each, so that they fit):
+         # blocks of one column, each padded to a whole tile.
+         ("I8", "I8", "i32", None, None, ("I8", 0), None, ("I8", 1), None),
+         ("U8", "U8", "f32", ("F32", 16), None, ("U8", 16), None, ("U8", 1), "F32"),
          # Optimal layouts (and transposed: the stored K x M matrix pairs
          # its columns, so m picks the nibble), as the CPU runtime stores
          # the byte matrix of a 4-bit one.
