@@ -266,12 +266,15 @@ LogicalResult checkAccumulate(Operation *op) {
     auto outer = cast<OuterProductAccumulateOp>(op);
     MatrixDescAttr desc = outer.getMatrixDesc();
     InterpKind interp = desc.getInterpretation().getKind();
-    bool floatMatrix = interp == InterpKind::F16 || interp == InterpKind::F32;
+    bool floatMatrix = interp == InterpKind::F16 ||
+                       interp == InterpKind::F32 ||
+                       interp == InterpKind::F8_E4M3 ||
+                       interp == InterpKind::F8_E5M2;
     if (!floatMatrix && !isIntegerAccumulation(interp))
       return unsupported("matrix interpretation " +
                          stringifyInterpKind(interp) +
-                         " (lowered here: F16, F32, I8, U8, I16, U16, I32, "
-                         "U32)");
+                         " (lowered here: F16, F32, F8_E4M3, F8_E5M2, I8, U8, "
+                         "I16, U16, I32, U32)");
     if (desc.getRows() * desc.getCols() > kMaxOuterProduct)
       return unsupported("a " + Twine(desc.getRows()) + "x" +
                          Twine(desc.getCols()) + " outer product (up to " +
@@ -724,16 +727,20 @@ void atomicUpdateField(OpBuilder &b, Location loc, Value words, Value address,
   memref::AtomicYieldOp::create(b, loc, k.bor(keep, k.shl(updated, shift)));
 }
 
-/// Adds the f32 `addend` to the float at byte `address` (index) of `words`
-/// atomically (atomicUpdateField: core Vulkan has no float atomics). `half`:
-/// the element is the f16 in bytes address..address+1 of its word. The sum
-/// is one f32 addition (no contraction), rounded to f16 by the DXIL rule for
-/// a half: the CPU runtime's accumulation.
+/// Adds the f32 `addend` to the float of `interp` (F32, F16, F8_E4M3 or
+/// F8_E5M2) at byte `address` (index) of `words` atomically
+/// (atomicUpdateField: core Vulkan has no float atomics): the element
+/// decoded exactly to f32, one f32 addition (no contraction), the sum
+/// rounded to the element's format by the DXIL rule (dxilToF16, dxilToF8:
+/// nearest even, saturating): the CPU runtime's accumulation.
 void atomicAddFloat(OpBuilder &b, Location loc, Value words, Value address,
-                    Value addend, bool half) {
+                    Value addend, InterpKind interp) {
   Type f32 = b.getF32Type();
+  bool half = interp == InterpKind::F16;
+  bool f8 = interp == InterpKind::F8_E4M3 || interp == InterpKind::F8_E5M2;
+  bool e5m2 = interp == InterpKind::F8_E5M2;
   atomicUpdateField(
-      b, loc, words, address, half ? 16 : 32,
+      b, loc, words, address, half ? 16 : f8 ? 8 : 32,
       [&](BitConversions &k, Value field) -> Value {
         Value old;
         if (half) {
@@ -742,11 +749,15 @@ void atomicAddFloat(OpBuilder &b, Location loc, Value words, Value address,
           Value oldHalf =
               arith::BitcastOp::create(b, loc, b.getF16Type(), bits16);
           old = arith::ExtFOp::create(b, loc, f32, oldHalf);
+        } else if (f8) {
+          old = k.f8ToF32(field, e5m2);
         } else {
           old = arith::BitcastOp::create(b, loc, f32, field);
         }
         auto sum = spirv::FAddOp::create(b, loc, f32, old, addend);
         sum->setAttr("no_contraction", b.getUnitAttr());
+        if (f8)
+          return k.dxilToF8(sum, e5m2);
         if (!half)
           return arith::BitcastOp::create(b, loc, k.i32, sum);
         Value sumHalf = arith::BitcastOp::create(b, loc, b.getI16Type(),
@@ -900,7 +911,7 @@ struct VectorAccumulateToSPIRV : OpRewritePattern<VectorAccumulateOp> {
       }
       atomicAddFloat(rewriter, loc, op.getBuffer(), address,
                      floatElement(rewriter, loc, op.getInput(), i),
-                     element.isF16());
+                     element.isF16() ? InterpKind::F16 : InterpKind::F32);
     }
     rewriter.eraseOp(op);
     return success();
@@ -913,11 +924,11 @@ struct VectorAccumulateToSPIRV : OpRewritePattern<VectorAccumulateOp> {
 /// element at offset + i * stride + j * size (RowMajor) or offset + j *
 /// stride + i * size (ColumnMajor), as the CPU runtime does: a float
 /// product is one f32 multiplication (no contraction) added in f32 into an
-/// F16 or F32 element; an integer product is exact in i64 and added exactly
-/// into an integer element, saturating (atomicAddInteger), or rounded once
-/// to f32 (nearest even) and added in f32 into an F16 or F32 one; a float
-/// product goes into an integer element through f32
-/// (atomicAddFloatToInteger).
+/// F16, F32, F8_E4M3 or F8_E5M2 element (atomicAddFloat); an integer product
+/// is exact in i64 and added exactly into an integer element, saturating
+/// (atomicAddInteger), or rounded once to f32 (nearest even) and added in
+/// f32 into a float one; a float product goes into an integer element
+/// through f32 (atomicAddFloatToInteger).
 struct OuterProductToSPIRV : OpRewritePattern<OuterProductAccumulateOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -929,7 +940,6 @@ struct OuterProductToSPIRV : OpRewritePattern<OuterProductAccumulateOp> {
     Location loc = op.getLoc();
     MatrixDescAttr desc = op.getMatrixDesc();
     InterpKind interp = desc.getInterpretation().getKind();
-    bool half = interp == InterpKind::F16;
     bool integerMatrix = isIntegerAccumulation(interp);
     bool integerVectors =
         isa<IntegerType>(op.getLhs().getType().getElementType());
@@ -1018,7 +1028,7 @@ struct OuterProductToSPIRV : OpRewritePattern<OuterProductAccumulateOp> {
                            ? Value(arith::SIToFPOp::create(
                                  rewriter, loc, rewriter.getF32Type(), product))
                            : product,
-                       half);
+                       interp);
     }
     rewriter.eraseOp(op);
     return success();

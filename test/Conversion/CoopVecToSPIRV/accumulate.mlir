@@ -164,5 +164,32 @@ module attributes {gpu.container_module} {
           : vector<3xf32>, vector<2xf32>, memref<?xi8>
       gpu.return
     }
+
+    // An 8-bit float matrix: the byte decoded exactly (f8ToF32), one f32
+    // addition, the DXIL rounding back to E5M2 (dxilToF8) on the bits.
+    // CHECK-LABEL: gpu.func @outer_f8
+    // CHECK: %[[P:.*]] = spirv.FMul %{{.*}}, %{{.*}} {no_contraction} : f32
+    // CHECK: memref.generic_atomic_rmw
+    // CHECK: %[[BYTE:.*]] = arith.andi %{{.*}}, %c255_i32 : i32
+    // CHECK: arith.andi %[[BYTE]], %c127_i32 : i32
+    // CHECK: %[[OLD:.*]] = arith.bitcast %{{.*}} : i32 to f32
+    // CHECK: %[[SUM:.*]] = spirv.FAdd %[[OLD]], %[[P]] {no_contraction} : f32
+    // CHECK: arith.bitcast %[[SUM]] : f32 to i32
+    // CHECK: arith.subi %{{.*}}, %c448_i32 : i32
+    // CHECK: memref.atomic_yield
+    // SPIRV-LABEL: spirv.func @outer_f8
+    // SPIRV: spirv.FAdd {{.*}} : f32
+    // SPIRV: spirv.AtomicCompareExchange <Device> <None> <None>
+    gpu.func @outer_f8(%x: memref<?xf32>, %m: memref<?xi8>) kernel
+        attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c3 = arith.constant 3 : index
+      %c16 = arith.constant 16 : index
+      %a = vector.load %x[%c0] : memref<?xf32>, vector<3xf32>
+      %b = vector.load %x[%c3] : memref<?xf32>, vector<2xf32>
+      coopvec.outer_product_accumulate %a, %b, %m[%c0] matrix<F8_E5M2, 3x2, RowMajor> stride %c16
+          : vector<3xf32>, vector<2xf32>, memref<?xi8>
+      gpu.return
+    }
   }
 }

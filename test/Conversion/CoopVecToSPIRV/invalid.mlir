@@ -247,25 +247,9 @@ module attributes {gpu.container_module} {
     gpu.func @k(%a: vector<4xf32>, %b: vector<4xf32>, %m: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %c16 = arith.constant 16 : index
-      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv: matrix interpretation BF16 (lowered here: F16, F32, I8, U8, I16, U16, I32, U32)}}
+      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv: matrix interpretation BF16 (lowered here: F16, F32, F8_E4M3, F8_E5M2, I8, U8, I16, U16, I32, U32)}}
       coopvec.outer_product_accumulate %a, %b, %m[%c0] matrix<BF16, 4x4, RowMajor> stride %c16
           : vector<4xf32>, vector<4xf32>, memref<?xi8>
-      gpu.return
-    }
-  }
-}
-
-// -----
-
-// Integer vectors into an 8-bit float matrix.
-module attributes {gpu.container_module} {
-  gpu.module @m {
-    gpu.func @k(%a: vector<4xi32>, %b: vector<4xi32>, %m: memref<?xi8>) kernel {
-      %c0 = arith.constant 0 : index
-      %c16 = arith.constant 16 : index
-      // expected-error@+1 {{'coopvec.outer_product_accumulate' op is not supported by convert-coopvec-to-spirv: matrix interpretation F8_E4M3 (lowered here: F16, F32, I8, U8, I16, U16, I32, U32)}}
-      coopvec.outer_product_accumulate %a, %b, %m[%c0] matrix<F8_E4M3, 4x4, RowMajor> stride %c16
-          : vector<4xi32>, vector<4xi32>, memref<?xi8>
       gpu.return
     }
   }

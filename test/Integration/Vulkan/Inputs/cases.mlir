@@ -372,6 +372,44 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // 8-bit float matrices (@check_outer_product_f8): every invocation adds
+    // the same products, so any order of the atomics gives the CPU's
+    // sequence of roundings: f32 vectors into E4M3 RowMajor (saturating at
+    // 448), f16 into E5M2 ColumnMajor, i32 into E5M2 (saturating at 57344)
+    // and i16 into E4M3.
+    gpu.func @outer_product_f8(%M: memref<?xi8>, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %c384 = arith.constant 384 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %t0 = arith.muli %bid, %bdim : index
+      %t = arith.addi %t0, %tid : index
+      %live = arith.cmpi ult, %t, %n : index
+      scf.if %live {
+        %a = arith.constant dense<[0.3, -1.5, 40.0]> : vector<3xf32>
+        %b = arith.constant dense<[1.0, 2.5, -0.7, 3.0]> : vector<4xf32>
+        %ah = arith.truncf %a : vector<3xf32> to vector<3xf16>
+        %bh = arith.truncf %b : vector<4xf32> to vector<4xf16>
+        %ai = arith.constant dense<[3, -7]> : vector<2xi32>
+        %bi = arith.constant dense<[1000, 5]> : vector<2xi32>
+        %as = arith.constant dense<[1, -2, 30]> : vector<3xi16>
+        %bs = arith.constant dense<[2, 5]> : vector<2xi16>
+        coopvec.outer_product_accumulate %a, %b, %M[%c0] matrix<F8_E4M3, 3x4, RowMajor> stride %c16
+            : vector<3xf32>, vector<4xf32>, memref<?xi8>
+        coopvec.outer_product_accumulate %bh, %ah, %M[%c128] matrix<F8_E5M2, 4x3, ColumnMajor> stride %c16
+            : vector<4xf16>, vector<3xf16>, memref<?xi8>
+        coopvec.outer_product_accumulate %ai, %bi, %M[%c256] matrix<F8_E5M2, 2x2, RowMajor> stride %c16
+            : vector<2xi32>, vector<2xi32>, memref<?xi8>
+        coopvec.outer_product_accumulate %as, %bs, %M[%c384] matrix<F8_E4M3, 3x2, RowMajor> stride %c16
+            : vector<3xi16>, vector<2xi16>, memref<?xi8>
+      }
+      gpu.return
+    }
+
     gpu.func @outer_product_int(%m: memref<?xi8>, %n: index) kernel {
       %c0 = arith.constant 0 : index
       %c16 = arith.constant 16 : index
@@ -937,6 +975,45 @@ module attributes {gpu.container_module} {
       %bu = arith.constant dense<[1.0, 0.75]> : vector<2xf32>
       coopvec.outer_product_accumulate %au, %bu, %cpu[%c640] matrix<U32, 2x2, RowMajor> stride %c16
           : vector<2xf32>, vector<2xf32>, memref<?xi8>
+    }
+    %bad = func.call @compare_bytes(%gpu, %cpu) : (memref<?xi8>, memref<?xi8>) -> index
+    memref.dealloc %gpu : memref<?xi8>
+    memref.dealloc %cpu : memref<?xi8>
+    return %bad : index
+  }
+  func.func @check_outer_product_f8(%n: index) -> index {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    %c384 = arith.constant 384 : index
+    %c512 = arith.constant 512 : index
+    %gpu = func.call @zeroed(%c512) : (index) -> memref<?xi8>
+    %cpu = func.call @zeroed(%c512) : (index) -> memref<?xi8>
+    %np = arith.addi %n, %c63 : index
+    %grid = arith.divui %np, %c64 : index
+    gpu.launch_func @kernels::@outer_product_f8 blocks in (%grid, %c1, %c1) threads in (%c64, %c1, %c1)
+        args(%gpu : memref<?xi8>, %n : index)
+    scf.for %t = %c0 to %n step %c1 {
+      %a = arith.constant dense<[0.3, -1.5, 40.0]> : vector<3xf32>
+      %b = arith.constant dense<[1.0, 2.5, -0.7, 3.0]> : vector<4xf32>
+      %ah = arith.truncf %a : vector<3xf32> to vector<3xf16>
+      %bh = arith.truncf %b : vector<4xf32> to vector<4xf16>
+      %ai = arith.constant dense<[3, -7]> : vector<2xi32>
+      %bi = arith.constant dense<[1000, 5]> : vector<2xi32>
+      %as = arith.constant dense<[1, -2, 30]> : vector<3xi16>
+      %bs = arith.constant dense<[2, 5]> : vector<2xi16>
+      coopvec.outer_product_accumulate %a, %b, %cpu[%c0] matrix<F8_E4M3, 3x4, RowMajor> stride %c16
+          : vector<3xf32>, vector<4xf32>, memref<?xi8>
+      coopvec.outer_product_accumulate %bh, %ah, %cpu[%c128] matrix<F8_E5M2, 4x3, ColumnMajor> stride %c16
+          : vector<4xf16>, vector<3xf16>, memref<?xi8>
+      coopvec.outer_product_accumulate %ai, %bi, %cpu[%c256] matrix<F8_E5M2, 2x2, RowMajor> stride %c16
+          : vector<2xi32>, vector<2xi32>, memref<?xi8>
+      coopvec.outer_product_accumulate %as, %bs, %cpu[%c384] matrix<F8_E4M3, 3x2, RowMajor> stride %c16
+          : vector<3xi16>, vector<2xi16>, memref<?xi8>
     }
     %bad = func.call @compare_bytes(%gpu, %cpu) : (memref<?xi8>, memref<?xi8>) -> index
     memref.dealloc %gpu : memref<?xi8>
