@@ -481,19 +481,22 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
       `gpu.launch_func` passes a `memref.view` of its byte buffer's whole
       words, so the kernel may only accumulate into that buffer.
     * Float accumulation (`vector_accumulate` of `f32`/`f16`,
-      `outer_product_accumulate` of `f16`/`f32` vectors into an `F16`/`F32`
-      matrix in any layout, up to 4096 elements): core Vulkan
-      has no float atomics, so each element is a `memref.generic_atomic_rmw`
-      on its 32-bit word (an `f16` is one half of it) adding in `f32`
-      (`NoContraction`) and rounding to `f16` by the DXIL rule, the CPU
+      `outer_product_accumulate` of `f16`/`f32` vectors into an `F16`,
+      `F32`, `F8_E4M3` or `F8_E5M2` matrix in any layout, up to 4096
+      elements): core Vulkan has no float atomics, so each element is a
+      `memref.generic_atomic_rmw` on its 32-bit word (an `f16` is one half
+      of it, an 8-bit float one byte) adding in `f32` (`NoContraction`) and
+      rounding to `f16` or the 8-bit format by the DXIL rule, the CPU
       runtime's sum; `coopvec-convert-gpu-to-spirv` makes it a
       compare-and-swap loop.
     * Integer accumulation in parts of words, with the same loop:
       `vector_accumulate` of `i16` elements (a half of the word, wrapping),
       and `outer_product_accumulate` of `i16`/`i32` vectors (exact `i64`
       products) into `I8`/`U8`/`I16`/`U16`/`I32`/`U32` elements (the byte,
-      half or word, saturated to its range) or into `F16`/`F32` ones (the
-      product rounded once to `f32`, then as a float product).
+      half or word, saturated to its range) or into float ones (the
+      product rounded once to `f32`, then as a float product). Float
+      vectors into integer elements: the element to `f32`, plus the
+      product, back by DXIL's rule (nearest even, saturated, NaN 0).
 
     Matrices, biases and accumulation buffers are byte-address storage
     buffers (`memref<?xi8>`, 8-bit access); the input vector and the sums
