@@ -16,6 +16,7 @@
 #include "MatVecPlan.h"
 
 #include "LinAlgCoop/Conversion/BitConversions.h"
+#include "LinAlgCoop/Conversion/DxilInputs.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
 
@@ -576,8 +577,6 @@ public:
     };
     // X[n][k] as a byte of the input interpretation: byte k of the packed
     // row, the i8 of the quantized form, i32 saturated or f32 converted.
-    int64_t lo = p.inputUnsignedInterp ? 0 : -128;
-    int64_t hi = p.inputUnsignedInterp ? 255 : 127;
     auto inputAt = [&](Value row, Value k) -> Value {
       if (p.inputPacked) {
         Value word =
@@ -590,30 +589,17 @@ public:
       Value raw = memref::LoadOp::create(ib, x, ValueRange{row, k});
       if (p.inputElt.isInteger(8))
         return raw;
-      if (p.inputElt.isF32()) {
-        // DXIL's rule, as coopvec_rv_f32_to_int: NaN 0, saturated to
-        // [lo, hi], rounded to nearest even; a value of [-128, 255] plus
-        // 1.5 * 2^23 lies in [2^23, 2^24), where the f32 addition rounds
-        // it to an integer, and taking 1.5 * 2^23 away again is exact.
-        auto f = [&](double v) {
-          return arith::ConstantOp::create(ib, ib.getF32FloatAttr(v));
-        };
-        Value sat = arith::MinimumFOp::create(
-            ib, arith::MaximumFOp::create(ib, raw, f(lo)), f(hi));
-        Value magic = f(0x1.8p23);
-        Value rounded = arith::SubFOp::create(
-            ib, arith::AddFOp::create(ib, sat, magic), magic);
-        Value isNan =
-            arith::CmpFOp::create(ib, arith::CmpFPredicate::UNO, raw, raw);
-        Value value = arith::SelectOp::create(
-            ib, isNan, c.ci(c.i32, 0),
-            arith::FPToSIOp::create(ib, c.i32, rounded));
-        return arith::TruncIOp::create(ib, c.i8, value);
-      }
-      Value wide = p.inputUnsignedValue
-                       ? Value(arith::ExtUIOp::create(ib, c.i64, raw))
-                       : Value(arith::ExtSIOp::create(ib, c.i64, raw));
-      return arith::TruncIOp::create(ib, c.i8, c.clamp(wide, lo, hi));
+      // i32 saturated, f32 by DXIL's rule (NaN 0, nearest even,
+      // saturated), as the GPU lowerings and coopvec_rv_f32_to_int read it.
+      return arith::TruncIOp::create(
+          ib, c.i8,
+          dxilInputToByte(
+              ib, ib.getLoc(), raw, !p.inputUnsignedInterp,
+              p.inputUnsignedValue,
+              [&](Value l, Value r) { return arith::AddFOp::create(ib, l, r); },
+              [&](Value l, Value r) {
+                return arith::SubFOp::create(ib, l, r);
+              }));
     };
     // An int8 value as i64, by its signedness.
     auto widen = [&](Value byte, bool isUnsigned) -> Value {

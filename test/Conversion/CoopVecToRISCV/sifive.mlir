@@ -104,20 +104,24 @@ func.func @us(%x: memref<?x9xi32>, %w: memref<?xi8>, %y: memref<?x5xi32>) {
   return
 }
 
-// f32 inputs become U8 bytes by DXIL's rule (saturated, rounded to nearest
-// even by adding and taking away 1.5 * 2^23, NaN 0); the exact sum plus the
+// f32 inputs become U8 bytes by DXIL's rule (dxilInputToByte, shared with
+// the GPU lowerings: bounded to +-1024, rounded to nearest even by adding
+// and taking away 1.5 * 2^23, saturated, NaN 0); the exact sum plus the
 // bias rounds once to the f32 result.
 // CHECK-LABEL: func.func @coopvec_float(
 // CHECK-SAME: %[[FX:[^:]*]]: memref<?x9xf32>
 // CHECK: %[[RAW:.*]] = memref.load %[[FX]][%{{.*}}, %{{.*}}] : memref<?x9xf32>
 // CHECK: %[[MAX:.*]] = arith.maximumf %[[RAW]], %{{.*}} : f32
-// CHECK: %[[HI:.*]] = arith.constant 2.550000e+02 : f32
-// CHECK: %[[SAT:.*]] = arith.minimumf %[[MAX]], %[[HI]] : f32
+// CHECK: %[[BOUND:.*]] = arith.minimumf %[[MAX]], %{{.*}} : f32
 // CHECK: %[[MAGIC:.*]] = arith.constant 0x4B400000 : f32
-// CHECK: %[[UP:.*]] = arith.addf %[[SAT]], %[[MAGIC]] : f32
+// CHECK: %[[UP:.*]] = arith.addf %[[BOUND]], %[[MAGIC]] : f32
 // CHECK: %[[RN:.*]] = arith.subf %[[UP]], %[[MAGIC]] : f32
+// CHECK: %[[LO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[MAX2:.*]] = arith.maximumf %[[RN]], %[[LO]] : f32
+// CHECK: %[[HI:.*]] = arith.constant 2.550000e+02 : f32
+// CHECK: %[[SAT:.*]] = arith.minimumf %[[MAX2]], %[[HI]] : f32
+// CHECK: %[[INT:.*]] = arith.fptosi %[[SAT]] : f32 to i32
 // CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[RAW]], %[[RAW]] : f32
-// CHECK: %[[INT:.*]] = arith.fptosi %[[RN]] : f32 to i32
 // CHECK: %[[SEL:.*]] = arith.select %[[NAN]], %{{.*}}, %[[INT]] : i32
 // CHECK: arith.trunci %[[SEL]] : i32 to i8
 // CHECK: "llvm.riscv.sf.vqmaccsu.4x8x4"
