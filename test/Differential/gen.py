@@ -83,11 +83,14 @@ VK_MATVEC = [
     ("U8", "I8", ("f32",), ("I32",)),
     ("U8", "PackedU8x32", ("i32",), ("U32",)),
     ("I8", "PackedU8x32", ("i32",), ("I32",)),
-    ("F8_E4M3", "F8_E4M3", ("f16", "f32"), ("F32", "F16")),
-    ("F8_E4M3", "F8_E5M2", ("f16", "f32"), ("F32", "F16")),
-    ("F8_E5M2", "F8_E5M2", ("f16", "f32"), ("F32", "F16")),
-    ("F8_E5M2", "F8_E4M3", ("f16", "f32"), ("F32", "F16")),
-]
+] + [(matrix, interp, ("f16", "f32"), ("F32", "F16"))
+      for matrix in ("F8_E4M3", "F8_E5M2", "F6_E2M3", "F6_E3M2", "F4_E2M1")
+      for interp in ("F8_E4M3", "F8_E5M2", "F16", "F32")]
+# The block scales of those matrices: OCP MX (UE8M0 x 32, or x 16 over
+# E2M1) and NVFP4 (UE4M3 x 16 over E2M1).
+VK_SCALES = {"F4_E2M1": [("f8E8M0FNU", 32), ("f8E8M0FNU", 16), ("f8E4M3FN", 16)]}
+for _m in ("F8_E4M3", "F8_E5M2", "F6_E2M3", "F6_E3M2"):
+    VK_SCALES[_m] = [("f8E8M0FNU", 32)]
 VK_INT_BIASES = ("I32", "U32", "I16", "U16")
 
 
@@ -97,10 +100,12 @@ VK_VACC = True  # vector_accumulate: i32 (OpAtomicIAdd), f32/f16 (CAS loops)
 def vulkan_supports(op):
     """What the Vulkan lowering takes: one invocation's matvec (a single one
     or a loop of them) in every layout (transposed where the layout allows),
-    no block scales, the combinations of VK_MATVEC; vector_accumulate of
-    i32."""
+    the combinations of VK_MATVEC, block scales of VK_SCALES;
+    vector_accumulate of i32, f32 and f16."""
     if op["kind"] == "matvec":
-        if (op.get("kind_detail") == "batch_matvec" or op["scale"] is not None
+        if (op.get("kind_detail") == "batch_matvec"
+                or (op["scale"] is not None
+                    and tuple(op["scale"]) not in VK_SCALES.get(op["matrix"], []))
                 or max(op["m"], op["k"]) > 4096):
             return False
         res = out_interp(op["out"], op["out_uns"])
@@ -263,10 +268,12 @@ TARGETS = [
            wants=lambda ops: all(rv_supports(op) for op in ops), concurrent=False,
            common=False, vary=rv_flags, alone=True),
     # Vulkan 1.3 (lavapipe here, under the validation layer): @main's body
-    # in one single-thread gpu.launch, compiled to SPIR-V.
+    # in one single-thread gpu.launch, compiled to SPIR-V. Its narrow
+    # programs are its own (alone): 6- and 4-bit float and block-scaled
+    # matrices, which DXIL lacks, included.
     Target("vulkan", "vulkan", None, vulkan_supports, flags=("--gpu-api=vulkan", "--vulkan-validation"),
            rewrite=vulkan_program, wants=vulkan_wants,
-           bounds_checked=False, concurrent=False, common=False),
+           bounds_checked=False, concurrent=False, common=False, alone=True),
 ]
 
 #===----------------------------------------------------------------------===#
@@ -851,7 +858,9 @@ def gen_vulkan_matvec_spec(rng, chained=None):
     """A random matvec of VK_MATVEC (chained: on an f32/f16 result)."""
     rows = [r for r in VK_MATVEC if not chained or chained[1] in r[2]]
     matrix, interp, phys, results = rows[rng.integers(0, len(rows))]
-    op = {"kind": "matvec", "matrix": matrix, "scale": None, "in_interp": interp,
+    scales = VK_SCALES.get(matrix)
+    scale = scales[rng.integers(0, len(scales))] if scales and rng.random() < 0.5 else None
+    op = {"kind": "matvec", "matrix": matrix, "scale": scale, "in_interp": interp,
           "layout": str(rng.choice(LAYOUTS)), "m": pick_size(rng)}
     op["transpose"] = op["layout"].endswith("Optimal") and rng.random() < 0.4
     if chained:

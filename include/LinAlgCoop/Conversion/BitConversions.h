@@ -59,6 +59,37 @@ struct BitConversions {
   /// The exact f32 value of an E4M3 or E5M2 code (the low byte of an i32).
   Value f8ToF32(Value code, bool e5m2);
 
+  /// A float format of at most 8 bits: the element types of block-scaled
+  /// matrices and the UE4M3 scale (coopvecDecode's FloatFormat).
+  struct SmallFloat {
+    enum class Specials { Ieee, NanOnly, FiniteOnly };
+    int64_t expBits, manBits, bias;
+    bool isSigned;
+    Specials specials;
+  };
+  static constexpr SmallFloat kE4M3{4, 3, 7, true,
+                                    SmallFloat::Specials::NanOnly};
+  static constexpr SmallFloat kE5M2{5, 2, 15, true, SmallFloat::Specials::Ieee};
+  static constexpr SmallFloat kE2M3{2, 3, 1, true,
+                                    SmallFloat::Specials::FiniteOnly};
+  static constexpr SmallFloat kE3M2{3, 2, 3, true,
+                                    SmallFloat::Specials::FiniteOnly};
+  static constexpr SmallFloat kE2M1{2, 1, 1, true,
+                                    SmallFloat::Specials::FiniteOnly};
+  static constexpr SmallFloat kUE4M3{4, 3, 7, false,
+                                     SmallFloat::Specials::NanOnly};
+
+  /// The exact f32 value of a `format` code in the low bits of an i32 (bits
+  /// above the format's width are ignored, as coopvecDecode ignores them):
+  /// Ieee formats have inf and NaN at the all-ones exponent, NanOnly ones
+  /// NaN at all ones (E4M3's 0x7f), FiniteOnly ones neither. A NaN is the
+  /// quiet NaN of its sign.
+  Value smallFloatToF32(Value code, const SmallFloat &format);
+
+  /// The exact f32 value of a UE8M0 scale (the low byte of an i32): 2^(e -
+  /// 127), so 2^-127 (an f32 subnormal) for 0, and NaN for 0xff.
+  Value ue8m0ToF32(Value code);
+
   /// The exact f32 value of f16 bits (the low 16 bits of an i32); a NaN
   /// keeps its sign and payload.
   Value f16ToF32(Value bits);

@@ -461,10 +461,16 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
       driver cannot fuse them (bit-identical to the CPU); with `fma=true`,
       `GL.Fma` instead (faster on GPUs; then within one rounding per
       product of the CPU).
-    * `F8_E4M3`/`F8_E5M2` matrices with `F8_E4M3`/`F8_E5M2` inputs of `f16`
-      or `f32` elements: Vulkan has no 8-bit float type, so inputs are
-      converted to their 8-bit codes by the DXIL rule and codes decoded to
-      exact `f32` values in integer code; then as `F32`.
+    * `F8_E4M3`, `F8_E5M2`, `F6_E2M3`, `F6_E3M2` and `F4_E2M1` matrices,
+      plain or block-scaled (OCP MX: UE8M0 scales in blocks of 32, or of 16
+      for `F4_E2M1`; NVFP4: UE4M3 scales in blocks of 16), with
+      `F8_E4M3`/`F8_E5M2`/`F16`/`F32` inputs of `f16` or `f32` elements:
+      Vulkan has no 8-, 6- or 4-bit float type, so inputs are converted to
+      their codes by the DXIL rule and codes (two 4-bit ones to a byte, the
+      even stored column low) and scales decoded to exact `f32` values in
+      integer code; a scaled weight is one `NoContraction` multiply
+      (exact, or inf where `f32` overflows, as the CPU reference's); then
+      as `F32`.
     * Matrices in every layout: `RowMajor`/`ColumnMajor` with the op's
       stride, and the optimal layouts (plain or transposed) at the byte
       offsets of `LinAlgCoop/Runtime/Layout.h`'s formulas, computed in the
@@ -514,7 +520,7 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
     `Int16`, `Int64`, `Float16`, 8/16-bit storage, `DotProduct*`).
 
     Everything the lowering does not cover (other interpretations and ops,
-    the optimal layouts, block scales, math fidelity, M or K above 4096) is
+    math fidelity, block floats, M or K above 4096) is
     a located error. Run `coopvec-check-support{profile=vulkan1.3}` first
     (`coopvec-vulkan-pipeline` does).
   }];

@@ -97,36 +97,47 @@ Value BitConversions::dxilToF8(Value x, bool e5m2) {
 }
 
 Value BitConversions::f8ToF32(Value code, bool e5m2) {
-  const int64_t man = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
-  Value sign = arith::ShLIOp::create(b, loc, band(code, 0x80), int32(24));
-  Value magnitude = band(code, 0x7f);
-  Value exponent = arith::ShRUIOp::create(b, loc, magnitude, int32(man));
-  Value fraction = band(magnitude, (1 << man) - 1);
-  Value normal = arith::OrIOp::create(
-      b, loc,
-      arith::ShLIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, exponent, int32(127 - bias)),
-          int32(23)),
-      arith::ShLIOp::create(b, loc, fraction, int32(23 - man)));
+  return smallFloatToF32(code, e5m2 ? kE5M2 : kE4M3);
+}
+
+Value BitConversions::smallFloatToF32(Value code, const SmallFloat &format) {
+  using Specials = SmallFloat::Specials;
+  const int64_t man = format.manBits, bias = format.bias;
+  const int64_t width = format.expBits + man;
+  const int64_t ones = (int64_t(1) << width) - 1;
+  Value sign = format.isSigned
+                   ? shl(band(code, int64_t(1) << width), int32(31 - width))
+                   : int32(0);
+  Value magnitude = band(code, ones);
+  Value exponent = shr(magnitude, int32(man));
+  Value fraction = band(magnitude, (int64_t(1) << man) - 1);
+  Value normal = bor(shl(add(exponent, int32(127 - bias)), int32(23)),
+                     shl(fraction, int32(23 - man)));
   // Subnormal: fraction * 2^(1 - bias - man), exact in f32.
   Value scaled = arith::MulFOp::create(
       b, loc, arith::UIToFPOp::create(b, loc, b.getF32Type(), fraction),
       arith::ConstantFloatOp::create(
           b, loc, b.getF32Type(),
           APFloat(std::ldexp(1.0f, int(1 - bias - man)))));
-  Value bits = select(arith::CmpIOp::create(b, loc, P::eq, exponent, int32(0)),
+  Value bits = select(cmp(P::eq, exponent, int32(0)),
                       arith::BitcastOp::create(b, loc, i32, scaled), normal);
-  Value special =
-      e5m2
-          ? Value(arith::CmpIOp::create(b, loc, P::eq, exponent, int32(31)))
-          : Value(arith::CmpIOp::create(b, loc, P::eq, magnitude, int32(0x7f)));
-  Value specialBits =
-      e5m2 ? select(arith::CmpIOp::create(b, loc, P::eq, fraction, int32(0)),
-                    int32(0x7f800000), int32(0x7fc00000))
-           : int32(0x7fc00000);
-  bits = select(special, specialBits, bits);
-  return arith::BitcastOp::create(b, loc, b.getF32Type(),
-                                  arith::OrIOp::create(b, loc, sign, bits));
+  if (format.specials == Specials::Ieee)
+    bits =
+        select(cmp(P::eq, exponent, int32((int64_t(1) << format.expBits) - 1)),
+               select(cmp(P::eq, fraction, int32(0)), int32(0x7f800000),
+                      int32(0x7fc00000)),
+               bits);
+  else if (format.specials == Specials::NanOnly)
+    bits = select(cmp(P::eq, magnitude, int32(ones)), int32(0x7fc00000), bits);
+  return arith::BitcastOp::create(b, loc, b.getF32Type(), bor(sign, bits));
+}
+
+Value BitConversions::ue8m0ToF32(Value code) {
+  Value exponent = band(code, 0xff);
+  Value bits = select(cmp(P::eq, exponent, int32(0)), int32(0x00400000),
+                      shl(exponent, int32(23)));
+  bits = select(cmp(P::eq, exponent, int32(0xff)), int32(0x7fc00000), bits);
+  return arith::BitcastOp::create(b, loc, b.getF32Type(), bits);
 }
 
 Value BitConversions::f16ToF32(Value bits) {

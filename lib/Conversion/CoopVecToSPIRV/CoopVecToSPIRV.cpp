@@ -75,17 +75,22 @@ constexpr int64_t kMaxDim = 4096;
 // The 8-bit integer paths sum in i32: every partial sum fits.
 static_assert(kMaxDim * 255 * 255 <= INT32_MAX, "i32 sums may overflow");
 
-/// F32/F16/F8 matrices multiply f32 values (8-bit floats decoded exactly);
-/// I8/U8 matrices dot four bytes.
-enum class Family { F32, F16, F8, Int8 };
+/// F32, F16 and small-float (8-, 6- and 4-bit, block-scaled or not)
+/// matrices multiply f32 values (small floats and their scales decoded
+/// exactly); I8/U8 matrices dot four bytes.
+enum class Family { F32, F16, SmallFloat, Int8 };
 
 /// What the lowering needs to know about one supported coopvec.matvec.
 struct Plan {
   Family family;
   int64_t m, k;
   MatrixDescAttr desc; ///< Layout, transpose and stored shape.
+  InterpKind matrixKind;
   bool matrixUnsigned;
-  bool matrixE5M2 = false, inputE5M2 = false; ///< F8: which 8-bit floats.
+  /// Block scales: UE8M0 (else UE4M3) scales of `scaleBlock` elements along
+  /// K; `scaleBlock` is 0 without them.
+  bool scaleUE8M0 = false;
+  int64_t scaleBlock = 0;
   InterpKind inputKind;
   bool inputElementsUnsigned;
   Type inputElement, resultElement;
@@ -101,7 +106,36 @@ struct Plan {
   }
   /// 32-bit words of four 8-bit values along K.
   int64_t words() const { return (k + 3) / 4; }
+  /// Whether two matrix elements share a byte (F4_E2M1).
+  bool nibbles() const { return matrixKind == InterpKind::F4_E2M1; }
 };
+
+/// The bit format of a small-float matrix element.
+const BitConversions::SmallFloat &smallFloatFormat(InterpKind kind) {
+  switch (kind) {
+  case InterpKind::F8_E5M2:
+    return BitConversions::kE5M2;
+  case InterpKind::F6_E2M3:
+    return BitConversions::kE2M3;
+  case InterpKind::F6_E3M2:
+    return BitConversions::kE3M2;
+  case InterpKind::F4_E2M1:
+    return BitConversions::kE2M1;
+  default:
+    return BitConversions::kE4M3;
+  }
+}
+
+bool isSmallFloat(InterpKind kind) {
+  return llvm::is_contained({InterpKind::F8_E4M3, InterpKind::F8_E5M2,
+                             InterpKind::F6_E2M3, InterpKind::F6_E3M2,
+                             InterpKind::F4_E2M1},
+                            kind);
+}
+
+bool isF8(InterpKind kind) {
+  return kind == InterpKind::F8_E4M3 || kind == InterpKind::F8_E5M2;
+}
 
 bool isByteBuffer(Value buffer) {
   auto type = dyn_cast<MemRefType>(buffer.getType());
@@ -122,14 +156,13 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
     return unsupported("math fidelity is a Tenstorrent model with no SPIR-V "
                        "lowering");
   MatrixDescAttr desc = op.getMatrixDesc();
-  if (desc.isBlockScaled() || op.getScales())
-    return unsupported("block-scaled matrices (no Vulkan 1.3 form)");
   // The optimal layouts are coopvec's own (Layout.h): the shader computes
   // their addresses as the CPU runtime does.
   if (desc.isStrided() && !op.getMatrixStride())
     return unsupported("a RowMajor/ColumnMajor matrix needs a stride");
   if (!isByteBuffer(op.getMatrix()) ||
-      (op.getBias() && !isByteBuffer(op.getBias())))
+      (op.getBias() && !isByteBuffer(op.getBias())) ||
+      (op.getScales() && !isByteBuffer(op.getScales())))
     return unsupported("buffers must be 1-D i8 memrefs with the identity "
                        "layout");
   if (desc.getRows() > kMaxDim || desc.getCols() > kMaxDim)
@@ -141,6 +174,7 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
   plan.m = desc.getRows();
   plan.k = desc.getCols();
   plan.desc = desc;
+  plan.matrixKind = desc.getInterpretation().getKind();
   plan.matrixUnsigned = false;
   plan.inputKind = op.getInputInterp().getKind();
   plan.inputElementsUnsigned = op.getInputUnsigned();
@@ -166,16 +200,22 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
     return plan;
   };
 
-  InterpKind matrixKind = desc.getInterpretation().getKind();
-  if (matrixKind == InterpKind::F8_E4M3 || matrixKind == InterpKind::F8_E5M2) {
-    plan.family = Family::F8;
-    plan.matrixE5M2 = matrixKind == InterpKind::F8_E5M2;
-    plan.inputE5M2 = plan.inputKind == InterpKind::F8_E5M2;
-    if (plan.inputKind != InterpKind::F8_E4M3 &&
-        plan.inputKind != InterpKind::F8_E5M2)
-      return unsupported("an 8-bit float matrix takes F8_E4M3 or F8_E5M2 "
-                         "inputs of f16 or f32 elements here");
-    return floatFamily("8-bit float", plan.inputKind);
+  InterpKind matrixKind = plan.matrixKind;
+  if (isSmallFloat(matrixKind)) {
+    // Block-float matrices (BFP8, BFP4) are Wormhole's and need a fidelity
+    // clause, rejected above: every block scale here is an MX/NVFP4 one.
+    plan.family = Family::SmallFloat;
+    if (desc.isBlockScaled()) {
+      plan.scaleUE8M0 = isa<Float8E8M0FNUType>(desc.getScaleType());
+      plan.scaleBlock = desc.getBlockSize();
+    }
+    if ((!isF8(plan.inputKind) && plan.inputKind != InterpKind::F16 &&
+         plan.inputKind != InterpKind::F32) ||
+        !isa<Float16Type, Float32Type>(plan.inputElement))
+      return unsupported("an 8-, 6- or 4-bit float matrix takes F8_E4M3, "
+                         "F8_E5M2, F16 or F32 inputs of f16 or f32 elements "
+                         "here");
+    return floatFamily("8-, 6- or 4-bit float", plan.inputKind);
   }
   if (matrixKind == InterpKind::F16) {
     plan.family = Family::F16;
@@ -209,7 +249,8 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
   }
   return unsupported("matrix interpretation " +
                      desc.getInterpretation().getName() +
-                     " (lowered here: F32, F16, F8_E4M3, F8_E5M2, I8, U8)");
+                     " (lowered here: F32, F16, F8_E4M3, F8_E5M2, F6_E2M3, "
+                     "F6_E3M2, F4_E2M1, I8, U8)");
 }
 
 /// Whether `type` is a vector SPIR-V cannot hold.
@@ -384,18 +425,24 @@ private:
   }
 
   /// Byte index of element (row, col) of `bytes` bytes of the (logical)
-  /// M x K matrix.
+  /// M x K matrix; for a 4-bit matrix, of the byte of its stored column
+  /// pair.
   Value elementByte(Value row, Value col, unsigned bytes) {
     MatrixDescAttr desc = plan.desc;
     if (desc.isOptimal()) {
       IndexArith c{b, loc};
       Value r = desc.getTranspose() ? col : row;
       Value s = desc.getTranspose() ? row : col;
-      return arith::AddIOp::create(
-          b, loc, op.getMatrixOffset(),
-          optimalLayoutOffset(c, desc.getLayout(), desc.getStoredCols(), bytes,
-                              r, s));
+      if (plan.nibbles())
+        s = c.div(s, c.c(2));
+      return arith::AddIOp::create(b, loc, op.getMatrixOffset(),
+                                   optimalLayoutOffset(c, desc.getLayout(),
+                                                       desc.getStoredUnitCols(),
+                                                       bytes, r, s));
     }
+    // No transpose in the strided layouts (the verifier's rule).
+    if (plan.nibbles())
+      col = arith::DivUIOp::create(b, loc, col, index(2));
     bool columnMajor = desc.getLayout() == MatrixLayout::ColumnMajor;
     Value major = columnMajor ? col : row;
     Value minor = columnMajor ? row : col;
@@ -409,16 +456,19 @@ private:
 
   Value dxilToF16(Value x) { return BitConversions{b, loc}.dxilToF16(x); }
 
-  /// Input element `i` as the f32 value a float product reads.
+  /// Input element `i` as the f32 value a float product reads: converted
+  /// to the input interpretation (F32, F16, F8_E4M3 or F8_E5M2) by the DXIL
+  /// rule, then widened exactly.
   Value inputFloat(int64_t i) {
     Value x = vector::ExtractOp::create(b, loc, op.getInput(), i);
-    if (plan.family == Family::F16 && plan.inputElement.isF32())
+    if (plan.inputKind == InterpKind::F16 && plan.inputElement.isF32())
       x = dxilToF16(x);
     if (!x.getType().isF32())
       x = arith::ExtFOp::create(b, loc, f32(), x);
-    if (plan.family == Family::F8) {
+    if (isF8(plan.inputKind)) {
       BitConversions bits{b, loc};
-      x = bits.f8ToF32(bits.dxilToF8(x, plan.inputE5M2), plan.inputE5M2);
+      bool e5m2 = plan.inputKind == InterpKind::F8_E5M2;
+      x = bits.f8ToF32(bits.dxilToF8(x, e5m2), e5m2);
     }
     return x;
   }
@@ -486,12 +536,45 @@ private:
     return added;
   }
 
-  /// Weight (row, col) of a float matrix as f32.
+  /// The f32 value of the block scale of weight (row, col): byte
+  /// `row * ceil(K / block) + col / block` after the scales offset.
+  Value blockScale(Value row, Value col) {
+    int64_t perRow = llvm::divideCeil(plan.k, plan.scaleBlock);
+    Value at = arith::AddIOp::create(
+        b, loc, op.getScalesOffset(),
+        arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, row, index(perRow)),
+            arith::DivUIOp::create(b, loc, col, index(plan.scaleBlock))));
+    Value byte =
+        arith::ExtUIOp::create(b, loc, i32(), loadBytes(op.getScales(), at, 1));
+    BitConversions bits{b, loc};
+    return plan.scaleUE8M0 ? bits.ue8m0ToF32(byte)
+                           : bits.smallFloatToF32(byte, BitConversions::kUE4M3);
+  }
+
+  /// Weight (row, col) of a float matrix as f32: a small float decoded
+  /// exactly, times its block scale (exact in f32 unless it overflows to
+  /// infinity, as the CPU reference's product).
   Value floatWeight(Value row, Value col) {
-    if (plan.family == Family::F8) {
+    if (plan.family == Family::SmallFloat) {
       Value byte = arith::ExtUIOp::create(
           b, loc, i32(), loadBytes(op.getMatrix(), elementByte(row, col, 1), 1));
-      return BitConversions{b, loc}.f8ToF32(byte, plan.matrixE5M2);
+      if (plan.nibbles()) {
+        // The even stored column in the low nibble.
+        Value stored = plan.desc.getTranspose() ? row : col;
+        Value odd = arith::IndexCastUIOp::create(
+            b, loc, i32(), arith::RemUIOp::create(b, loc, stored, index(2)));
+        byte = arith::ShRUIOp::create(
+            b, loc, byte, arith::MulIOp::create(b, loc, odd, int32(4)));
+      }
+      Value w = BitConversions{b, loc}.smallFloatToF32(
+          byte, smallFloatFormat(plan.matrixKind));
+      if (!plan.scaleBlock)
+        return w;
+      auto scaled =
+          spirv::FMulOp::create(b, loc, f32(), w, blockScale(row, col));
+      scaled->setAttr("no_contraction", b.getUnitAttr());
+      return scaled;
     }
     if (plan.family == Family::F16) {
       Value bits = loadBytes(op.getMatrix(), elementByte(row, col, 2), 2);

@@ -46,12 +46,12 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @m {
-    gpu.func @k(%x: vector<32xf16>, %w: memref<?xi8>, %sc: memref<?xi8>) kernel {
+    gpu.func @k(%x: vector<32xf16>, %w: memref<?xi8>, %sc: memref<?xi8, strided<[1], offset: 4>>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 32 : index
-      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: block-scaled matrices (no Vulkan 1.3 form)}}
+      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: buffers must be 1-D i8 memrefs with the identity layout}}
       %r = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F8_E4M3, 16x32, RowMajor, scale f8E8M0FNU block 32> stride %s
-             scales %sc[%c0] : memref<?xi8>
+             scales %sc[%c0] : memref<?xi8, strided<[1], offset: 4>>
              : vector<32xf16>, memref<?xi8> -> vector<16xf32>
       gpu.return
     }
@@ -172,7 +172,7 @@ module attributes {gpu.container_module} {
     gpu.func @k(%x: vector<16xf16>, %w: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 16 : index
-      // expected-error@+2 {{is not supported by convert-coopvec-to-spirv: matrix interpretation BF16 (lowered here: F32, F16, F8_E4M3, F8_E5M2, I8, U8)}}
+      // expected-error@+2 {{is not supported by convert-coopvec-to-spirv: matrix interpretation BF16 (lowered here: F32, F16, F8_E4M3, F8_E5M2, F6_E2M3, F6_E3M2, F4_E2M1, I8, U8)}}
       %s32 = arith.constant 32 : index
       %r = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 16x16, RowMajor> stride %s32
              : vector<16xf16>, memref<?xi8> -> vector<16xf32>
@@ -188,8 +188,8 @@ module attributes {gpu.container_module} {
     gpu.func @k(%x: vector<16xf16>, %w: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 16 : index
-      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: an 8-bit float matrix takes F8_E4M3 or F8_E5M2 inputs of f16 or f32 elements here}}
-      %r = coopvec.matvec %x as F16, %w[%c0] matrix<F8_E4M3, 16x16, RowMajor> stride %s
+      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: an 8-, 6- or 4-bit float matrix takes F8_E4M3, F8_E5M2, F16 or F32 inputs of f16 or f32 elements here}}
+      %r = coopvec.matvec %x as BF16, %w[%c0] matrix<F6_E2M3, 16x16, RowMajor> stride %s
              : vector<16xf16>, memref<?xi8> -> vector<16xf32>
       gpu.return
     }

@@ -129,6 +129,22 @@ module attributes {coopvec.profile = "vulkan1.3"} {
 
 // -----
 
+// Vulkan 1.3 decodes 8-, 6- and 4-bit float matrices and their MX (UE8M0)
+// and NVFP4 (UE4M3) block scales in integer code, for F8, F16 and F32
+// inputs.
+module attributes {coopvec.profile = "vulkan1.3"} {
+  func.func @vulkan_block_scaled(%f: vector<64xf32>, %h: vector<64xf16>, %w: memref<?xi8>, %s: memref<?xi8>, %o: index) {
+    %0 = coopvec.matvec %f as F32, %w[%o] matrix<F4_E2M1, 8x64, RowMajor, scale f8E8M0FNU block 32> stride %o scales %s[%o] : memref<?xi8> : vector<64xf32>, memref<?xi8> -> vector<8xf32>
+    %1 = coopvec.matvec %h as F8_E5M2, %w[%o] matrix<F4_E2M1, 8x64, InferencingOptimal, transpose, scale f8E4M3FN block 16> scales %s[%o] : memref<?xi8> : vector<64xf16>, memref<?xi8> -> vector<8xf16>
+    %2 = coopvec.matvec %h as F16, %w[%o] matrix<F6_E3M2, 8x64, ColumnMajor> stride %o bias %w[%o] as F32 : vector<64xf16>, memref<?xi8>, memref<?xi8> -> vector<8xf16>
+    // expected-error@+1 {{'coopvec.matvec' is not supported by profile 'vulkan1.3': it does not list the matrix-vector combination input = F16, input_interp = BF16, matrix = F4_E2M1, output = F32}}
+    %3 = coopvec.matvec %h as BF16, %w[%o] matrix<F4_E2M1, 8x64, RowMajor> stride %o : vector<64xf16>, memref<?xi8> -> vector<8xf32>
+    return
+  }
+}
+
+// -----
+
 module attributes {coopvec.profile = "d3d12-tier1.1"} {
   func.func @d3d12(%f: vector<16xf32>, %a: f32, %b: f32, %w: memref<?xi8>, %o: index) {
     %0 = coopvec.matvec %f as I8, %w[%o] matrix<I8, 8x16, RowMajor> stride %o : vector<16xf32>, memref<?xi8> -> vector<8xi32>

@@ -191,16 +191,19 @@ constexpr I kU8[] = {I::U8}, kU32[] = {I::U32};
 // signedness pairing is native.
 // Integer biases are read as 16 or 32 bits and added exactly.
 constexpr I kVkIntBiases[] = {I::I32, I::U32, I::I16, I::U16};
-// 8-bit floats have no Vulkan 1.3 type: inputs are converted and weights
-// decoded in integer code, products in f32.
-constexpr std::pair<I, I> kVkF8In[] = {{I::F16, I::F8_E4M3},
-                                       {I::F32, I::F8_E4M3},
-                                       {I::F16, I::F8_E5M2},
-                                       {I::F32, I::F8_E5M2}};
+// 8-, 6- and 4-bit floats have no Vulkan 1.3 type: inputs are converted
+// and weights (and their block scales: MX UE8M0, NVFP4 UE4M3) decoded in
+// integer code, products in f32.
+constexpr std::pair<I, I> kVkSmallFloatIn[] = {
+    {I::F16, I::F8_E4M3}, {I::F32, I::F8_E4M3}, {I::F16, I::F8_E5M2},
+    {I::F32, I::F8_E5M2}, {I::F16, I::F16},     {I::F32, I::F16},
+    {I::F32, I::F32},     {I::F16, I::F32}};
+constexpr I kVkSmallFloat[] = {I::F8_E4M3, I::F8_E5M2, I::F6_E2M3, I::F6_E3M2,
+                               I::F4_E2M1};
 constexpr MatVecGroup kVulkanMatVec[] = {
     {kVkF32In, kF32, kF32, true, {}},
     {kVkF16In, kF16, kF16F32, true, {}},
-    {kVkF8In, kFp8, kF16F32, true, {}},
+    {kVkSmallFloatIn, kVkSmallFloat, kF16F32, true, {}, kF16F32},
     {kVkS8In, kI8, kI32, true, {}, kVkIntBiases},
     {kVkS8In, kU8, kI32, true, {}, kVkIntBiases},
     {kPackedU8, kU8, kU32, true, {}, kVkIntBiases},
@@ -227,8 +230,10 @@ constexpr AccumRow kVulkanOuterProduct[] = {
     {I::I16, I::I32}, {I::I16, I::U32}, {I::I16, I::F16}, {I::I16, I::F32},
     {I::I32, I::I8},  {I::I32, I::U8},  {I::I32, I::I16}, {I::I32, I::U16},
     {I::I32, I::I32}, {I::I32, I::U32}, {I::I32, I::F16}, {I::I32, I::F32}};
+// Block scales: UE8M0 ("e8m0") and UE4M3 (an "fp8" type) scale bytes.
 constexpr StringRef kVulkanFeatures[] = {
-    "int_dot_product", "float16", "storage8", "storage16", "convert", "pack"};
+    "int_dot_product", "float16", "storage8", "storage16", "convert", "pack",
+    "block_scale",     "e8m0",    "fp8"};
 
 //===----------------------------------------------------------------------===//
 // Tenstorrent Wormhole B0: the matrix unit multiplies in0 8x16 (8 activation

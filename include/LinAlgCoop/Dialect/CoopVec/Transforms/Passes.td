@@ -66,8 +66,11 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
       Wormhole model.
     * `vulkan1.3`: core Vulkan 1.3: f32, f16 (`float16`), int8 dot products
       (`int_dot_product`, packed and f32 inputs, I8 to I32 and U8 to U32),
-      `storage8`, `storage16`, `convert`, `pack`; vector accumulation of
-      i32 only (float atomics are an extension); transpose allowed.
+      8-, 6- and 4-bit float matrices decoded in integer code, plain or
+      with MX/NVFP4 block scales (`block_scale`, `e8m0`, `fp8`), `storage8`,
+      `storage16`, `convert`, `pack`; vector and outer-product accumulation
+      (compare-and-swap loops where atomics are missing); transpose
+      allowed.
 
     With `emulate`, unsupported ops get a warning instead (the target will
     emulate them) and the pass succeeds.
