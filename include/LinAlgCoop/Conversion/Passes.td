@@ -519,8 +519,15 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
     the Vulkan 1.3 target environment (SPIR-V 1.6; `Shader`, `Int8`,
     `Int16`, `Int64`, `Float16`, 8/16-bit storage, `DotProduct*`).
 
+    * `coopvec.batch_matvec` inside a kernel (the invocation multiplies
+      every row of its batch): a loop over the rows, each a `vector.load`,
+      one `coopvec.matvec` lowered as above and a `vector.store`. The row
+      count is the static one of either batch (a shader cannot read a
+      buffer's size).
+
     Everything the lowering does not cover (other interpretations and ops,
-    math fidelity, block floats, M or K above 4096) is
+    math fidelity, block floats, the quantized form, batches of two dynamic
+    row counts, M or K above 4096) is
     a located error. Run `coopvec-check-support{profile=vulkan1.3}` first
     (`coopvec-vulkan-pipeline` does).
   }];

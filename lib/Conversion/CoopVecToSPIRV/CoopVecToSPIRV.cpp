@@ -337,6 +337,59 @@ LogicalResult checkAccumulate(Operation *op) {
 }
 
 //===----------------------------------------------------------------------===//
+// coopvec.batch_matvec inside kernels
+//===----------------------------------------------------------------------===//
+
+/// Rewrites a coopvec.batch_matvec inside a kernel into what it means there:
+/// the invocation multiplies every row of its batch, one coopvec.matvec per
+/// row in a loop (vector.load of the row, vector.store of the result), which
+/// the matvec lowering then takes with its own rules. The row count is the
+/// static one of either batch (the verifier makes two static counts agree):
+/// a shader cannot read a buffer's size (MLIR 22's SPIR-V dialect has no
+/// OpArrayLength), so two dynamic counts are a located error. The quantized
+/// form has no per-row matvec: a located error too.
+LogicalResult expandBatchInKernel(BatchMatVecOp op) {
+  auto unsupported = [&](const Twine &what) {
+    return op.emitOpError("is not supported by convert-coopvec-to-spirv: ")
+           << what;
+  };
+  if (op.isQuantized())
+    return unsupported("the quantized form (zero points, grouped scales, "
+                       "reductions) is not lowered to SPIR-V");
+  auto inType = cast<MemRefType>(op.getInputs().getType());
+  auto outType = cast<MemRefType>(op.getOutputs().getType());
+  int64_t rows =
+      inType.isDynamicDim(0) ? outType.getDimSize(0) : inType.getDimSize(0);
+  if (ShapedType::isDynamic(rows))
+    return unsupported("both batches have a dynamic number of rows, and a "
+                       "shader cannot read a buffer's size: give one of them "
+                       "a static row count");
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value c0 = index(0);
+  auto loop = scf::ForOp::create(b, loc, c0, index(rows), index(1));
+  b.setInsertionPointToStart(loop.getBody());
+  Value row = loop.getInductionVar();
+  Value vector = vector::LoadOp::create(
+      b, loc, VectorType::get({inType.getDimSize(1)}, inType.getElementType()),
+      op.getInputs(), ValueRange{row, c0});
+  Value result = MatVecOp::create(
+      b, loc,
+      VectorType::get({outType.getDimSize(1)}, outType.getElementType()),
+      vector, op.getInputInterpAttr(), op.getInputUnsignedAttr(),
+      op.getMatrix(), op.getMatrixOffset(), op.getMatrixStride(),
+      op.getMatrixDescAttr(), op.getBias(), op.getBiasOffset(),
+      op.getBiasInterpAttr(), op.getOutputUnsignedAttr(), op.getScales(),
+      op.getScalesOffset(), op.getFidelityAttr());
+  vector::StoreOp::create(b, loc, result, op.getOutputs(), ValueRange{row, c0});
+  op.erase();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // coopvec.matvec
 //===----------------------------------------------------------------------===//
 
@@ -1299,7 +1352,16 @@ struct ConvertCoopVecToSPIRVPass
     SmallVector<gpu::GPUModuleOp> devices(module.getOps<gpu::GPUModuleOp>());
 
     // Device code only: coopvec ops in host code are the host pipeline's.
+    // Batches in kernels first become loops of matvecs.
     bool failedAny = false;
+    for (gpu::GPUModuleOp device : devices) {
+      SmallVector<BatchMatVecOp> batches;
+      device.walk([&](BatchMatVecOp op) { batches.push_back(op); });
+      for (BatchMatVecOp op : batches)
+        failedAny |= failed(expandBatchInKernel(op));
+    }
+    if (failedAny)
+      return signalPassFailure();
     for (gpu::GPUModuleOp device : devices)
       device.walk([&](Operation *op) {
         if (auto matvec = dyn_cast<MatVecOp>(op))
@@ -1309,7 +1371,7 @@ struct ConvertCoopVecToSPIRVPass
         else if (isa<CoopVecDialect>(op->getDialect())) {
           op->emitOpError("is not supported by convert-coopvec-to-spirv yet "
                           "(lowered here: coopvec.matvec, "
-                          "coopvec.vector_accumulate, "
+                          "coopvec.batch_matvec, coopvec.vector_accumulate, "
                           "coopvec.outer_product_accumulate)");
           failedAny = true;
         }

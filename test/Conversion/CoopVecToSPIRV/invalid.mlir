@@ -289,3 +289,51 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%x: memref<?x16xi8>, %w: memref<?xi8>, %zw: memref<?xi8>, %y: memref<8x8xi32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      // expected-error@+1 {{'coopvec.batch_matvec' op is not supported by convert-coopvec-to-spirv: the quantized form (zero points, grouped scales, reductions) is not lowered to SPIR-V}}
+      coopvec.batch_matvec %x as I8, %w[%c0] matrix<U8, 8x16, RowMajor> stride %c16
+          weight_zero_points %zw[%c0] as U8 group 16 : memref<?xi8>
+          into %y : memref<?x16xi8>, memref<?xi8> -> memref<8x8xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%x: memref<?x16xf32>, %w: memref<?xi8>, %y: memref<?x8xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      // expected-error@+1 {{'coopvec.batch_matvec' op is not supported by convert-coopvec-to-spirv: both batches have a dynamic number of rows, and a shader cannot read a buffer's size: give one of them a static row count}}
+      coopvec.batch_matvec %x as F32, %w[%c0] matrix<F32, 8x16, RowMajor> stride %c64
+          into %y : memref<?x16xf32>, memref<?xi8> -> memref<?x8xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A batch in a kernel is a loop of matvecs: a row the matvec lowering does
+// not take is its error, at the batch.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%x: memref<4x16xf32>, %w: memref<?xi8>, %y: memref<4x8xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c32 = arith.constant 32 : index
+      // expected-error@+1 {{'coopvec.matvec' op is not supported by convert-coopvec-to-spirv: matrix interpretation BF16}}
+      coopvec.batch_matvec %x as BF16, %w[%c0] matrix<BF16, 8x16, RowMajor> stride %c32
+          into %y : memref<4x16xf32>, memref<?xi8> -> memref<4x8xf32>
+      gpu.return
+    }
+  }
+}

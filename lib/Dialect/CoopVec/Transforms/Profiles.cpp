@@ -230,10 +230,11 @@ constexpr AccumRow kVulkanOuterProduct[] = {
     {I::I16, I::I32}, {I::I16, I::U32}, {I::I16, I::F16}, {I::I16, I::F32},
     {I::I32, I::I8},  {I::I32, I::U8},  {I::I32, I::I16}, {I::I32, I::U16},
     {I::I32, I::I32}, {I::I32, I::U32}, {I::I32, I::F16}, {I::I32, I::F32}};
-// Block scales: UE8M0 ("e8m0") and UE4M3 (an "fp8" type) scale bytes.
+// Block scales: UE8M0 ("e8m0") and UE4M3 (an "fp8" type) scale bytes; a
+// batch_matvec in a kernel is a loop of matvecs.
 constexpr StringRef kVulkanFeatures[] = {
-    "int_dot_product", "float16", "storage8", "storage16", "convert", "pack",
-    "block_scale",     "e8m0",    "fp8"};
+    "int_dot_product", "float16", "storage8", "storage16",   "convert", "pack",
+    "block_scale",     "e8m0",    "fp8",      "batch_matvec"};
 
 //===----------------------------------------------------------------------===//
 // Tenstorrent Wormhole B0: the matrix unit multiplies in0 8x16 (8 activation

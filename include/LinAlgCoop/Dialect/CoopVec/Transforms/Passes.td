@@ -67,7 +67,8 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
     * `vulkan1.3`: core Vulkan 1.3: f32, f16 (`float16`), int8 dot products
       (`int_dot_product`, packed and f32 inputs, I8 to I32 and U8 to U32),
       8-, 6- and 4-bit float matrices decoded in integer code, plain or
-      with MX/NVFP4 block scales (`block_scale`, `e8m0`, `fp8`), `storage8`,
+      with MX/NVFP4 block scales (`block_scale`, `e8m0`, `fp8`),
+      `batch_matvec` (in a kernel: a loop of matvecs), `storage8`,
       `storage16`, `convert`, `pack`; vector and outer-product accumulation
       (compare-and-swap loops where atomics are missing); transpose
       allowed.
