@@ -455,8 +455,10 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
       in `i32` (`M`, `K` <= 4096, so no partial sum overflows); `I8`/`U8`
       inputs of `f32`, `i32` or `i16` elements are converted by the DXIL
       rules (round to nearest even, saturate, NaN reads as 0) and go
-      through the same dot products.
-    * `F16`/`F32` matrices: one product per weight in the CPU reference's
+      through the same dot products; results are `i32` (saturated) or
+      `f32` (the exact sum plus bias rounded once).
+    * `F16`/`F32` matrices (an `F16` matrix takes `F16` or `F32` inputs):
+      one product per weight in the CPU reference's
       order, `f32` multiply then add, each decorated `NoContraction` so a
       driver cannot fuse them (bit-identical to the CPU); with `fma=true`,
       `GL.Fma` instead (faster on GPUs; then within one rounding per
@@ -524,6 +526,14 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
       one `coopvec.matvec` lowered as above and a `vector.store`. The row
       count is the static one of either batch (a shader cannot read a
       buffer's size).
+    * `coopvec.mlp` inside a kernel: the same loop, each row the chain of
+      layers as `coopvec.matvec` ops with scalar code between them in the
+      CPU runtime's order: `F32`/`F16` networks read each layer's input as
+      `F32`, add the bias, apply ReLU (`x > 0 ? x : 0`); `I8` networks
+      scale the row by `input_scale`, take each layer's exact sum plus bias
+      as `f32`, apply ReLU and the row's requant scale, and the next layer
+      reads that as `U8` after a ReLU, else `I8`; `exp` is `math.exp`.
+      `BF16` networks are a located error.
 
     Everything the lowering does not cover (other interpretations and ops,
     math fidelity, block floats, the quantized form, batches of two dynamic
@@ -532,8 +542,9 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
     (`coopvec-vulkan-pipeline` does).
   }];
   let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
-                           "memref::MemRefDialect", "scf::SCFDialect",
-                           "spirv::SPIRVDialect", "vector::VectorDialect"];
+                           "math::MathDialect", "memref::MemRefDialect",
+                           "scf::SCFDialect", "spirv::SPIRVDialect",
+                           "vector::VectorDialect"];
   let options = [
     Option<"fma", "fma", "bool", /*default=*/"false",
            "Float products with GL.Fma (default: multiply then add with "

@@ -31,6 +31,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
@@ -219,7 +220,12 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
   }
   if (matrixKind == InterpKind::F16) {
     plan.family = Family::F16;
-    return floatFamily("F16", InterpKind::F16);
+    if ((plan.inputKind != InterpKind::F16 &&
+         plan.inputKind != InterpKind::F32) ||
+        !isa<Float16Type, Float32Type>(plan.inputElement))
+      return unsupported("an F16 matrix takes F16 or F32 inputs of f16 or "
+                         "f32 elements here");
+    return floatFamily("F16", plan.inputKind);
   }
   if (matrixKind == InterpKind::F32) {
     plan.family = Family::F32;
@@ -237,8 +243,9 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
       return unsupported("an I8/U8 matrix takes PackedS8x32/PackedU8x32 "
                          "inputs (i32 words) or I8/U8 inputs (f32, i32 or "
                          "i16 elements) here");
-    if (!plan.resultElement.isInteger(32))
-      return unsupported("an I8/U8 matrix gives i32 results here");
+    if (!plan.resultElement.isInteger(32) &&
+        !(plan.resultElement.isF32() && !plan.resultUnsigned))
+      return unsupported("an I8/U8 matrix gives i32 or f32 results here");
     if (plan.biasKind &&
         !llvm::is_contained({InterpKind::I32, InterpKind::U32,
                              InterpKind::I16, InterpKind::U16},
@@ -337,17 +344,32 @@ LogicalResult checkAccumulate(Operation *op) {
 }
 
 //===----------------------------------------------------------------------===//
-// coopvec.batch_matvec inside kernels
+// coopvec.batch_matvec and coopvec.mlp inside kernels
 //===----------------------------------------------------------------------===//
+
+/// The static row count of a batch op's two batches, or a located error
+/// (a shader cannot read a buffer's size: MLIR 22's SPIR-V dialect has no
+/// OpArrayLength). The verifier makes two static counts agree.
+FailureOr<int64_t> staticRows(Operation *op, Value inputs, Value outputs) {
+  auto inType = cast<MemRefType>(inputs.getType());
+  auto outType = cast<MemRefType>(outputs.getType());
+  int64_t rows =
+      inType.isDynamicDim(0) ? outType.getDimSize(0) : inType.getDimSize(0);
+  if (ShapedType::isDynamic(rows)) {
+    op->emitOpError("is not supported by convert-coopvec-to-spirv: both "
+                    "batches have a dynamic number of rows, and a shader "
+                    "cannot read a buffer's size: give one of them a static "
+                    "row count");
+    return failure();
+  }
+  return rows;
+}
 
 /// Rewrites a coopvec.batch_matvec inside a kernel into what it means there:
 /// the invocation multiplies every row of its batch, one coopvec.matvec per
 /// row in a loop (vector.load of the row, vector.store of the result), which
-/// the matvec lowering then takes with its own rules. The row count is the
-/// static one of either batch (the verifier makes two static counts agree):
-/// a shader cannot read a buffer's size (MLIR 22's SPIR-V dialect has no
-/// OpArrayLength), so two dynamic counts are a located error. The quantized
-/// form has no per-row matvec: a located error too.
+/// the matvec lowering then takes with its own rules, over the batch's
+/// staticRows. The quantized form has no per-row matvec: a located error.
 LogicalResult expandBatchInKernel(BatchMatVecOp op) {
   auto unsupported = [&](const Twine &what) {
     return op.emitOpError("is not supported by convert-coopvec-to-spirv: ")
@@ -358,19 +380,16 @@ LogicalResult expandBatchInKernel(BatchMatVecOp op) {
                        "reductions) is not lowered to SPIR-V");
   auto inType = cast<MemRefType>(op.getInputs().getType());
   auto outType = cast<MemRefType>(op.getOutputs().getType());
-  int64_t rows =
-      inType.isDynamicDim(0) ? outType.getDimSize(0) : inType.getDimSize(0);
-  if (ShapedType::isDynamic(rows))
-    return unsupported("both batches have a dynamic number of rows, and a "
-                       "shader cannot read a buffer's size: give one of them "
-                       "a static row count");
+  FailureOr<int64_t> rows = staticRows(op, op.getInputs(), op.getOutputs());
+  if (failed(rows))
+    return failure();
   OpBuilder b(op);
   Location loc = op.getLoc();
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   Value c0 = index(0);
-  auto loop = scf::ForOp::create(b, loc, c0, index(rows), index(1));
+  auto loop = scf::ForOp::create(b, loc, c0, index(*rows), index(1));
   b.setInsertionPointToStart(loop.getBody());
   Value row = loop.getInductionVar();
   Value vector = vector::LoadOp::create(
@@ -385,6 +404,122 @@ LogicalResult expandBatchInKernel(BatchMatVecOp op) {
       op.getBiasInterpAttr(), op.getOutputUnsignedAttr(), op.getScales(),
       op.getScalesOffset(), op.getFidelityAttr());
   vector::StoreOp::create(b, loc, result, op.getOutputs(), ValueRange{row, c0});
+  op.erase();
+  return success();
+}
+
+/// Rewrites a coopvec.mlp inside a kernel into what it means there: for
+/// every row of the batch (staticRows), the chain of layers as
+/// coopvec.matvec ops (each lowered with its own rules) and scalar code
+/// between them, in the CPU runtime's order (coopvecMlpForward):
+///   * float networks (F32 or F16 weights): layer inputs read as F32, the
+///     F32 bias added in f32, ReLU as `x > 0 ? x : 0` (NaN gives 0);
+///   * I8 networks: the row times `input_scale` in f32, read as I8; each
+///     layer's exact i32 sum plus its I32 bias rounded once to f32 (an
+///     f32-result matvec), ReLU, times the row's requant scale in f32; a
+///     hidden layer's values are read by the next as U8 after a ReLU, else
+///     as I8 (the DXIL rule: nearest even, saturated, NaN 0, as the CPU's
+///     floatToU8/floatToS8), the last layer's are the results;
+///   * `exp` on the results (math.exp, so GL.Exp: within the driver's exp
+///     precision of the CPU's glibc expf).
+/// BF16 networks (Vulkan 1.3 has no bf16) are a located error.
+LogicalResult expandMlpInKernel(MLPOp op) {
+  InterpKind kind = op.getLayerDesc(0).getInterpretation().getKind();
+  if (kind == InterpKind::BF16)
+    return op.emitOpError("is not supported by convert-coopvec-to-spirv: "
+                          "BF16 layers (Vulkan 1.3 has no bf16)");
+  FailureOr<int64_t> rows = staticRows(op, op.getInputs(), op.getOutputs());
+  if (failed(rows))
+    return failure();
+  bool int8 = kind == InterpKind::I8;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  FloatType f32 = b.getF32Type();
+  Type i32 = b.getI32Type();
+  auto interp = [&](InterpKind k) { return InterpretationAttr::get(ctx, k); };
+  auto isRelu = [&](unsigned l) {
+    return op.getActivations()[l] == static_cast<int32_t>(Activation::Relu);
+  };
+  Value c0 = index(0);
+  int64_t k0 = cast<MemRefType>(op.getInputs().getType()).getDimSize(1);
+  auto loop = scf::ForOp::create(b, loc, c0, index(*rows), index(1));
+  b.setInsertionPointToStart(loop.getBody());
+  Value row = loop.getInductionVar();
+  Value zero = arith::ConstantFloatOp::create(b, loc, f32, APFloat(0.0f));
+  // `f` applied to each element of an f32 vector, in scalar code (a long
+  // vector constant could not be split).
+  auto map = [&](Value v, function_ref<Value(int64_t, Value)> f) {
+    auto type = cast<VectorType>(v.getType());
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < type.getNumElements(); ++i)
+      elements.push_back(f(i, vector::ExtractOp::create(b, loc, v, i)));
+    return Value(vector::FromElementsOp::create(b, loc, type, elements));
+  };
+  // The little-endian f32 at byte `at` of a byte buffer.
+  auto loadF32 = [&](Value buffer, Value at) {
+    Value word;
+    for (int64_t i = 0; i < 4; ++i) {
+      Value byte = memref::LoadOp::create(
+          b, loc, buffer,
+          ValueRange{arith::AddIOp::create(b, loc, at, index(i))});
+      Value part = arith::ExtUIOp::create(b, loc, i32, byte);
+      if (i)
+        part = arith::ShLIOp::create(
+            b, loc, part, arith::ConstantIntOp::create(b, loc, i32, 8 * i));
+      word = i ? Value(arith::OrIOp::create(b, loc, word, part)) : part;
+    }
+    return Value(arith::BitcastOp::create(b, loc, f32, word));
+  };
+
+  Value h = vector::LoadOp::create(b, loc, VectorType::get({k0}, f32),
+                                   op.getInputs(), ValueRange{row, c0});
+  if (int8)
+    h = map(h, [&](int64_t, Value x) {
+      return Value(arith::MulFOp::create(b, loc, x, op.getInputScale()));
+    });
+  for (unsigned l = 0; l < op.getNumLayers(); ++l) {
+    MatrixDescAttr desc = op.getLayerDesc(l);
+    InterpKind input = InterpKind::F32;
+    if (int8)
+      input = l > 0 && isRelu(l - 1) ? InterpKind::U8 : InterpKind::I8;
+    Value bias, biasOffset;
+    InterpretationAttr biasInterp;
+    if (std::optional<unsigned> i = op.getBiasIndex(l)) {
+      bias = op.getBiases()[*i];
+      biasOffset = op.getBiasOffsets()[*i];
+      biasInterp = interp(int8 ? InterpKind::I32 : InterpKind::F32);
+    }
+    Value stride = desc.isStrided() ? op.getWeightStrides()[l] : Value();
+    h = MatVecOp::create(b, loc, VectorType::get({desc.getRows()}, f32), h,
+                         interp(input), /*input_unsigned=*/nullptr,
+                         op.getWeights()[l], op.getWeightOffsets()[l], stride,
+                         desc, bias, biasOffset, biasInterp,
+                         /*output_unsigned=*/nullptr, /*scales=*/Value(),
+                         /*scales_offset=*/Value(), /*fidelity=*/nullptr);
+    if (isRelu(l))
+      h = map(h, [&](int64_t, Value x) {
+        Value positive =
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+        return Value(arith::SelectOp::create(b, loc, positive, x, zero));
+      });
+    if (int8) {
+      Value scales = op.getRequantScales()[l];
+      Value offset = op.getRequantOffsets()[l];
+      h = map(h, [&](int64_t r, Value x) {
+        Value at = arith::AddIOp::create(b, loc, offset, index(4 * r));
+        return Value(arith::MulFOp::create(b, loc, x, loadF32(scales, at)));
+      });
+    }
+  }
+  if (op.getOutputExp())
+    h = map(h, [&](int64_t, Value x) {
+      return Value(math::ExpOp::create(b, loc, x));
+    });
+  vector::StoreOp::create(b, loc, h, op.getOutputs(), ValueRange{row, c0});
   op.erase();
   return success();
 }
@@ -765,6 +900,9 @@ private:
     Value wide = arith::ExtSIOp::create(b, loc, i64(), sum);
     if (bias)
       wide = arith::AddIOp::create(b, loc, wide, bias);
+    // An f32 result is the exact sum rounded once (OpConvertSToF).
+    if (plan.resultElement.isF32())
+      return arith::SIToFPOp::create(b, loc, f32(), wide);
     int64_t lo = plan.resultUnsigned ? 0 : INT32_MIN;
     int64_t hi = plan.resultUnsigned ? int64_t(UINT32_MAX) : INT32_MAX;
     Value clamped = arith::MinSIOp::create(
@@ -1355,10 +1493,16 @@ struct ConvertCoopVecToSPIRVPass
     // Batches in kernels first become loops of matvecs.
     bool failedAny = false;
     for (gpu::GPUModuleOp device : devices) {
-      SmallVector<BatchMatVecOp> batches;
-      device.walk([&](BatchMatVecOp op) { batches.push_back(op); });
-      for (BatchMatVecOp op : batches)
-        failedAny |= failed(expandBatchInKernel(op));
+      SmallVector<Operation *> batches;
+      device.walk([&](Operation *op) {
+        if (isa<BatchMatVecOp, MLPOp>(op))
+          batches.push_back(op);
+      });
+      for (Operation *op : batches)
+        if (auto batch = dyn_cast<BatchMatVecOp>(op))
+          failedAny |= failed(expandBatchInKernel(batch));
+        else
+          failedAny |= failed(expandMlpInKernel(cast<MLPOp>(op)));
     }
     if (failedAny)
       return signalPassFailure();
@@ -1371,7 +1515,8 @@ struct ConvertCoopVecToSPIRVPass
         else if (isa<CoopVecDialect>(op->getDialect())) {
           op->emitOpError("is not supported by convert-coopvec-to-spirv yet "
                           "(lowered here: coopvec.matvec, "
-                          "coopvec.batch_matvec, coopvec.vector_accumulate, "
+                          "coopvec.batch_matvec, coopvec.mlp, "
+                          "coopvec.vector_accumulate, "
                           "coopvec.outer_product_accumulate)");
           failedAny = true;
         }

@@ -95,7 +95,7 @@ module attributes {gpu.container_module} {
     gpu.func @k(%x: vector<16xf16>, %w: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 32 : index
-      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: an F16 matrix takes F16 inputs of f16 or f32 elements here}}
+      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: an F16 matrix takes F16 or F32 inputs of f16 or f32 elements here}}
       %r = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F16, 16x16, RowMajor> stride %s
              : vector<16xf16>, memref<?xi8> -> vector<16xf32>
       gpu.return
@@ -141,9 +141,9 @@ module attributes {gpu.container_module} {
     gpu.func @k(%x: vector<4xi32>, %w: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 16 : index
-      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: an I8/U8 matrix gives i32 results here}}
+      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: an I8/U8 matrix gives i32 or f32 results here}}
       %r = coopvec.matvec %x as PackedS8x32, %w[%c0] matrix<I8, 16x16, RowMajor> stride %s
-             : vector<4xi32>, memref<?xi8> -> vector<16xf32>
+             : vector<4xi32>, memref<?xi8> -> vector<16xf16>
       gpu.return
     }
   }
@@ -333,6 +333,36 @@ module attributes {gpu.container_module} {
       // expected-error@+1 {{'coopvec.matvec' op is not supported by convert-coopvec-to-spirv: matrix interpretation BF16}}
       coopvec.batch_matvec %x as BF16, %w[%c0] matrix<BF16, 8x16, RowMajor> stride %c32
           into %y : memref<4x16xf32>, memref<?xi8> -> memref<4x8xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%x: memref<4x16xf32>, %w: memref<?xi8>, %y: memref<4x8xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c32 = arith.constant 32 : index
+      // expected-error@+1 {{'coopvec.mlp' op is not supported by convert-coopvec-to-spirv: BF16 layers (Vulkan 1.3 has no bf16)}}
+      coopvec.mlp %x layers [%w[%c0] matrix<BF16, 8x16, RowMajor> stride %c32 relu] into %y
+          : memref<4x16xf32>, memref<4x8xf32>, memref<?xi8>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%x: memref<?x16xf32>, %w: memref<?xi8>, %y: memref<?x8xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      // expected-error@+1 {{'coopvec.mlp' op is not supported by convert-coopvec-to-spirv: both batches have a dynamic number of rows, and a shader cannot read a buffer's size: give one of them a static row count}}
+      coopvec.mlp %x layers [%w[%c0] matrix<F32, 8x16, RowMajor> stride %c64 none] into %y
+          : memref<?x16xf32>, memref<?x8xf32>, memref<?xi8>
       gpu.return
     }
   }

@@ -183,14 +183,17 @@ constexpr StringRef kSiFiveFeatures[] = {
 
 constexpr std::pair<I, I> kVkF32In[] = {{I::F32, I::F32}, {I::F16, I::F32}};
 constexpr std::pair<I, I> kVkF16In[] = {{I::F16, I::F16}, {I::F32, I::F16}};
-constexpr std::pair<I, I> kVkS8In[] = {{I::PackedS8x32, I::I8},
-                                       {I::F32, I::I8}};
+constexpr std::pair<I, I> kVkS8In[] = {
+    {I::PackedS8x32, I::I8}, {I::F32, I::I8}, {I::F32, I::U8}};
 constexpr std::pair<I, I> kPackedU8[] = {{I::PackedU8x32, I::U8}};
 constexpr I kU8[] = {I::U8}, kU32[] = {I::U32};
 // 8-bit products are SDot, UDot or SUDot (either side signed), so every
 // signedness pairing is native.
-// Integer biases are read as 16 or 32 bits and added exactly.
+// Integer biases are read as 16 or 32 bits and added exactly; the exact
+// sum is an i32 (saturated) or rounded once to f32 (a quantized layer's
+// accumulator, what coopvec.mlp's I8 layers scale).
 constexpr I kVkIntBiases[] = {I::I32, I::U32, I::I16, I::U16};
+constexpr I kVkIntResults[] = {I::I32, I::F32};
 // 8-, 6- and 4-bit floats have no Vulkan 1.3 type: inputs are converted
 // and weights (and their block scales: MX UE8M0, NVFP4 UE4M3) decoded in
 // integer code, products in f32.
@@ -203,9 +206,10 @@ constexpr I kVkSmallFloat[] = {I::F8_E4M3, I::F8_E5M2, I::F6_E2M3, I::F6_E3M2,
 constexpr MatVecGroup kVulkanMatVec[] = {
     {kVkF32In, kF32, kF32, true, {}},
     {kVkF16In, kF16, kF16F32, true, {}},
+    {kVkF32In, kF16, kF16F32, true, {}, kF16F32},
     {kVkSmallFloatIn, kVkSmallFloat, kF16F32, true, {}, kF16F32},
-    {kVkS8In, kI8, kI32, true, {}, kVkIntBiases},
-    {kVkS8In, kU8, kI32, true, {}, kVkIntBiases},
+    {kVkS8In, kI8, kVkIntResults, true, {}, kVkIntBiases},
+    {kVkS8In, kU8, kVkIntResults, true, {}, kVkIntBiases},
     {kPackedU8, kU8, kU32, true, {}, kVkIntBiases},
     {kPackedU8, kI8, kI32, true, {}, kVkIntBiases},
 };
@@ -231,10 +235,10 @@ constexpr AccumRow kVulkanOuterProduct[] = {
     {I::I32, I::I8},  {I::I32, I::U8},  {I::I32, I::I16}, {I::I32, I::U16},
     {I::I32, I::I32}, {I::I32, I::U32}, {I::I32, I::F16}, {I::I32, I::F32}};
 // Block scales: UE8M0 ("e8m0") and UE4M3 (an "fp8" type) scale bytes; a
-// batch_matvec in a kernel is a loop of matvecs.
+// batch_matvec or mlp in a kernel is a loop of matvecs.
 constexpr StringRef kVulkanFeatures[] = {
-    "int_dot_product", "float16", "storage8", "storage16",   "convert", "pack",
-    "block_scale",     "e8m0",    "fp8",      "batch_matvec"};
+    "int_dot_product", "float16", "storage8", "storage16",    "convert", "pack",
+    "block_scale",     "e8m0",    "fp8",      "batch_matvec", "mlp"};
 
 //===----------------------------------------------------------------------===//
 // Tenstorrent Wormhole B0: the matrix unit multiplies in0 8x16 (8 activation

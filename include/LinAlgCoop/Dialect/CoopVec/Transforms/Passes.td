@@ -68,7 +68,8 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
       (`int_dot_product`, packed and f32 inputs, I8 to I32 and U8 to U32),
       8-, 6- and 4-bit float matrices decoded in integer code, plain or
       with MX/NVFP4 block scales (`block_scale`, `e8m0`, `fp8`),
-      `batch_matvec` (in a kernel: a loop of matvecs), `storage8`,
+      `batch_matvec` and `mlp` (in a kernel: loops of matvecs; I8 matrices
+      with f32 results, F16 matrices with F32 inputs), `storage8`,
       `storage16`, `convert`, `pack`; vector and outer-product accumulation
       (compare-and-swap loops where atomics are missing); transpose
       allowed.
