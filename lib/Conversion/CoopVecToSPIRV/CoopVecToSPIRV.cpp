@@ -68,6 +68,16 @@ struct IndexArith {
   Value rem(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
 };
 
+/// The SPIR-V float op `SpirvOp` (FAdd, FSub, FMul) of `x` and `y`,
+/// decorated NoContraction so that a driver cannot fuse it with another:
+/// the CPU reference's roundings.
+template <typename SpirvOp>
+Value exactOp(OpBuilder &b, Location loc, Value x, Value y) {
+  auto op = SpirvOp::create(b, loc, x.getType(), x, y);
+  op->setAttr("no_contraction", b.getUnitAttr());
+  return op;
+}
+
 /// SPIR-V vectors have 2, 3 or 4 elements (8 and 16 need Vector16).
 constexpr int64_t kMaxVectorElements = 4;
 
@@ -665,19 +675,11 @@ private:
   /// 8-bit value in an i32, by the DXIL conversion rules; the f32 rounding
   /// steps are NoContraction.
   Value inputByteValue(int64_t i) {
-    auto exact = [&](auto op) {
-      op->setAttr("no_contraction", b.getUnitAttr());
-      return Value(op);
-    };
     return dxilInputToByte(
         b, loc, vector::ExtractOp::create(b, loc, op.getInput(), i),
         plan.inputSigned(), plan.inputElementsUnsigned,
-        [&](Value x, Value y) {
-          return exact(spirv::FAddOp::create(b, loc, f32(), x, y));
-        },
-        [&](Value x, Value y) {
-          return exact(spirv::FSubOp::create(b, loc, f32(), x, y));
-        });
+        [&](Value x, Value y) { return exactOp<spirv::FAddOp>(b, loc, x, y); },
+        [&](Value x, Value y) { return exactOp<spirv::FSubOp>(b, loc, x, y); });
   }
 
   /// The input in a Function array: K f32 values, or the 32-bit words of
@@ -717,11 +719,8 @@ private:
   Value multiplyAdd(Value sum, Value w, Value x) {
     if (fma)
       return spirv::GLFmaOp::create(b, loc, f32(), w, x, sum);
-    auto product = spirv::FMulOp::create(b, loc, f32(), w, x);
-    product->setAttr("no_contraction", b.getUnitAttr());
-    auto added = spirv::FAddOp::create(b, loc, f32(), sum, product);
-    added->setAttr("no_contraction", b.getUnitAttr());
-    return added;
+    return exactOp<spirv::FAddOp>(b, loc, sum,
+                                  exactOp<spirv::FMulOp>(b, loc, w, x));
   }
 
   /// The f32 value of the block scale of weight (row, col): byte
@@ -759,10 +758,7 @@ private:
           byte, smallFloatFormat(plan.matrixKind));
       if (!plan.scaleBlock)
         return w;
-      auto scaled =
-          spirv::FMulOp::create(b, loc, f32(), w, blockScale(row, col));
-      scaled->setAttr("no_contraction", b.getUnitAttr());
-      return scaled;
+      return exactOp<spirv::FMulOp>(b, loc, w, blockScale(row, col));
     }
     if (plan.family == Family::F16) {
       Value bits = loadBytes(op.getMatrix(), elementByte(row, col, 2), 2);
@@ -890,11 +886,8 @@ private:
       }
     }
     if (plan.family != Family::Int8) {
-      if (bias) {
-        auto added = spirv::FAddOp::create(b, loc, f32(), sum, bias);
-        added->setAttr("no_contraction", b.getUnitAttr());
-        sum = added;
-      }
+      if (bias)
+        sum = exactOp<spirv::FAddOp>(b, loc, sum, bias);
       return plan.resultElement.isF16() ? dxilToF16(sum) : sum;
     }
     Value wide = arith::ExtSIOp::create(b, loc, i64(), sum);
@@ -1028,8 +1021,7 @@ void atomicAddFloat(OpBuilder &b, Location loc, Value words, Value address,
         } else {
           old = arith::BitcastOp::create(b, loc, f32, field);
         }
-        auto sum = spirv::FAddOp::create(b, loc, f32, old, addend);
-        sum->setAttr("no_contraction", b.getUnitAttr());
+        Value sum = exactOp<spirv::FAddOp>(b, loc, old, addend);
         if (f8)
           return k.dxilToF8(sum, e5m2);
         if (!half)
@@ -1082,10 +1074,6 @@ void atomicAddFloatToInteger(OpBuilder &b, Location loc, Value words,
     return Value(
         arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(float(v))));
   };
-  auto exact = [&](Operation *op) {
-    op->setAttr("no_contraction", b.getUnitAttr());
-    return op->getResult(0);
-  };
   atomicUpdateField(
       b, loc, words, address, e.bits,
       [&](BitConversions &k, Value field) -> Value {
@@ -1093,15 +1081,13 @@ void atomicAddFloatToInteger(OpBuilder &b, Location loc, Value words,
         Value oldF = e.isSigned
                          ? Value(arith::SIToFPOp::create(b, loc, f32, old))
                          : Value(arith::UIToFPOp::create(b, loc, f32, old));
-        Value sum = exact(spirv::FAddOp::create(b, loc, f32, oldF, addend));
+        Value sum = exactOp<spirv::FAddOp>(b, loc, oldF, addend);
         // Nearest even: |sum| + 2^23 - 2^23 below 2^23 (exact there), the
         // value itself above (already an integer); the sign put back.
         Value magnitude = spirv::GLFAbsOp::create(b, loc, f32, sum);
-        Value rounded = exact(spirv::FSubOp::create(
-            b, loc, f32,
-            exact(spirv::FAddOp::create(b, loc, f32, magnitude,
-                                        constant(0x1p23))),
-            constant(0x1p23)));
+        Value rounded = exactOp<spirv::FSubOp>(
+            b, loc, exactOp<spirv::FAddOp>(b, loc, magnitude, constant(0x1p23)),
+            constant(0x1p23));
         rounded = arith::SelectOp::create(
             b, loc,
             arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, magnitude,
@@ -1269,10 +1255,7 @@ struct OuterProductToSPIRV : OpRewritePattern<OuterProductAccumulateOp> {
       if (integerVectors) {
         product = arith::MulIOp::create(rewriter, loc, a, b);
       } else {
-        auto mul =
-            spirv::FMulOp::create(rewriter, loc, rewriter.getF32Type(), a, b);
-        mul->setAttr("no_contraction", rewriter.getUnitAttr());
-        product = mul;
+        product = exactOp<spirv::FMulOp>(rewriter, loc, a, b);
       }
       Value major = rowMajor ? i : j, minor = rowMajor ? j : i;
       Value address;

@@ -31,9 +31,10 @@
     if (vl % (8 * (TN)))                                                       \
       __builtin_trap();                                                        \
     size_t e = vl * (TM) / 8;                                                  \
+    /* Every byte of b that is read is stored (vl whole tiles); a may be       \
+     * longer than vs1 at small VLEN, and reads as 0 past it. */               \
     BTY##_t b[bmax];                                                           \
     ATY##_t a[8 * (TM)];                                                       \
-    memset(b, 0, sizeof b);                                                    \
     memset(a, 0, sizeof a);                                                    \
     __riscv_vse8_v_##BE##L8S(b, vs2, vl);                                      \
     __riscv_vse8_v_##AE##m1(a, vs1, amax < 8 * (TM) ? amax : 8 * (TM));        \
