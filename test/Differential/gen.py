@@ -77,10 +77,13 @@ def dxil_supports(op):
 VK_MATVEC = [
     ("F32", "F32", ("f32", "f16"), ("F32",)),
     ("F16", "F16", ("f16", "f32"), ("F32", "F16")),
-    ("I8", "PackedS8x32", ("i32",), ("I32",)),
-    ("I8", "I8", ("f32",), ("I32",)),
-    ("U8", "PackedS8x32", ("i32",), ("I32",)),
-    ("U8", "I8", ("f32",), ("I32",)),
+    ("F16", "F32", ("f16", "f32"), ("F32", "F16")),
+    ("I8", "PackedS8x32", ("i32",), ("I32", "F32")),
+    ("I8", "I8", ("f32",), ("I32", "F32")),
+    ("I8", "U8", ("f32",), ("I32", "F32")),
+    ("U8", "PackedS8x32", ("i32",), ("I32", "F32")),
+    ("U8", "I8", ("f32",), ("I32", "F32")),
+    ("U8", "U8", ("f32",), ("I32", "F32")),
     ("U8", "PackedU8x32", ("i32",), ("U32",)),
     ("I8", "PackedU8x32", ("i32",), ("I32",)),
 ] + [(matrix, interp, ("f16", "f32"), ("F32", "F16"))
@@ -113,7 +116,8 @@ def vulkan_supports(op):
             if (op["matrix"] == matrix and op["in_interp"] == interp and op["in_phys"] in phys
                     and res in results
                     and (op["bias"] is None or op["bias"] == res
-                         or (res in ("I32", "U32") and op["bias"] in VK_INT_BIASES)
+                         or ((res in ("I32", "U32") or matrix in ("I8", "U8"))
+                             and op["bias"] in VK_INT_BIASES)
                          or (res in ("F32", "F16") and op["bias"] in ("F32", "F16")))
                     and not (op["in_uns"] and op["in_phys"].startswith("f"))):
                 return True
@@ -872,6 +876,8 @@ def gen_vulkan_matvec_spec(rng, chained=None):
     op["out"], op["out_uns"] = {"F32": ("f32", False), "F16": ("f16", False), "I32": ("i32", False),
                                 "U32": ("i32", True)}[res]
     op["bias"] = res if rng.random() < 0.6 else None
+    if op["bias"] and matrix in ("I8", "U8"):
+        op["bias"] = str(rng.choice(list(VK_INT_BIASES)))
     return op
 
 
