@@ -471,8 +471,9 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
       their codes by the DXIL rule and codes (two 4-bit ones to a byte, the
       even stored column low) and scales decoded to exact `f32` values in
       integer code; a scaled weight is one `NoContraction` multiply
-      (exact, or inf where `f32` overflows, as the CPU reference's); then
-      as `F32`.
+      (exact, or inf where `f32` overflows, as the CPU reference's; the
+      smallest scales and weights are f32 subnormals, which a device may
+      flush: the shaders declare no `DenormPreserve`); then as `F32`.
     * Matrices in every layout: `RowMajor`/`ColumnMajor` with the op's
       stride, and the optimal layouts (plain or transposed) at the byte
       offsets of `LinAlgCoop/Runtime/Layout.h`'s formulas, computed in the

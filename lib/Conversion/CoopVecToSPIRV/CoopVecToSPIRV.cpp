@@ -253,8 +253,7 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
       return unsupported("an I8/U8 matrix takes PackedS8x32/PackedU8x32 "
                          "inputs (i32 words) or I8/U8 inputs (f32, i32 or "
                          "i16 elements) here");
-    if (!plan.resultElement.isInteger(32) &&
-        !(plan.resultElement.isF32() && !plan.resultUnsigned))
+    if (!plan.resultElement.isInteger(32) && !plan.resultElement.isF32())
       return unsupported("an I8/U8 matrix gives i32 or f32 results here");
     if (plan.biasKind &&
         !llvm::is_contained({InterpKind::I32, InterpKind::U32,

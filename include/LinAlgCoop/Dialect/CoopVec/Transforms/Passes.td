@@ -65,7 +65,8 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
       `cpu-host` profile lists `math_fidelity` too: the CPU runs the
       Wormhole model.
     * `vulkan1.3`: core Vulkan 1.3: f32, f16 (`float16`), int8 dot products
-      (`int_dot_product`, packed and f32 inputs, I8 to I32 and U8 to U32),
+      (`int_dot_product`, packed and f32 inputs; I8/U8 matrices to I32 or
+      F32, packed U8 inputs by U8 matrices to U32),
       8-, 6- and 4-bit float matrices decoded in integer code, plain or
       with MX/NVFP4 block scales (`block_scale`, `e8m0`, `fp8`),
       `batch_matvec` and `mlp` (in a kernel: loops of matvecs; I8 matrices
