@@ -68,6 +68,29 @@ struct IndexArith {
   Value rem(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
 };
 
+/// The `bytes` little-endian bytes of the byte buffer `buffer` from byte
+/// `at`, as an integer of 8 * `bytes` bits.
+Value loadLittleEndian(OpBuilder &b, Location loc, Value buffer, Value at,
+                       unsigned bytes) {
+  Type wide = b.getIntegerType(8 * bytes);
+  Value value;
+  for (unsigned i = 0; i < bytes; ++i) {
+    Value where =
+        i ? Value(arith::AddIOp::create(
+                b, loc, at, arith::ConstantIndexOp::create(b, loc, i)))
+          : at;
+    Value byte = memref::LoadOp::create(b, loc, buffer, ValueRange{where});
+    if (bytes == 1)
+      return byte;
+    Value part = arith::ExtUIOp::create(b, loc, wide, byte);
+    if (i)
+      part = arith::ShLIOp::create(
+          b, loc, part, arith::ConstantIntOp::create(b, loc, wide, 8 * i));
+    value = i ? Value(arith::OrIOp::create(b, loc, value, part)) : part;
+  }
+  return value;
+}
+
 /// The SPIR-V float op `SpirvOp` (FAdd, FSub, FMul) of `x` and `y`,
 /// decorated NoContraction so that a driver cannot fuse it with another:
 /// the CPU reference's roundings.
@@ -448,7 +471,6 @@ LogicalResult expandMlpInKernel(MLPOp op) {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   FloatType f32 = b.getF32Type();
-  Type i32 = b.getI32Type();
   auto interp = [&](InterpKind k) { return InterpretationAttr::get(ctx, k); };
   auto isRelu = [&](unsigned l) {
     return op.getActivations()[l] == static_cast<int32_t>(Activation::Relu);
@@ -467,21 +489,6 @@ LogicalResult expandMlpInKernel(MLPOp op) {
     for (int64_t i = 0; i < type.getNumElements(); ++i)
       elements.push_back(f(i, vector::ExtractOp::create(b, loc, v, i)));
     return Value(vector::FromElementsOp::create(b, loc, type, elements));
-  };
-  // The little-endian f32 at byte `at` of a byte buffer.
-  auto loadF32 = [&](Value buffer, Value at) {
-    Value word;
-    for (int64_t i = 0; i < 4; ++i) {
-      Value byte = memref::LoadOp::create(
-          b, loc, buffer,
-          ValueRange{arith::AddIOp::create(b, loc, at, index(i))});
-      Value part = arith::ExtUIOp::create(b, loc, i32, byte);
-      if (i)
-        part = arith::ShLIOp::create(
-            b, loc, part, arith::ConstantIntOp::create(b, loc, i32, 8 * i));
-      word = i ? Value(arith::OrIOp::create(b, loc, word, part)) : part;
-    }
-    return Value(arith::BitcastOp::create(b, loc, f32, word));
   };
 
   Value h = vector::LoadOp::create(b, loc, VectorType::get({k0}, f32),
@@ -520,7 +527,9 @@ LogicalResult expandMlpInKernel(MLPOp op) {
       Value offset = op.getRequantOffsets()[l];
       h = map(h, [&](int64_t r, Value x) {
         Value at = arith::AddIOp::create(b, loc, offset, index(4 * r));
-        return Value(arith::MulFOp::create(b, loc, x, loadF32(scales, at)));
+        Value scale = arith::BitcastOp::create(
+            b, loc, f32, loadLittleEndian(b, loc, scales, at, 4));
+        return Value(arith::MulFOp::create(b, loc, x, scale));
       });
     }
   }
@@ -601,24 +610,8 @@ private:
     return memref::AllocaOp::create(b, loc, type);
   }
 
-  /// The `bytes` little-endian bytes of `buffer` from byte `at`, as an
-  /// integer of 8 * `bytes` bits.
   Value loadBytes(Value buffer, Value at, unsigned bytes) {
-    Type wide = b.getIntegerType(8 * bytes);
-    Value value;
-    for (unsigned i = 0; i < bytes; ++i) {
-      Value where = i ? Value(arith::AddIOp::create(b, loc, at, index(i))) : at;
-      Value byte = memref::LoadOp::create(b, loc, buffer, ValueRange{where});
-      if (bytes == 1)
-        return byte;
-      Value part = arith::ExtUIOp::create(b, loc, wide, byte);
-      if (i)
-        part = arith::ShLIOp::create(
-            b, loc, part,
-            arith::ConstantIntOp::create(b, loc, wide, 8 * i));
-      value = i ? Value(arith::OrIOp::create(b, loc, value, part)) : part;
-    }
-    return value;
+    return loadLittleEndian(b, loc, buffer, at, bytes);
   }
 
   /// Byte index of element (row, col) of `bytes` bytes of the (logical)
