@@ -105,6 +105,12 @@ struct BitConversions {
   /// f32 -> bf16, round to nearest even, NaN the quiet NaN of its sign
   /// (0x7fc0), as coopvecConvertF32.
   Value toBF16(Value x);
+
+  /// f32 -> bf16 bits (the low 16 bits of an i32) by the DXIL rule
+  /// (coopvecDxilConvert): round to nearest even, a finite value beyond the
+  /// range saturates to +-0x7f7f, infinities stay, NaN the quiet NaN of its
+  /// sign (0x7fc0).
+  Value dxilToBF16Bits(Value x);
 };
 
 } // namespace mlir::coopvec

@@ -457,7 +457,9 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
       rules (round to nearest even, saturate, NaN reads as 0) and go
       through the same dot products; results are `i32` (saturated) or
       `f32` (the exact sum plus bias rounded once).
-    * `F16`/`F32` matrices (an `F16` matrix takes `F16` or `F32` inputs):
+    * `F16`/`F32`/`BF16` matrices (an `F16` matrix takes `F16` or `F32`
+      inputs, a `BF16` one `BF16` inputs, converted by the DXIL rule:
+      nearest even, saturating; BF16 values are exact in `f32`):
       one product per weight in the CPU reference's
       order, `f32` multiply then add, each decorated `NoContraction` so a
       driver cannot fuse them (bit-identical to the CPU); with `fma=true`,
@@ -474,6 +476,16 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
       (exact, or inf where `f32` overflows, as the CPU reference's; the
       smallest scales and weights are f32 subnormals, which a device may
       flush: the shaders declare no `DenormPreserve`); then as `F32`.
+    * Math fidelity (`#coopvec.math_fidelity`): `BF16` and `F32` (TF32)
+      matrices, and `BFP8`/`BFP4` ones (data and shared exponents, decoded
+      to BF16 as the unpacker does), run the CPU runtime's Wormhole model
+      (`docs/WormholeFidelity.md`) in integer code, bit-identical to the
+      CPU: per K block, 32-wide K tile and fidelity phase, each 16-wide
+      chunk's mantissa-slice products and Dst are summed exactly in a
+      `Function` array of twenty 32-bit limbs (held in `i64`), and Dst is
+      rounded to f32 or bf16 (ties away, flushed below 2^-126, exponent 255
+      an ordinary binade); then the packer's conversion and L1
+      accumulation from the bias.
     * Matrices in every layout: `RowMajor`/`ColumnMajor` with the op's
       stride, and the optimal layouts (plain or transposed) at the byte
       offsets of `LinAlgCoop/Runtime/Layout.h`'s formulas, computed in the

@@ -28,6 +28,7 @@
 #include "LinAlgCoop/Conversion/OptimalLayout.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
+#include "WormholeArith.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -112,7 +113,11 @@ static_assert(kMaxDim * 255 * 255 <= INT32_MAX, "i32 sums may overflow");
 /// F32, F16 and small-float (8-, 6- and 4-bit, block-scaled or not)
 /// matrices multiply f32 values (small floats and their scales decoded
 /// exactly); I8/U8 matrices dot four bytes.
-enum class Family { F32, F16, SmallFloat, Int8 };
+///
+/// Wormhole is a product with a #coopvec.math_fidelity: the Tenstorrent
+/// model of the CPU runtime (WormholeArith.h) on BF16, TF32 (F32) or
+/// block-float (BFP8, BFP4) matrices.
+enum class Family { F32, F16, BF16, SmallFloat, Int8, Wormhole };
 
 /// What the lowering needs to know about one supported coopvec.matvec.
 struct Plan {
@@ -130,6 +135,14 @@ struct Plan {
   Type inputElement, resultElement;
   bool resultUnsigned;
   std::optional<InterpKind> biasKind;
+  /// Wormhole: the fidelity's phase count (1 to 4), BF16 (else TF32) Src
+  /// operands, the Dst and L1 formats (BF16, else F32), L1 accumulation
+  /// and its K block (K without one), and the block-float datum width (8,
+  /// 4; 0 for BF16/F32 matrices).
+  int64_t phases = 0;
+  bool srcBf16 = false, dstBf16 = false, packBf16 = false, l1Acc = false;
+  int64_t kBlock = 0;
+  unsigned bfpBits = 0;
 
   bool packedInput() const {
     return inputKind == InterpKind::PackedS8x32 ||
@@ -140,8 +153,10 @@ struct Plan {
   }
   /// 32-bit words of four 8-bit values along K.
   int64_t words() const { return (k + 3) / 4; }
-  /// Whether two matrix elements share a byte (F4_E2M1).
-  bool nibbles() const { return matrixKind == InterpKind::F4_E2M1; }
+  /// Whether two matrix elements share a byte (F4_E2M1, BFP4).
+  bool nibbles() const {
+    return matrixKind == InterpKind::F4_E2M1 || matrixKind == InterpKind::BFP4;
+  }
 };
 
 /// The bit format of a small-float matrix element.
@@ -186,9 +201,6 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
   if (!op->getParentOfType<gpu::GPUFuncOp>())
     return unsupported("it is not inside a gpu.func (one vector per "
                        "invocation of a kernel or device function)");
-  if (op.getFidelity())
-    return unsupported("math fidelity is a Tenstorrent model with no SPIR-V "
-                       "lowering");
   MatrixDescAttr desc = op.getMatrixDesc();
   // The optimal layouts are coopvec's own (Layout.h): the shader computes
   // their addresses as the CPU runtime does.
@@ -227,17 +239,38 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
     if (!isa<Float16Type, Float32Type>(plan.resultElement))
       return unsupported("an " + matrix +
                          " matrix gives f16 or f32 results here");
-    if (plan.biasKind && *plan.biasKind != InterpKind::F16 &&
-        *plan.biasKind != InterpKind::F32)
-      return unsupported("an " + matrix + " matrix takes an F16 or F32 bias "
-                         "here");
+    if (plan.biasKind && !llvm::is_contained({InterpKind::F16, InterpKind::BF16,
+                                              InterpKind::F32},
+                                             *plan.biasKind))
+      return unsupported("an " + matrix +
+                         " matrix takes an F16, BF16 or F32 "
+                         "bias here");
     return plan;
   };
 
   InterpKind matrixKind = plan.matrixKind;
+  if (MathFidelityAttr fidelity = op.getFidelityAttr()) {
+    // The verifier's rules (verifyFidelity) leave BF16/F32 matrices with
+    // inputs of their own interpretation and BFP8/BFP4 ones (shared
+    // exponents as UE8M0 x 16 scales) with BF16 inputs, f16 or f32 input
+    // elements, f32 results, and a bias in the L1 format with l1_acc.
+    plan.family = Family::Wormhole;
+    plan.phases = static_cast<int64_t>(fidelity.getFidelity()) + 1;
+    plan.srcBf16 = plan.inputKind == InterpKind::BF16;
+    plan.dstBf16 = fidelity.getDst().isBF16();
+    plan.packBf16 = fidelity.getL1Format().isBF16();
+    plan.l1Acc = fidelity.getL1Acc();
+    plan.kBlock = fidelity.getKBlock() ? fidelity.getKBlock() : plan.k;
+    plan.bfpBits = matrixKind == InterpKind::BFP8   ? 8
+                   : matrixKind == InterpKind::BFP4 ? 4
+                                                    : 0;
+    if (plan.bfpBits)
+      plan.scaleBlock = desc.getBlockSize();
+    return plan;
+  }
   if (isSmallFloat(matrixKind)) {
     // Block-float matrices (BFP8, BFP4) are Wormhole's and need a fidelity
-    // clause, rejected above: every block scale here is an MX/NVFP4 one.
+    // clause, planned above: every block scale here is an MX/NVFP4 one.
     plan.family = Family::SmallFloat;
     if (desc.isBlockScaled()) {
       plan.scaleUE8M0 = isa<Float8E8M0FNUType>(desc.getScaleType());
@@ -259,6 +292,12 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
       return unsupported("an F16 matrix takes F16 or F32 inputs of f16 or "
                          "f32 elements here");
     return floatFamily("F16", plan.inputKind);
+  }
+  if (matrixKind == InterpKind::BF16) {
+    // BF16 values are exact in f32: F32 products of the DXIL-converted
+    // inputs (Vulkan 1.3 has no bf16 type).
+    plan.family = Family::BF16;
+    return floatFamily("BF16", InterpKind::BF16);
   }
   if (matrixKind == InterpKind::F32) {
     plan.family = Family::F32;
@@ -288,8 +327,9 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
   }
   return unsupported("matrix interpretation " +
                      desc.getInterpretation().getName() +
-                     " (lowered here: F32, F16, F8_E4M3, F8_E5M2, F6_E2M3, "
-                     "F6_E3M2, F4_E2M1, I8, U8)");
+                     " (lowered here: F32, F16, BF16, F8_E4M3, F8_E5M2, "
+                     "F6_E2M3, F6_E3M2, F4_E2M1, I8, U8; BFP8, BFP4 with "
+                     "math fidelity)");
 }
 
 /// Whether `type` is a vector SPIR-V cannot hold.
@@ -454,12 +494,13 @@ LogicalResult expandBatchInKernel(BatchMatVecOp op) {
 ///     floatToU8/floatToS8), the last layer's are the results;
 ///   * `exp` on the results (math.exp, so GL.Exp: within the driver's exp
 ///     precision of the CPU's glibc expf).
-/// BF16 networks (Vulkan 1.3 has no bf16) are a located error.
+/// BF16 networks (the CPU's BF16 network is not ported) are a located error.
 LogicalResult expandMlpInKernel(MLPOp op) {
   InterpKind kind = op.getLayerDesc(0).getInterpretation().getKind();
   if (kind == InterpKind::BF16)
     return op.emitOpError("is not supported by convert-coopvec-to-spirv: "
-                          "BF16 layers (Vulkan 1.3 has no bf16)");
+                          "BF16 layers (only F32, F16 and I8 networks are "
+                          "expanded here)");
   FailureOr<int64_t> rows = staticRows(op, op.getInputs(), op.getOutputs());
   if (failed(rows))
     return failure();
@@ -555,15 +596,23 @@ public:
   Value emit() {
     Value xs = storeInputs();
     Value results = privateArray(plan.m, plan.resultElement);
+    Value exactSum;
+    if (plan.family == Family::Wormhole)
+      exactSum = privateArray(WormholeArith::kSumLimbs, i64());
     Value zero = index(0);
     auto rows = scf::ForOp::create(b, loc, zero, index(plan.m), index(1));
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(rows.getBody());
       Value row = rows.getInductionVar();
-      Value sum = plan.family == Family::Int8 ? dotRow(row, xs)
-                                              : floatRow(row, xs);
-      memref::StoreOp::create(b, loc, finish(sum, row), results, row);
+      Value result;
+      if (plan.family == Family::Wormhole)
+        result = wormholeRow(row, xs, WormholeArith{b, loc, exactSum});
+      else
+        result = finish(plan.family == Family::Int8 ? dotRow(row, xs)
+                                                    : floatRow(row, xs),
+                        row);
+      memref::StoreOp::create(b, loc, result, results, row);
     }
     SmallVector<Value> elements;
     for (int64_t row = 0; row < plan.m; ++row)
@@ -647,14 +696,18 @@ private:
   Value dxilToF16(Value x) { return BitConversions{b, loc}.dxilToF16(x); }
 
   /// Input element `i` as the f32 value a float product reads: converted
-  /// to the input interpretation (F32, F16, F8_E4M3 or F8_E5M2) by the DXIL
-  /// rule, then widened exactly.
+  /// to the input interpretation (F32, F16, BF16, F8_E4M3 or F8_E5M2) by
+  /// the DXIL rule, then widened exactly.
   Value inputFloat(int64_t i) {
     Value x = vector::ExtractOp::create(b, loc, op.getInput(), i);
     if (plan.inputKind == InterpKind::F16 && plan.inputElement.isF32())
       x = dxilToF16(x);
     if (!x.getType().isF32())
       x = arith::ExtFOp::create(b, loc, f32(), x);
+    if (plan.inputKind == InterpKind::BF16) {
+      BitConversions bits{b, loc};
+      x = bits.bf16ToF32(bits.dxilToBF16Bits(x));
+    }
     if (isF8(plan.inputKind)) {
       BitConversions bits{b, loc};
       bool e5m2 = plan.inputKind == InterpKind::F8_E5M2;
@@ -677,6 +730,18 @@ private:
   /// The input in a Function array: K f32 values, or the 32-bit words of
   /// four 8-bit values (bytes beyond K are zero).
   Value storeInputs() {
+    if (plan.family == Family::Wormhole) {
+      // The SrcB bits of each element.
+      Value xs = privateArray(plan.k, i32());
+      WormholeArith wh{b, loc, Value()};
+      for (int64_t i = 0; i < plan.k; ++i)
+        memref::StoreOp::create(
+            b, loc,
+            wh.inputToSrc(vector::ExtractOp::create(b, loc, op.getInput(), i),
+                          plan.srcBf16),
+            xs, ValueRange{index(i)});
+      return xs;
+    }
     if (plan.family != Family::Int8) {
       Value xs = privateArray(plan.k, f32());
       for (int64_t i = 0; i < plan.k; ++i)
@@ -715,17 +780,21 @@ private:
                                   exactOp<spirv::FMulOp>(b, loc, w, x));
   }
 
-  /// The f32 value of the block scale of weight (row, col): byte
-  /// `row * ceil(K / block) + col / block` after the scales offset.
-  Value blockScale(Value row, Value col) {
+  /// The byte of the block scale of weight (row, col): `row * ceil(K /
+  /// block) + col / block` after the scales offset.
+  Value scaleByte(Value row, Value col) {
     int64_t perRow = llvm::divideCeil(plan.k, plan.scaleBlock);
-    Value at = arith::AddIOp::create(
+    return arith::AddIOp::create(
         b, loc, op.getScalesOffset(),
         arith::AddIOp::create(
             b, loc, arith::MulIOp::create(b, loc, row, index(perRow)),
             arith::DivUIOp::create(b, loc, col, index(plan.scaleBlock))));
-    Value byte =
-        arith::ExtUIOp::create(b, loc, i32(), loadBytes(op.getScales(), at, 1));
+  }
+
+  /// The f32 value of the block scale of weight (row, col).
+  Value blockScale(Value row, Value col) {
+    Value byte = arith::ExtUIOp::create(
+        b, loc, i32(), loadBytes(op.getScales(), scaleByte(row, col), 1));
     BitConversions bits{b, loc};
     return plan.scaleUE8M0 ? bits.ue8m0ToF32(byte)
                            : bits.smallFloatToF32(byte, BitConversions::kUE4M3);
@@ -752,6 +821,10 @@ private:
         return w;
       return exactOp<spirv::FMulOp>(b, loc, w, blockScale(row, col));
     }
+    if (plan.family == Family::BF16)
+      return BitConversions{b, loc}.bf16ToF32(arith::ExtUIOp::create(
+          b, loc, i32(),
+          loadBytes(op.getMatrix(), elementByte(row, col, 2), 2)));
     if (plan.family == Family::F16) {
       Value bits = loadBytes(op.getMatrix(), elementByte(row, col, 2), 2);
       Value half = arith::BitcastOp::create(b, loc, b.getF16Type(), bits);
@@ -847,13 +920,142 @@ private:
     return sum;
   }
 
+  /// The SrcA bits of weight (row, col) of a Wormhole product: a BF16 or
+  /// F32 element, or a block-float datum decoded with its block's shared
+  /// exponent (a UE8M0 x 16 scale byte) to BF16; then unpacked.
+  Value wormholeWeight(WormholeArith &wh, Value row, Value col) {
+    Value bits;
+    if (plan.bfpBits) {
+      Value datum = arith::ExtUIOp::create(
+          b, loc, i32(),
+          loadBytes(op.getMatrix(), elementByte(row, col, 1), 1));
+      if (plan.bfpBits == 4) {
+        // The even stored column in the low nibble.
+        Value stored = plan.desc.getTranspose() ? row : col;
+        Value odd = arith::IndexCastUIOp::create(
+            b, loc, i32(), arith::RemUIOp::create(b, loc, stored, index(2)));
+        datum = arith::AndIOp::create(
+            b, loc,
+            arith::ShRUIOp::create(
+                b, loc, datum, arith::MulIOp::create(b, loc, odd, int32(4))),
+            int32(0xF));
+      }
+      Value exponent = arith::ExtUIOp::create(
+          b, loc, i32(), loadBytes(op.getScales(), scaleByte(row, col), 1));
+      bits = wh.bfpToBits(datum, exponent, plan.bfpBits);
+    } else if (plan.matrixKind == InterpKind::BF16) {
+      bits = arith::ShLIOp::create(
+          b, loc,
+          arith::ExtUIOp::create(
+              b, loc, i32(),
+              loadBytes(op.getMatrix(), elementByte(row, col, 2), 2)),
+          int32(16));
+    } else {
+      bits = loadBytes(op.getMatrix(), elementByte(row, col, 4), 4);
+    }
+    return wh.unpack(bits, plan.srcBf16);
+  }
+
+  /// An f32 bias element's bits, or a BF16 one's as f32 bits.
+  Value biasBits(Value row) {
+    bool bf16 = *plan.biasKind == InterpKind::BF16;
+    Value at = arith::AddIOp::create(
+        b, loc, op.getBiasOffset(),
+        arith::MulIOp::create(b, loc, row, index(bf16 ? 2 : 4)));
+    Value bits = loadBytes(op.getBias(), at, bf16 ? 2 : 4);
+    if (!bf16)
+      return bits;
+    return arith::ShLIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i32(), bits), int32(16));
+  }
+
+  /// Result `row` of a Wormhole product (coopvecWormholeMatmul for one
+  /// output): the L1 value starts from the bias (or zero); each K block
+  /// starts Dst from zero and, per 32-wide K tile and fidelity phase, adds
+  /// each 16-wide chunk's exact slice products to Dst and rounds Dst to its
+  /// format; the packer converts Dst to the L1 format (rounding f32 to
+  /// bf16) and, with l1_acc, adds it to L1, rounded to the L1 format.
+  Value wormholeRow(Value row, Value xs, WormholeArith wh) {
+    auto minIndex = [&](Value x, Value y) {
+      return arith::MinUIOp::create(b, loc, x, y);
+    };
+    Value k = index(plan.k);
+    Value start = plan.biasKind ? biasBits(row) : int32(0);
+    int64_t blocks = llvm::divideCeil(plan.k, plan.kBlock);
+    auto blockLoop = scf::ForOp::create(b, loc, index(0), index(blocks),
+                                        index(1), ValueRange{start});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(blockLoop.getBody());
+      Value k0 = arith::MulIOp::create(b, loc, blockLoop.getInductionVar(),
+                                       index(plan.kBlock));
+      Value k1 =
+          minIndex(arith::AddIOp::create(b, loc, k0, index(plan.kBlock)), k);
+      auto tiles =
+          scf::ForOp::create(b, loc, k0, k1, index(32), ValueRange{int32(0)});
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(tiles.getBody());
+        Value t = tiles.getInductionVar();
+        Value tEnd = minIndex(arith::AddIOp::create(b, loc, t, index(32)), k1);
+        auto phases = scf::ForOp::create(b, loc, index(0), index(plan.phases),
+                                         index(1), tiles.getRegionIterArgs());
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(phases.getBody());
+          Value phase = arith::IndexCastUIOp::create(b, loc, i32(),
+                                                     phases.getInductionVar());
+          // One MVMUL per 16-wide K half of the tile.
+          auto halves = scf::ForOp::create(b, loc, t, tEnd, index(16),
+                                           phases.getRegionIterArgs());
+          {
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(halves.getBody());
+            Value c = halves.getInductionVar();
+            Value cEnd =
+                minIndex(arith::AddIOp::create(b, loc, c, index(16)), tEnd);
+            wh.clear();
+            wh.addDatum(halves.getRegionIterArgs()[0]);
+            auto terms = scf::ForOp::create(b, loc, c, cEnd, index(1));
+            {
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPointToStart(terms.getBody());
+              Value kk = terms.getInductionVar();
+              wh.addProduct(wormholeWeight(wh, row, kk),
+                            memref::LoadOp::create(b, loc, xs, ValueRange{kk}),
+                            phase);
+            }
+            scf::YieldOp::create(b, loc, wh.round(plan.dstBf16));
+          }
+          scf::YieldOp::create(b, loc, halves.getResults());
+        }
+        scf::YieldOp::create(b, loc, phases.getResults());
+      }
+      // The packer.
+      Value datum = tiles.getResult(0);
+      if (plan.packBf16 && !plan.dstBf16) {
+        wh.clear();
+        wh.addDatum(datum);
+        datum = wh.round(/*bf16=*/true);
+      }
+      if (plan.l1Acc) {
+        wh.clear();
+        wh.addDatum(blockLoop.getRegionIterArgs()[0]);
+        wh.addDatum(datum);
+        datum = wh.round(plan.packBf16);
+      }
+      scf::YieldOp::create(b, loc, datum);
+    }
+    return arith::BitcastOp::create(b, loc, f32(), blockLoop.getResult(0));
+  }
+
   /// sum + bias[row], converted to the result type.
   Value finish(Value sum, Value row) {
     Value bias;
     if (plan.biasKind) {
       unsigned bytes = 4;
-      if (llvm::is_contained({InterpKind::F16, InterpKind::I16,
-                              InterpKind::U16},
+      if (llvm::is_contained({InterpKind::F16, InterpKind::BF16,
+                              InterpKind::I16, InterpKind::U16},
                              *plan.biasKind))
         bytes = 2;
       Value at = arith::AddIOp::create(
@@ -864,6 +1066,10 @@ private:
       case InterpKind::F16:
         bias = arith::BitcastOp::create(b, loc, b.getF16Type(), bias);
         bias = arith::ExtFOp::create(b, loc, f32(), bias);
+        break;
+      case InterpKind::BF16:
+        bias = BitConversions{b, loc}.bf16ToF32(
+            arith::ExtUIOp::create(b, loc, i32(), bias));
         break;
       case InterpKind::F32:
         bias = arith::BitcastOp::create(b, loc, f32(), bias);

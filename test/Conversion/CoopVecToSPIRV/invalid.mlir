@@ -30,22 +30,6 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @m {
-    gpu.func @k(%x: vector<16xf32>, %w: memref<?xi8>) kernel {
-      %c0 = arith.constant 0 : index
-      %s = arith.constant 64 : index
-      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: math fidelity is a Tenstorrent model with no SPIR-V lowering}}
-      %r = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 16x16, RowMajor> stride %s
-             fidelity<hifi4, dst = f32>
-             : vector<16xf32>, memref<?xi8> -> vector<16xf32>
-      gpu.return
-    }
-  }
-}
-
-// -----
-
-module attributes {gpu.container_module} {
-  gpu.module @m {
     gpu.func @k(%x: vector<32xf16>, %w: memref<?xi8>, %sc: memref<?xi8, strided<[1], offset: 4>>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 32 : index
@@ -110,7 +94,7 @@ module attributes {gpu.container_module} {
     gpu.func @k(%x: vector<16xf32>, %w: memref<?xi8>, %b: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 64 : index
-      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: an F32 matrix takes an F16 or F32 bias here}}
+      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: an F32 matrix takes an F16, BF16 or F32 bias here}}
       %r = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 16x16, RowMajor> stride %s
              bias %b[%c0] as I32
              : vector<16xf32>, memref<?xi8>, memref<?xi8> -> vector<16xf32>
@@ -169,13 +153,12 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @m {
-    gpu.func @k(%x: vector<16xf16>, %w: memref<?xi8>) kernel {
+    gpu.func @k(%x: vector<16xf32>, %w: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 16 : index
-      // expected-error@+2 {{is not supported by convert-coopvec-to-spirv: matrix interpretation BF16 (lowered here: F32, F16, F8_E4M3, F8_E5M2, F6_E2M3, F6_E3M2, F4_E2M1, I8, U8)}}
-      %s32 = arith.constant 32 : index
-      %r = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 16x16, RowMajor> stride %s32
-             : vector<16xf16>, memref<?xi8> -> vector<16xf32>
+      // expected-error@+1 {{is not supported by convert-coopvec-to-spirv: matrix interpretation I4 (lowered here: F32, F16, BF16, F8_E4M3, F8_E5M2, F6_E2M3, F6_E3M2, F4_E2M1, I8, U8; BFP8, BFP4 with math fidelity)}}
+      %r = coopvec.matvec %x as I8, %w[%c0] matrix<I4, 16x16, RowMajor> stride %s
+             : vector<16xf32>, memref<?xi8> -> vector<16xi32>
       gpu.return
     }
   }
@@ -327,12 +310,12 @@ module attributes {gpu.container_module} {
 // not take is its error, at the batch.
 module attributes {gpu.container_module} {
   gpu.module @m {
-    gpu.func @k(%x: memref<4x16xf32>, %w: memref<?xi8>, %y: memref<4x8xf32>) kernel {
+    gpu.func @k(%x: memref<4x16xf32>, %w: memref<?xi8>, %y: memref<4x8xi32>) kernel {
       %c0 = arith.constant 0 : index
-      %c32 = arith.constant 32 : index
-      // expected-error@+1 {{'coopvec.matvec' op is not supported by convert-coopvec-to-spirv: matrix interpretation BF16}}
-      coopvec.batch_matvec %x as BF16, %w[%c0] matrix<BF16, 8x16, RowMajor> stride %c32
-          into %y : memref<4x16xf32>, memref<?xi8> -> memref<4x8xf32>
+      %c16 = arith.constant 16 : index
+      // expected-error@+1 {{'coopvec.matvec' op is not supported by convert-coopvec-to-spirv: matrix interpretation I4}}
+      coopvec.batch_matvec %x as I8, %w[%c0] matrix<I4, 8x16, RowMajor> stride %c16
+          into %y : memref<4x16xf32>, memref<?xi8> -> memref<4x8xi32>
       gpu.return
     }
   }
@@ -345,7 +328,7 @@ module attributes {gpu.container_module} {
     gpu.func @k(%x: memref<4x16xf32>, %w: memref<?xi8>, %y: memref<4x8xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c32 = arith.constant 32 : index
-      // expected-error@+1 {{'coopvec.mlp' op is not supported by convert-coopvec-to-spirv: BF16 layers (Vulkan 1.3 has no bf16)}}
+      // expected-error@+1 {{'coopvec.mlp' op is not supported by convert-coopvec-to-spirv: BF16 layers (only F32, F16 and I8 networks are expanded here)}}
       coopvec.mlp %x layers [%w[%c0] matrix<BF16, 8x16, RowMajor> stride %c32 relu] into %y
           : memref<4x16xf32>, memref<4x8xf32>, memref<?xi8>
       gpu.return

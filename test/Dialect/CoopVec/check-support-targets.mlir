@@ -118,13 +118,13 @@ module attributes {coopvec.profile = "rv64-sifive-xsfvqmacc"} {
 // -----
 
 module attributes {coopvec.profile = "vulkan1.3"} {
-  func.func @vulkan(%p: vector<4xi32>, %x: memref<?x4xi32>, %y: memref<?x8xi32>, %z: memref<?x16xf32>, %v: memref<?x8xf32>, %w: memref<?xi8>, %o: index) {
+  func.func @vulkan(%p: vector<4xi32>, %x: memref<?x4xi32>, %y: memref<?x8xi32>, %z: memref<?x16xf32>, %v: memref<?x8xf32>, %w: memref<?xi8>, %o: index, %z0: vector<16xf32>) {
     %0 = coopvec.matvec %p as PackedU8x32, %w[%o] matrix<U8, 8x16, InferencingOptimal, transpose> unsigned_result : vector<4xi32>, memref<?xi8> -> vector<8xi32>
     coopvec.vector_accumulate %0, %w[%o] : vector<8xi32>, memref<?xi8>
     coopvec.batch_matvec %x as PackedS8x32, %w[%o] matrix<I8, 8x16, InferencingOptimal> into %y : memref<?x4xi32>, memref<?xi8> -> memref<?x8xi32>
     coopvec.mlp %z layers [%w[%o] matrix<F16, 8x16, RowMajor> stride %o none] into %v : memref<?x16xf32>, memref<?x8xf32>, memref<?xi8>
-    // expected-error@+1 {{'coopvec.mlp' is not supported by profile 'vulkan1.3': it does not list the matrix-vector combination input = F32, input_interp = BF16, matrix = BF16, output = F32}}
-    coopvec.mlp %z layers [%w[%o] matrix<BF16, 8x16, RowMajor> stride %o none] into %v : memref<?x16xf32>, memref<?x8xf32>, memref<?xi8>
+    // expected-error@+1 {{'coopvec.matvec' is not supported by profile 'vulkan1.3': it does not list the matrix-vector combination input = F32, input_interp = I8, matrix = I4, output = I32}}
+    %1 = coopvec.matvec %z0 as I8, %w[%o] matrix<I4, 8x16, RowMajor> stride %o : vector<16xf32>, memref<?xi8> -> vector<8xi32>
     return
   }
 }

@@ -203,8 +203,16 @@ constexpr std::pair<I, I> kVkSmallFloatIn[] = {
     {I::F32, I::F32},     {I::F16, I::F32}};
 constexpr I kVkSmallFloat[] = {I::F8_E4M3, I::F8_E5M2, I::F6_E2M3, I::F6_E3M2,
                                I::F4_E2M1};
+// Math fidelity: the Wormhole model in integer code (the CPU's bits): BF16
+// matrices and BFP8/BFP4 ones (shared exponents as UE8M0 x 16 scales) with
+// inputs read as BF16, F32 ones (TF32) in the F32 row; f32 results, the
+// bias (the L1 start, in the packer format) F32 or BF16. A BF16 bias is
+// exact in f32, so F32 products without fidelity take it too.
+constexpr std::pair<I, I> kVkBF16In[] = {{I::F32, I::BF16}, {I::F16, I::BF16}};
+constexpr I kVkBfp[] = {I::BFP8, I::BFP4};
+constexpr I kVkFidelityBiases[] = {I::F32, I::BF16};
 constexpr MatVecGroup kVulkanMatVec[] = {
-    {kVkF32In, kF32, kF32, true, {}},
+    {kVkF32In, kF32, kF32, true, {}, kVkFidelityBiases},
     {kVkF16In, kF16, kF16F32, true, {}},
     {kVkF32In, kF16, kF16F32, true, {}, kF16F32},
     {kVkSmallFloatIn, kVkSmallFloat, kF16F32, true, {}, kF16F32},
@@ -212,6 +220,8 @@ constexpr MatVecGroup kVulkanMatVec[] = {
     {kVkS8In, kU8, kVkIntResults, true, {}, kVkIntBiases},
     {kPackedU8, kU8, kU32, true, {}, kVkIntBiases},
     {kPackedU8, kI8, kI32, true, {}, kVkIntBiases},
+    {kVkBF16In, kBF16, kF32, true, {}, kVkFidelityBiases},
+    {kVkBF16In, kVkBfp, kF32, true, {}, kVkFidelityBiases},
 };
 // 32-bit integers with OpAtomicIAdd; 16-bit integers and floats with a
 // compare-and-swap loop on the 32-bit word (core Vulkan 1.3 has no float
@@ -235,10 +245,21 @@ constexpr AccumRow kVulkanOuterProduct[] = {
     {I::I32, I::I8},  {I::I32, I::U8},  {I::I32, I::I16}, {I::I32, I::U16},
     {I::I32, I::I32}, {I::I32, I::U32}, {I::I32, I::F16}, {I::I32, I::F32}};
 // Block scales: UE8M0 ("e8m0") and UE4M3 (an "fp8" type) scale bytes; a
-// batch_matvec or mlp in a kernel is a loop of matvecs.
-constexpr StringRef kVulkanFeatures[] = {
-    "int_dot_product", "float16", "storage8", "storage16",    "convert", "pack",
-    "block_scale",     "e8m0",    "fp8",      "batch_matvec", "mlp"};
+// batch_matvec or mlp in a kernel is a loop of matvecs; math fidelity and
+// block floats ("bfp") as the rows above say.
+constexpr StringRef kVulkanFeatures[] = {"int_dot_product",
+                                         "float16",
+                                         "storage8",
+                                         "storage16",
+                                         "convert",
+                                         "pack",
+                                         "block_scale",
+                                         "e8m0",
+                                         "fp8",
+                                         "batch_matvec",
+                                         "mlp",
+                                         "math_fidelity",
+                                         "bfp"};
 
 //===----------------------------------------------------------------------===//
 // Tenstorrent Wormhole B0: the matrix unit multiplies in0 8x16 (8 activation

@@ -30,6 +30,14 @@ module attributes {gpu.container_module} {
           : memref<16x64xf16>, memref<?xi8> -> memref<16x8xf32>
       gpu.return
     }
+    gpu.func @bfp8(%x: memref<16x48xf32>, %w: memref<?xi8>, %s: memref<?xi8>, %b: memref<?xi8>, %y: memref<16x8xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %stride = arith.constant 48 : index
+      coopvec.batch_matvec %x as BF16, %w[%c0] matrix<BFP8, 8x48, RowMajor, scale f8E8M0FNU block 16> stride %stride
+          scales %s[%c0] : memref<?xi8> bias %b[%c0] as F32 fidelity<hifi2, dst = bf16, pack = f32, l1_acc, k_block = 32> into %y
+          : memref<16x48xf32>, memref<?xi8>, memref<?xi8> -> memref<16x8xf32>
+      gpu.return
+    }
   }
   func.func @check_f16(%x: memref<?x24xf32>, %w: memref<?xi8>, %b: memref<?xi8>) -> index {
     %c0 = arith.constant 0 : index
@@ -102,6 +110,36 @@ module attributes {gpu.container_module} {
     coopvec.batch_matvec %x as F16, %w[%c0] matrix<F4_E2M1, 8x64, ColumnMajor, scale f8E8M0FNU block 32> stride %stride
         scales %s[%c0] : memref<?xi8> into %yh
         : memref<?x64xf16>, memref<?xi8> -> memref<?x8xf32>
+    %bad = scf.for %r = %c0 to %rows step %c1 iter_args(%acc = %c0) -> (index) {
+      %g = vector.load %y[%r, %c0] : memref<?x8xf32>, vector<8xf32>
+      %h = vector.load %yh[%r, %c0] : memref<?x8xf32>, vector<8xf32>
+      %gb = arith.bitcast %g : vector<8xf32> to vector<8xi32>
+      %hb = arith.bitcast %h : vector<8xf32> to vector<8xi32>
+      %ne = arith.cmpi ne, %gb, %hb : vector<8xi32>
+      %ne32 = arith.extui %ne : vector<8xi1> to vector<8xi32>
+      %cnt = vector.reduction <add>, %ne32 : vector<8xi32> into i32
+      %cnti = arith.index_cast %cnt : i32 to index
+      %next = arith.addi %acc, %cnti : index
+      scf.yield %next : index
+    }
+    memref.dealloc %y : memref<?x8xf32>
+    memref.dealloc %yh : memref<?x8xf32>
+    return %bad : index
+  }
+  func.func @check_bfp8(%x: memref<?x48xf32>, %w: memref<?xi8>, %s: memref<?xi8>, %b: memref<?xi8>) -> index {
+    %c0 = arith.constant 0 : index
+    %stride = arith.constant 48 : index
+    %c1 = arith.constant 1 : index
+    %rows = memref.dim %x, %c0 : memref<?x48xf32>
+    %y = memref.alloc(%rows) : memref<?x8xf32>
+    %yh = memref.alloc(%rows) : memref<?x8xf32>
+    %xk = memref.cast %x : memref<?x48xf32> to memref<16x48xf32>
+    %yk = memref.cast %y : memref<?x8xf32> to memref<16x8xf32>
+    gpu.launch_func @kernels::@bfp8 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%xk : memref<16x48xf32>, %w : memref<?xi8>, %s : memref<?xi8>, %b : memref<?xi8>, %yk : memref<16x8xf32>)
+    coopvec.batch_matvec %x as BF16, %w[%c0] matrix<BFP8, 8x48, RowMajor, scale f8E8M0FNU block 16> stride %stride
+        scales %s[%c0] : memref<?xi8> bias %b[%c0] as F32 fidelity<hifi2, dst = bf16, pack = f32, l1_acc, k_block = 32> into %yh
+        : memref<?x48xf32>, memref<?xi8>, memref<?xi8> -> memref<?x8xf32>
     %bad = scf.for %r = %c0 to %rows step %c1 iter_args(%acc = %c0) -> (index) {
       %g = vector.load %y[%r, %c0] : memref<?x8xf32>, vector<8xf32>
       %h = vector.load %yh[%r, %c0] : memref<?x8xf32>, vector<8xf32>

@@ -70,7 +70,9 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
       8-, 6- and 4-bit float matrices decoded in integer code, plain or
       with MX/NVFP4 block scales (`block_scale`, `e8m0`, `fp8`),
       `batch_matvec` and `mlp` (in a kernel: loops of matvecs; I8 matrices
-      with f32 results, F16 matrices with F32 inputs), `storage8`,
+      with f32 results, F16 matrices with F32 inputs), BF16 matrices
+      (F32/BF16 biases), `math_fidelity` and `bfp` (the Wormhole model in
+      integer code: BF16, TF32, BFP8 and BFP4 matrices), `storage8`,
       `storage16`, `convert`, `pack`; vector and outer-product accumulation
       (compare-and-swap loops where atomics are missing); transpose
       allowed.

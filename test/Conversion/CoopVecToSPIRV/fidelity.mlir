@@ -1,0 +1,78 @@
+// convert-coopvec-to-spirv: coopvec.matvec with #coopvec.math_fidelity, the
+// Wormhole model of the CPU runtime in integer code (WormholeArith.h): per
+// row, K blocks (packer L1 accumulation), 32-wide K tiles, fidelity phases,
+// 16-wide chunks; each chunk sums Dst and its slice products exactly in a
+// Function array of twenty 32-bit limbs held in i64 values, then rounds Dst
+// to its format (ties away, FindUMsb for the leading bit). And a BF16
+// matrix without fidelity: F32 products of inputs read as BF16.
+// RUN: coopvec-opt %s --convert-coopvec-to-spirv | FileCheck %s
+// RUN: coopvec-opt %s --coopvec-vulkan-pipeline=binary=false | FileCheck %s --check-prefix=SPIRV
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @bfp4
+    // The inputs' SrcB bits, the results and the exact accumulator:
+    // CHECK-DAG: memref.alloca() : memref<40xi32, #spirv.storage_class<Function>>
+    // CHECK-DAG: memref.alloca() : memref<20xi64, #spirv.storage_class<Function>>
+    // Rows; K blocks of 32 from the bias (the L1 start); tiles; phases
+    // (HiFi3: three); chunks:
+    // CHECK: scf.for %[[ROW:.*]] = %c0 to %c10 step %c1
+    // CHECK: scf.for %[[BLK:.*]] = %c0 to %c2 step %c1 iter_args(%[[L1:.*]] = %{{.*}}) -> (i32)
+    // CHECK: scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %c32 iter_args(%{{.*}} = %c0_i32) -> (i32)
+    // CHECK: scf.for %[[PH:.*]] = %c0 to %c3 step %c1 iter_args
+    // CHECK: scf.for %[[C:.*]] = %[[T]] to %{{.*}} step %c16 iter_args(%[[DST:.*]] = %{{.*}}) -> (i32)
+    // The chunk: clear, Dst, then each K's product:
+    // CHECK: scf.for %{{.*}} = %c0 to %c20 step %c1
+    // CHECK: memref.store %c0_i64
+    // CHECK: scf.for %[[KK:.*]] = %[[C]] to %{{.*}} step %c1 {
+    // The BFP4 datum's nibble and its block's shared exponent (row * 3 +
+    // k / 16), normalized with FindUMsb:
+    // CHECK: arith.muli %[[ROW]], %c3 : index
+    // CHECK: arith.divui %[[KK]], %c16 : index
+    // CHECK: spirv.GL.FindUMsb
+    // SrcA's slice by phase (bit 0: the lo slice) and SrcB's (bit 1):
+    // CHECK: arith.andi %{{.*}}, %c1_i32
+    // CHECK: arith.andi %{{.*}}, %c2_i32
+    // CHECK: arith.muli %{{.*}} : i32
+    // Rounding: carries, magnitude, leading limb, ties away:
+    // CHECK: arith.shrsi %{{.*}}, %c32_i64 : i64
+    // CHECK: spirv.GL.FindUMsb
+    // Dst below 2^-126 flushes to +0:
+    // CHECK: arith.cmpi slt, %{{.*}}, %c-126_i32
+    // The packer: f32 Dst to bf16, then L1 accumulation in bf16.
+    // CHECK: scf.yield
+    // SPIRV-LABEL: spirv.func @bfp4
+    // SPIRV: spirv.Variable : !spirv.ptr<!spirv.struct<(!spirv.array<20 x i64>)>, Function>
+    // SPIRV: spirv.GL.FindUMsb
+    gpu.func @bfp4(%x: memref<?xf32>, %w: memref<?xi8>, %s: memref<?xi8>, %b: memref<?xi8>, %y: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %stride = arith.constant 32 : index
+      %xv = vector.load %x[%c0] : memref<?xf32>, vector<40xf32>
+      %r = coopvec.matvec %xv as BF16, %w[%c0] matrix<BFP4, 10x40, RowMajor, scale f8E8M0FNU block 16> stride %stride
+             scales %s[%c0] : memref<?xi8> bias %b[%c0] as BF16
+             fidelity<hifi3, dst = f32, pack = bf16, l1_acc, k_block = 32>
+             : vector<40xf32>, memref<?xi8>, memref<?xi8> -> vector<10xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<10xf32>
+      gpu.return
+    }
+
+    // CHECK-LABEL: gpu.func @bf16
+    // Inputs by the DXIL rule: nearest even, a finite value that rounds to
+    // infinity saturates to 0x7f7f, NaN 0x7fc0 (with its sign):
+    // CHECK: arith.addi %{{.*}}, %c32767_i32
+    // CHECK: arith.ori %{{.*}}, %c32639_i32
+    // CHECK: arith.ori %{{.*}}, %c32704_i32
+    // Weights: two bytes to the top of an f32; multiply, then add:
+    // CHECK: arith.shli %{{.*}}, %c16_i32
+    // CHECK: spirv.FMul {{.*}} {no_contraction}
+    // CHECK: spirv.FAdd {{.*}} {no_contraction}
+    gpu.func @bf16(%x: memref<?xf16>, %w: memref<?xi8>, %y: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %xv = vector.load %x[%c0] : memref<?xf16>, vector<24xf16>
+      %r = coopvec.matvec %xv as BF16, %w[%c0] matrix<BF16, 8x24, InferencingOptimal, transpose>
+             : vector<24xf16>, memref<?xi8> -> vector<8xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<8xf32>
+      gpu.return
+    }
+  }
+}
