@@ -102,11 +102,10 @@ Value WormholeArith::bfpToBits(Value datum, Value sharedExp, unsigned bits) {
 }
 
 void WormholeArith::clear() {
-  auto loop =
-      scf::ForOp::create(b, loc, cIndex(0), cIndex(kSumLimbs), cIndex(1));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  setLimb(loop.getInductionVar(), c64(0));
+  // Straight-line code: lavapipe counts every loop iteration of an
+  // invocation against its limit (docs/Vulkan.md).
+  for (int64_t i = 0; i < kSumLimbs; ++i)
+    setLimb(cIndex(i), c64(0));
 }
 
 void WormholeArith::add(Value neg, Value mag, Value exp) {
@@ -133,7 +132,7 @@ void WormholeArith::addDatum(Value bits) {
   add(d.neg, d.sig, d.exp);
 }
 
-void WormholeArith::addProduct(Value a, Value bd, Value phase) {
+void WormholeArith::addProduct(Value a, Value bd, Value phase, Value live) {
   BitConversions c{b, loc};
   Datum da = readDatum(a), db = readDatum(bd);
   Value sigA = arith::TruncIOp::create(b, loc, i32(), da.sig);
@@ -150,67 +149,50 @@ void WormholeArith::addProduct(Value a, Value bd, Value phase) {
   Value be = c.add(db.exp, c.select(loB, c32(13), c32(17)));
   Value mag = arith::ExtUIOp::create(b, loc, i64(),
                                      arith::MulIOp::create(b, loc, am, bm));
+  if (live)
+    mag = arith::SelectOp::create(b, loc, live, mag, c64(0));
   add(arith::XOrIOp::create(b, loc, da.neg, db.neg), mag, c.add(ae, be));
 }
 
 Value WormholeArith::round(bool bf16) {
   BitConversions c{b, loc};
   Value mask = c64(0xFFFFFFFF);
-  Value c0 = cIndex(0), c1 = cIndex(1), limbs = cIndex(kSumLimbs);
+  // Straight-line code over the limbs, in SSA values (see clear()).
   // Carries: every limb to 32 bits, the final carry the sign (0 or -1).
-  auto carries = scf::ForOp::create(b, loc, c0, limbs, c1, ValueRange{c64(0)});
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(carries.getBody());
-    Value i = carries.getInductionVar();
-    Value v =
-        arith::AddIOp::create(b, loc, limb(i), carries.getRegionIterArgs()[0]);
-    setLimb(i, arith::AndIOp::create(b, loc, v, mask));
-    scf::YieldOp::create(
-        b, loc, ValueRange{arith::ShRSIOp::create(b, loc, v, c64(32))});
+  SmallVector<Value> limbs;
+  Value carry = c64(0);
+  for (int64_t i = 0; i < kSumLimbs; ++i) {
+    Value v = arith::AddIOp::create(b, loc, limb(cIndex(i)), carry);
+    limbs.push_back(arith::AndIOp::create(b, loc, v, mask));
+    carry = arith::ShRSIOp::create(b, loc, v, c64(32));
   }
-  Value neg =
-      arith::CmpIOp::create(b, loc, P::slt, carries.getResult(0), c64(0));
+  Value neg = arith::CmpIOp::create(b, loc, P::slt, carry, c64(0));
   // The magnitude (two's-complement negation when negative) and the index
   // of its highest nonzero limb (-1 for zero).
-  auto magnitude =
-      scf::ForOp::create(b, loc, c0, limbs, c1, ValueRange{c64(1), c32(-1)});
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(magnitude.getBody());
-    Value i = magnitude.getInductionVar();
-    Value carry = magnitude.getRegionIterArgs()[0];
-    Value n = limb(i);
+  Value plusOne = c64(1), top = c32(-1);
+  for (int64_t i = 0; i < kSumLimbs; ++i) {
     Value flipped = arith::AddIOp::create(
-        b, loc, arith::XOrIOp::create(b, loc, n, mask), carry);
-    Value m = arith::SelectOp::create(
-        b, loc, neg, arith::AndIOp::create(b, loc, flipped, mask), n);
-    Value nextCarry = arith::SelectOp::create(
-        b, loc, neg, arith::ShRUIOp::create(b, loc, flipped, c64(32)), carry);
-    setLimb(i, m);
-    Value nonzero = arith::CmpIOp::create(b, loc, P::ne, m, c64(0));
-    Value top =
-        c.select(nonzero, arith::IndexCastUIOp::create(b, loc, i32(), i),
-                 magnitude.getRegionIterArgs()[1]);
-    scf::YieldOp::create(b, loc, ValueRange{nextCarry, top});
+        b, loc, arith::XOrIOp::create(b, loc, limbs[i], mask), plusOne);
+    limbs[i] = arith::SelectOp::create(
+        b, loc, neg, arith::AndIOp::create(b, loc, flipped, mask), limbs[i]);
+    plusOne = arith::ShRUIOp::create(b, loc, flipped, c64(32));
+    top = c.select(arith::CmpIOp::create(b, loc, P::ne, limbs[i], c64(0)),
+                   c32(i), top);
   }
-  Value top = magnitude.getResult(1);
   Value isZero = c.cmp(P::slt, top, c32(0));
-  // The leading limb and the next one (a zero below limb 0): 33 to 64
+  // The leading limb and the next one (0 below limb 0): 33 to 64
   // significant bits, x * 2^xExp. Ties away from zero need only the first
   // bit below the kept 24 (or 8), which they hold, so no sticky bit.
-  Value t = arith::MaxSIOp::create(b, loc, top, c32(0));
-  Value below = c.sub(t, c32(1));
-  Value hiLimb =
-      limb(arith::IndexCastUIOp::create(b, loc, b.getIndexType(), t));
-  Value loLimb = arith::SelectOp::create(
-      b, loc, c.cmp(P::sgt, t, c32(0)),
-      limb(arith::IndexCastUIOp::create(
-          b, loc, b.getIndexType(),
-          arith::MaxSIOp::create(b, loc, below, c32(0)))),
-      c64(0));
+  Value hiLimb = c64(0), loLimb = c64(0);
+  for (int64_t i = 0; i < kSumLimbs; ++i) {
+    hiLimb = arith::SelectOp::create(b, loc, c.cmp(P::eq, top, c32(i)),
+                                     limbs[i], hiLimb);
+    loLimb = arith::SelectOp::create(b, loc, c.cmp(P::eq, top, c32(i + 1)),
+                                     limbs[i], loLimb);
+  }
   Value x = arith::OrIOp::create(
       b, loc, arith::ShLIOp::create(b, loc, hiLimb, c64(32)), loLimb);
+  Value below = c.sub(top, c32(1));
   Value xExp =
       c.add(arith::MulIOp::create(b, loc, below, c32(32)), c32(kSumLsbExp));
   // Round to `precision` bits, to nearest, ties away from zero.
@@ -231,12 +213,12 @@ Value WormholeArith::round(bool bf16) {
                              arith::SubIOp::create(b, loc, shift64, c64(1))),
       c64(1));
   q = arith::AddIOp::create(b, loc, q, half);
-  Value carry = arith::ShRUIOp::create(b, loc, q, c64(precision));
-  q = arith::ShRUIOp::create(b, loc, q, carry);
+  Value overflow = arith::ShRUIOp::create(b, loc, q, c64(precision));
+  q = arith::ShRUIOp::create(b, loc, q, overflow);
   Value q32 = arith::TruncIOp::create(b, loc, i32(), q);
   // The unbiased exponent of the rounded value.
   Value e = c.add(c.add(c.add(shift, xExp), c32(precision - 1)),
-                  arith::TruncIOp::create(b, loc, i32(), carry));
+                  arith::TruncIOp::create(b, loc, i32(), overflow));
   Value sign = c.select(neg, c32(kSign), c32(0));
   Value normal = c.bor(c.bor(sign, c.shl(c.add(e, c32(127)), c32(23))),
                        c.shl(c.band(q32, (int64_t(1) << (precision - 1)) - 1),

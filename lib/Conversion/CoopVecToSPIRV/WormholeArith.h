@@ -69,8 +69,9 @@ struct WormholeArith {
   void addDatum(Value bits);
   /// Adds the phase-`phase` (i32) product of the SrcA datum `a` and the
   /// SrcB datum `bd` (f32 bits): SrcA's 1 + 4 significand bits or its next
-  /// 5 (phases 1, 3) times SrcB's 1 + 6 or its next 4 (phases 2, 3).
-  void addProduct(Value a, Value bd, Value phase);
+  /// 5 (phases 1, 3) times SrcB's 1 + 6 or its next 4 (phases 2, 3);
+  /// nothing where `live` (an i1, if given) is false.
+  void addProduct(Value a, Value bd, Value phase, Value live = {});
   /// The sum rounded to F32 (`bf16` false) or BF16, to nearest with ties
   /// away at the format's precision and an unbounded exponent; +0 below
   /// 2^-126 and for zero, the all-ones exponent with a zero mantissa from

@@ -1,9 +1,10 @@
 // convert-coopvec-to-spirv: coopvec.matvec with #coopvec.math_fidelity, the
 // Wormhole model of the CPU runtime in integer code (WormholeArith.h): per
 // row, K blocks (packer L1 accumulation), 32-wide K tiles, fidelity phases,
-// 16-wide chunks; each chunk sums Dst and its slice products exactly in a
-// Function array of twenty 32-bit limbs held in i64 values, then rounds Dst
-// to its format (ties away, FindUMsb for the leading bit). And a BF16
+// 16-wide chunks; each chunk (straight-line code) sums Dst and its slice
+// products exactly in a Function array of twenty 32-bit limbs held in i64
+// values, then rounds Dst to its format (ties away, FindUMsb for the
+// leading bit). And a BF16
 // matrix without fidelity: F32 products of inputs read as BF16.
 // RUN: coopvec-opt %s --convert-coopvec-to-spirv | FileCheck %s
 // RUN: coopvec-opt %s --coopvec-vulkan-pipeline=binary=false | FileCheck %s --check-prefix=SPIRV
@@ -21,20 +22,35 @@ module attributes {gpu.container_module} {
     // CHECK: scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %c32 iter_args(%{{.*}} = %c0_i32) -> (i32)
     // CHECK: scf.for %[[PH:.*]] = %c0 to %c3 step %c1 iter_args
     // CHECK: scf.for %[[C:.*]] = %[[T]] to %{{.*}} step %c16 iter_args(%[[DST:.*]] = %{{.*}}) -> (i32)
-    // The chunk: clear, Dst, then each K's product:
-    // CHECK: scf.for %{{.*}} = %c0 to %c20 step %c1
-    // CHECK: memref.store %c0_i64
-    // CHECK: scf.for %[[KK:.*]] = %[[C]] to %{{.*}} step %c1 {
+    // The chunk in straight-line code (lavapipe counts loop iterations):
+    // clear the twenty limbs; add Dst at bit (exp + 300): limb (shift >> 5),
+    // low and high 32 bits of sig << (shift & 31), negated for a negative
+    // value:
+    // CHECK: memref.store %c0_i64, %[[SUM:.*]][%c0] : memref<20xi64
+    // CHECK: memref.store %c0_i64, %[[SUM]][%c19] : memref<20xi64
+    // CHECK: arith.subi %{{.*}}, %c-300_i32 : i32
+    // CHECK: arith.shrui %{{.*}}, %c5_i32 : i32
+    // CHECK: arith.andi %{{.*}}, %c4294967295_i64 : i64
+    // CHECK: arith.shrui %{{.*}}, %c32_i64 : i64
+    // CHECK: arith.subi %c0_i64, %{{.*}} : i64
+    // Then sixteen guarded terms (K < the chunk's end); the second:
+    // CHECK: %[[KK:.*]] = arith.addi %[[C]], %c1 : index
+    // CHECK: %[[LIVE:.*]] = arith.cmpi ult, %[[KK]], %{{.*}} : index
+    // CHECK: %[[AT:.*]] = arith.select %[[LIVE]], %[[KK]], %[[C]] : index
     // The BFP4 datum's nibble and its block's shared exponent (row * 3 +
     // k / 16), normalized with FindUMsb:
     // CHECK: arith.muli %[[ROW]], %c3 : index
-    // CHECK: arith.divui %[[KK]], %c16 : index
+    // CHECK: arith.divui %[[AT]], %c16 : index
     // CHECK: spirv.GL.FindUMsb
     // SrcA's slice by phase (bit 0: the lo slice) and SrcB's (bit 1):
     // CHECK: arith.andi %{{.*}}, %c1_i32
     // CHECK: arith.andi %{{.*}}, %c2_i32
     // CHECK: arith.muli %{{.*}} : i32
-    // Rounding: carries, magnitude, leading limb, ties away:
+    // CHECK: arith.select %[[LIVE]], %{{.*}}, %c0_i64 : i64
+    // The sixteenth:
+    // CHECK: arith.addi %[[C]], %c15 : index
+    // Rounding: the carries (the last one the sign), the magnitude, the
+    // leading limb (FindUMsb), ties away:
     // CHECK: arith.shrsi %{{.*}}, %c32_i64 : i64
     // CHECK: spirv.GL.FindUMsb
     // Dst below 2^-126 flushes to +0:

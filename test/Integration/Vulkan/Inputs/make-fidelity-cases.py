@@ -77,6 +77,10 @@ CASES = {
                    "hifi4, dst = f32, pack = bf16, l1_acc", "BF16"),
     "tiny_tf32": ("F32", 8, 48, "RowMajor", False, 192, "f32", "F32",
                   "hifi3, dst = bf16", None),
+    # 64 x 256 at HiFi4: 4096 chunks per invocation, each in straight-line
+    # code (lavapipe stops an invocation's loops after 65535 iterations).
+    "big_hifi4": ("BF16", 64, 256, "RowMajor", False, 512, "f32", "BF16",
+                  "hifi4, dst = f32", None),
     # No fidelity: a BF16 matrix times inputs read as BF16 (DXIL rule), f32
     # products and sums as the CPU reference's.
     "bf16_plain": ("BF16", 16, 40, "RowMajor", False, 80, "f32", "BF16",
@@ -86,7 +90,7 @@ CASES = {
 }
 TINY = ("tiny_hifi4", "tiny_tf32")
 
-MATRIX_ELEMENTS = 8192
+MATRIX_ELEMENTS = 16384
 
 
 def matrix(kind, center=127, spread=6):
