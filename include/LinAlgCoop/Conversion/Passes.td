@@ -486,6 +486,12 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
       rounded to f32 or bf16 (ties away, flushed below 2^-126, exponent 255
       an ordinary binade); then the packer's conversion and L1
       accumulation from the bias.
+    * The quantized form of `coopvec.batch_matvec` (zero points, grouped
+      scales, reductions) in a kernel: integer and f32 code in the CPU
+      reference's order over the batch's static rows (exact `i64` sums per
+      compute group, `f32(acc) * sx * sw` added `NoContraction`, the bias,
+      one rounding), bit-identical to the CPU; `bf16` results and `bf16`
+      input-side memrefs are located errors.
     * Matrices in every layout: `RowMajor`/`ColumnMajor` with the op's
       stride, and the optimal layouts (plain or transposed) at the byte
       offsets of `LinAlgCoop/Runtime/Layout.h`'s formulas, computed in the
@@ -549,8 +555,8 @@ def ConvertCoopVecToSPIRV : Pass<"convert-coopvec-to-spirv", "ModuleOp"> {
       `BF16` networks are a located error.
 
     Everything the lowering does not cover (other interpretations and ops,
-    math fidelity, block floats, the quantized form, batches of two dynamic
-    row counts, M or K above 4096) is
+    `BF16` networks, `bf16` vectors, batches of two dynamic row counts, M
+    or K of a matrix-vector product above 4096) is
     a located error. Run `coopvec-check-support{profile=vulkan1.3}` first
     (`coopvec-vulkan-pipeline` does).
   }];

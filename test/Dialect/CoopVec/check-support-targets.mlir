@@ -12,7 +12,7 @@
 
 // SM120A: #coopvec.profile<name = "sm_120a", kind = "nvptx", arch = "sm_120a", features = ["mma.sync", "mma.f8f6f4", "block_scale", "mma.block_scale",
 // SM120A-SAME: #coopvec.matvec_support<input = F32, input_interp = F4_E2M1, matrix = F6_E3M2, bias = F16, output = F16, tiles = [array<i64: 16, 8, 32>]>
-// NUCLEI: #coopvec.profile<name = "rv64-nuclei-xxlvqmacc", kind = "riscv", arch = "rv64gcv_xxlvqmacc", features = ["rvv", "xxlvqmacc", "batch_matvec", "mlp"], matvec = [#coopvec.matvec_support<input = PackedS8x32, input_interp = I8, matrix = I8, bias = I32, output = I32, tiles = [array<i64: 4, 4, 4>]>,
+// NUCLEI: #coopvec.profile<name = "rv64-nuclei-xxlvqmacc", kind = "riscv", arch = "rv64gcv_xxlvqmacc", features = ["rvv", "xxlvqmacc", "batch_matvec", "mlp", "quantized"], matvec = [#coopvec.matvec_support<input = PackedS8x32, input_interp = I8, matrix = I8, bias = I32, output = I32, tiles = [array<i64: 4, 4, 4>]>,
 // CPU: #coopvec.profile<name = "cpu-host", kind = "cpu", arch = "{{.+}}", features = ["batch_matvec", "mlp", "convert", "pack", "mx", "block_scale", "bf16", "tf32", "fp8", "fp6", "fp4", "e8m0", "tile_mma", "math_fidelity"{{.*}}], matvec = [#coopvec.matvec_support<transpose = true>], outer_product = [#coopvec.accum_support<>], vector_accumulate = [#coopvec.accum_support<>]>
 // WORMHOLE: #coopvec.profile<name = "wormhole-b0", kind = "tenstorrent", arch = "wormhole_b0", features = ["math_fidelity", "batch_matvec", "bf16", "tf32", "bfp", "tile_mma"], matvec = [#coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BF16, bias = F32, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BF16, bias = BF16, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BF16, bias = F32, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BF16, bias = BF16, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F32, input_interp = F32, matrix = F32, bias = F32, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F32, input_interp = F32, matrix = F32, bias = BF16, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F16, input_interp = F32, matrix = F32, bias = F32, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F16, input_interp = F32, matrix = F32, bias = BF16, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BFP8, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BFP8, bias = BF16, output = F32, transpose = true>, #coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BFP4, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BFP4, bias = BF16, output = F32, transpose = true>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BFP8, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BFP8, bias = BF16, output = F32, transpose = true>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BFP4, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BFP4, bias = BF16, output = F32, transpose = true>], outer_product = [], vector_accumulate = []>
 // HELP: --coopvec-check-support
@@ -258,5 +258,42 @@ module attributes {coopvec.profile = "d3d12-tier1.1"} {
     // expected-error@+1 {{'coopvec.tile_pack_dst' is not supported by profile 'd3d12-tier1.1': it does not list the feature 'tile_mma'}}
     %0 = coopvec.tile_pack_dst %d fidelity<lofi, dst = f32, pack = bf16> : vector<16x8xf32>
     return %0 : vector<16x8xf32>
+  }
+}
+
+// -----
+
+// The quantized form of batch_matvec needs the feature 'quantized' (its
+// types follow the verifier's rules, not a matrix row): vulkan1.3 and the
+// RISC-V profiles list it, sm_80 does not.
+module attributes {coopvec.profile = "vulkan1.3"} {
+  func.func @quantized_vulkan(%x: memref<?x16xi8>, %w: memref<?xi8>, %y: memref<?x8xf32>, %o: index) {
+    coopvec.batch_matvec %x as I8, %w[%o] matrix<U8, 8x16, RowMajor> stride %o
+        weight_zero_points %w[%o] as U8 group 16 : memref<?xi8>
+        into %y : memref<?x16xi8>, memref<?xi8> -> memref<?x8xf32>
+    return
+  }
+}
+
+// -----
+
+module attributes {coopvec.profile = "rv64-sifive-xsfvqmacc"} {
+  func.func @quantized_sifive(%x: memref<?x16xi8>, %w: memref<?xi8>, %y: memref<?x8xi32>, %o: index) {
+    coopvec.batch_matvec %x as I8, %w[%o] matrix<I8, 8x16, RowMajor> stride %o
+        weight_zero_points %w[%o] as I8 group 16 : memref<?xi8>
+        into %y : memref<?x16xi8>, memref<?xi8> -> memref<?x8xi32>
+    return
+  }
+}
+
+// -----
+
+module attributes {coopvec.profile = "sm_80"} {
+  func.func @quantized_sm80(%x: memref<?x16xi8>, %w: memref<?xi8>, %y: memref<?x8xf32>, %o: index) {
+    // expected-error@+1 {{'coopvec.batch_matvec' is not supported by profile 'sm_80': it does not list the feature 'quantized'}}
+    coopvec.batch_matvec %x as I8, %w[%o] matrix<U8, 8x16, RowMajor> stride %o
+        weight_zero_points %w[%o] as U8 group 16 : memref<?xi8>
+        into %y : memref<?x16xi8>, memref<?xi8> -> memref<?x8xf32>
+    return
   }
 }

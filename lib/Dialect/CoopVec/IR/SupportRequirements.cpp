@@ -100,6 +100,13 @@ void MatVecOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
 
 void BatchMatVecOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
   reqs.push_back(Req::getFeature("batch_matvec"));
+  // The quantized form (i8 rows of stored values, zero points, scales,
+  // reductions) has the verifier's type rules, not a matrix-vector row: a
+  // target runs all of it or none.
+  if (isQuantized()) {
+    reqs.push_back(Req::getFeature("quantized"));
+    return;
+  }
   if (getFidelityAttr())
     reqs.push_back(Req::getFeature("math_fidelity"));
   addBlockScaleRequirements(reqs, getMatrixDesc());

@@ -169,10 +169,11 @@ constexpr MatVecGroup kNucleiMatVec[] = {
     {kNvInt8In, kInt8, kI32, false, kTilesNuclei}};
 constexpr MatVecGroup kSiFiveMatVec[] = {
     {kNvInt8In, kInt8, kI32, false, kTilesSiFive}};
+// "quantized": the quantized form of batch_matvec (both lowerings take it).
 constexpr StringRef kNucleiFeatures[] = {"rvv", "xxlvqmacc", "batch_matvec",
-                                         "mlp"};
+                                         "mlp", "quantized"};
 constexpr StringRef kSiFiveFeatures[] = {
-    "rvv", "xsfvqmaccqoq", "xsfvqmaccdod", "batch_matvec", "mlp"};
+    "rvv", "xsfvqmaccqoq", "xsfvqmaccdod", "batch_matvec", "mlp", "quantized"};
 
 //===----------------------------------------------------------------------===//
 // Vulkan 1.3 core: integer dot product (packed 4x8-bit), shaderFloat16,
@@ -245,8 +246,9 @@ constexpr AccumRow kVulkanOuterProduct[] = {
     {I::I32, I::I8},  {I::I32, I::U8},  {I::I32, I::I16}, {I::I32, I::U16},
     {I::I32, I::I32}, {I::I32, I::U32}, {I::I32, I::F16}, {I::I32, I::F32}};
 // Block scales: UE8M0 ("e8m0") and UE4M3 (an "fp8" type) scale bytes; a
-// batch_matvec or mlp in a kernel is a loop of matvecs; math fidelity and
-// block floats ("bfp") as the rows above say.
+// batch_matvec or mlp in a kernel is a loop of matvecs, the quantized form
+// of batch_matvec ("quantized") integer and f32 code in the reference's
+// order; math fidelity and block floats ("bfp") as the rows above say.
 constexpr StringRef kVulkanFeatures[] = {"int_dot_product",
                                          "float16",
                                          "storage8",
@@ -259,7 +261,8 @@ constexpr StringRef kVulkanFeatures[] = {"int_dot_product",
                                          "batch_matvec",
                                          "mlp",
                                          "math_fidelity",
-                                         "bfp"};
+                                         "bfp",
+                                         "quantized"};
 
 //===----------------------------------------------------------------------===//
 // Tenstorrent Wormhole B0: the matrix unit multiplies in0 8x16 (8 activation
@@ -379,9 +382,10 @@ ProfileAttr buildTable(MLIRContext *ctx, const ProfileTable &table) {
 ProfileAttr buildCpuHost(MLIRContext *ctx) {
   Builder b(ctx);
   SmallVector<StringRef> features = {
-      "batch_matvec", "mlp",  "convert",  "pack",          "mx",
-      "block_scale",  "bf16", "tf32",     "fp8",           "fp6",
-      "fp4",          "e8m0", "tile_mma", "math_fidelity", "bfp"};
+      "batch_matvec", "mlp",           "convert", "pack",
+      "mx",           "block_scale",   "bf16",    "tf32",
+      "fp8",          "fp6",           "fp4",     "e8m0",
+      "tile_mma",     "math_fidelity", "bfp",     "quantized"};
   // The feature bits the runtime's kernel levels test (Kernels/*/Isa.cpp).
   static constexpr StringRef kIsaFeatures[] = {
       "avx2",     "fma",        "f16c",       "avx512f",

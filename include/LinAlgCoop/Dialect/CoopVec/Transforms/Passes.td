@@ -33,7 +33,9 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
     * `cpu-host`: what the CPU target runs on this machine: every
       combination the verifiers accept (rows with no types), transpose,
       every accumulation, features `batch_matvec mlp convert pack mx bf16
-      tf32 fp8 fp6 fp4 e8m0 tile_mma math_fidelity`, and the kernels' ISA
+      tf32 fp8 fp6 fp4 e8m0 tile_mma math_fidelity bfp quantized`
+      (`quantized`: the quantized form of `batch_matvec`, which needs that
+      feature instead of a matrix row), and the kernels' ISA
       features detected on the
       host (`+avx2 +fma +f16c +avx512f +avx512bw +avx512vnni +avx512bf16
       +amx-tile +amx-bf16 +amx-int8 +v`); `arch` is
@@ -56,7 +58,8 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
     * `rv64-nuclei-xxlvqmacc`: int32 += int8 x int8 (all sign
       combinations) in 4x4x4 tiles. `rv64-sifive-xsfvqmacc`: the same types
       in SiFive's 4x8x4 and 2x8x2 tiles (M x K x N; as (m, n, k): 4x4x8 and
-      2x2x8). Features `rvv batch_matvec mlp` and the extension names.
+      2x2x8). Features `rvv batch_matvec mlp quantized` and the extension
+      names.
     * `wormhole-b0` (kind `tenstorrent`): the Tenstorrent Wormhole B0
       matrix unit, one 8x16 x 16x16 product per cycle and fidelity phase
       (tile (m, n, k) = 16x8x16): `BF16` or `F32` (TF32) inputs read from
@@ -72,7 +75,8 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
       `batch_matvec` and `mlp` (in a kernel: loops of matvecs; I8 matrices
       with f32 results, F16 matrices with F32 inputs), BF16 matrices
       (F32/BF16 biases), `math_fidelity` and `bfp` (the Wormhole model in
-      integer code: BF16, TF32, BFP8 and BFP4 matrices), `storage8`,
+      integer code: BF16, TF32, BFP8 and BFP4 matrices), `quantized` (the
+      quantized form of `batch_matvec` in a kernel), `storage8`,
       `storage16`, `convert`, `pack`; vector and outer-product accumulation
       (compare-and-swap loops where atomics are missing); transpose
       allowed.

@@ -1,0 +1,184 @@
+# The cases of quantized-kernel.test (usage: make-quantized-cases.py
+# <folder>): writes <folder>/quantized.mlir, one kernel per case running the
+# quantized form of coopvec.batch_matvec on a batch of B rows in one
+# invocation and a @check_<case> function that launches it, runs the same
+# op on the host (the CPU runtime) and returns the number of result elements
+# whose bits differ (two NaNs agree); and the seeded buffers
+# <case>.<operand>.npy. Values are random over their whole ranges (weights,
+# inputs, zero points), scales around 2^0 with a spread of binades, the
+# reductions the true sums of the input rows (so the reductions form equals
+# the zero-point form) except in case `i4`, whose R is random (trusted, not
+# checked: both sides compute the same formula).
+import numpy as np, sys
+
+out = sys.argv[1]
+rng = np.random.default_rng(15)
+B = 8
+
+# name: matrix, M, K, layout (stride), input interp, output element, bias,
+#       clauses [(name, interp, grouping, side)]
+CASES = {
+    "rfc": dict(matrix="U8", m=16, k=64, layout="RowMajor", stride=64,
+                x="I8", out="f32", bias=None,
+                clauses=[("weight_zero_points", "U8", 64),
+                         ("weight_scales", "F16", 64),
+                         ("input_scales", "F32", 32),
+                         ("reductions", "I32", 32)]),
+    "int": dict(matrix="I8", m=12, k=48, layout="InferencingOptimal, transpose",
+                stride=None, x="U8", out="i32", bias="I32",
+                clauses=[("weight_zero_points", "I32", 0),
+                         ("input_zero_points", "I8", 16)]),
+    "i4": dict(matrix="I4", m=8, k=64, layout="ColumnMajor", stride=16,
+               x="I8", out="f16", bias="F16",
+               clauses=[("weight_zero_points", "I8", 32),
+                        ("weight_scales", "BF16", 16),
+                        ("input_zero_points", "U8", 0),
+                        ("input_scales", "F16", 32),
+                        ("reductions", "I32", 16)]),
+    "u4": dict(matrix="U4", m=8, k=40, layout="TrainingOptimal", stride=None,
+               x="I8", out="f32", bias="BF16",
+               clauses=[("weight_scales", "F32", 0)]),
+}
+
+STORAGE = {"I8": "i8", "U8": "i8", "I32": "i32", "F32": "f32", "F16": "f16",
+           "BF16": "bf16"}
+NP = {"I8": np.int8, "U8": np.uint8, "I32": np.int32, "F32": np.float32,
+      "F16": np.float16}
+WEIGHT_SIDE = ("weight_zero_points", "weight_scales")
+
+
+def values(interp, count):
+    if interp in ("I8", "U8"):
+        lo, hi = (-128, 128) if interp == "I8" else (0, 256)
+        return rng.integers(lo, hi, count).astype(NP[interp])
+    if interp == "I32":
+        return rng.integers(-300, 300, count).astype(np.int32)
+    scale = (2.0 ** rng.integers(-6, 3, count)) * rng.uniform(0.5, 1.0, count)
+    if interp == "BF16":
+        bits = (scale.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+        return bits.view(np.uint8)
+    return scale.astype(NP[interp])
+
+
+def case(name, c):
+    k, m = c["k"], c["m"]
+    stride = " stride %stride" if c["stride"] else ""
+    xs = rng.integers(-128, 128, (B, k)).astype(np.int8)
+    np.save(f"{out}/{name}.x.npy", xs)
+    np.save(f"{out}/{name}.w.npy", rng.integers(0, 256, 4096).astype(np.uint8))
+    args, clauses, kclauses = [("%x", f"memref<?x{k}xi8>"), ("%w", "memref<?xi8>")], [], []
+    kernel_args = [("%x", f"memref<{B}x{k}xi8>"), ("%w", "memref<?xi8>")]
+    for clause, interp, group in c["clauses"]:
+        var = "%" + "".join(p[0] for p in clause.split("_"))
+        var = "%red" if var == "%r" else var
+        grouping = f"group {group}" if group else "per_tensor"
+        cols = k // group if group else 1
+        if clause in WEIGHT_SIDE:
+            count = m * cols if group else 1
+            v = values(interp, count)
+            np.save(f"{out}/{name}.{var[1:]}.npy", v.view(np.uint8).copy())
+            args.append((var, "memref<?xi8>"))
+            kernel_args.append((var, "memref<?xi8>"))
+            clauses.append(f"{clause} {var}[%c0] as {interp} {grouping} : memref<?xi8>")
+            kclauses.append(clauses[-1])
+            continue
+        rows = B if group else 1
+        if clause == "reductions":
+            u = xs.astype(np.int64) if c["x"] == "I8" else xs.view(np.uint8).astype(np.int64)
+            v = u.reshape(B, cols, group).sum(axis=2).astype(np.int32)
+            if name == "i4":
+                v = rng.integers(-4000, 4000, (B, cols)).astype(np.int32)
+        else:
+            v = values(interp, rows * cols).reshape(rows, cols)
+        np.save(f"{out}/{name}.{var[1:]}.npy", v)
+        ty = f"memref<?x{cols}x{STORAGE[interp]}>"
+        kty = f"memref<{rows}x{cols}x{STORAGE[interp]}>"
+        args.append((var, ty))
+        kernel_args.append((var, kty))
+        clauses.append(f"{clause} {var} as {interp} {grouping} : {ty}")
+        kclauses.append(f"{clause} {var} as {interp} {grouping} : {kty}")
+    bias, bias_ty = "", ""
+    if c["bias"]:
+        v = values(c["bias"], m) if c["bias"] != "I32" else \
+            rng.integers(-2**20, 2**20, m).astype(np.int32)
+        np.save(f"{out}/{name}.b.npy", v.view(np.uint8).copy())
+        args.append(("%b", "memref<?xi8>"))
+        kernel_args.append(("%b", "memref<?xi8>"))
+        bias, bias_ty = f" bias %b[%c0] as {c['bias']}", ", memref<?xi8>"
+    o = c["out"]
+    desc = f"matrix<{c['matrix']}, {m}x{k}, {c['layout']}>"
+
+    def op(x, y, xty, yty, cls):
+        return (f"coopvec.batch_matvec {x} as {c['x']}, %w[%c0] {desc}{stride}\n"
+                f"          " + "\n          ".join(cls) +
+                f"{bias} into {y}\n"
+                f"          : {xty}, memref<?xi8>{bias_ty} -> {yty}")
+
+    kernel = (f"    gpu.func @{name}({', '.join(f'{a}: {t}' for a, t in kernel_args)}, "
+              f"%y: memref<{B}x{m}x{o}>) kernel {{\n"
+              f"      %c0 = arith.constant 0 : index\n"
+              f"      %stride = arith.constant {c['stride'] or 0} : index\n"
+              f"      {op('%x', '%y', f'memref<{B}x{k}xi8>', f'memref<{B}x{m}x{o}>', kclauses)}\n"
+              f"      gpu.return\n    }}\n")
+    casts = "".join(f"    {a}k = memref.cast {a} : {t} to {kt}\n"
+                    for (a, t), (_, kt) in zip(args, kernel_args) if t != kt)
+    kargs = ", ".join(f"{a}{'k' if t != kt else ''} : {kt}"
+                      for (a, t), (_, kt) in zip(args, kernel_args))
+    ot = "i32" if o == "i32" else ("i16" if o == "f16" else "i32")
+    nan = ""
+    diff = "%ne"
+    if o != "i32":
+        nan = (f"      %rn = arith.cmpf uno, %g, %g : vector<{m}x{o}>\n"
+               f"      %hn = arith.cmpf uno, %h, %h : vector<{m}x{o}>\n"
+               f"      %nans = arith.andi %rn, %hn : vector<{m}xi1>\n"
+               f"      %other = arith.xori %nans, %ne : vector<{m}xi1>\n"
+               f"      %diff = arith.andi %ne, %other : vector<{m}xi1>\n")
+        diff = "%diff"
+    bits = (f"      %gb = arith.bitcast %g : vector<{m}x{o}> to vector<{m}x{ot}>\n"
+            f"      %hb = arith.bitcast %h : vector<{m}x{o}> to vector<{m}x{ot}>\n"
+            if o != "i32" else
+            "      %gb = arith.addi %g, %g0 : vector<{m}xi32>\n".format(m=m) +
+            "      %hb = arith.addi %h, %g0 : vector<{m}xi32>\n".format(m=m))
+    check = (f"  func.func @check_{name}({', '.join(f'{a}: {t}' for a, t in args)}) -> index {{\n"
+             f"    %c0 = arith.constant 0 : index\n"
+             f"    %c1 = arith.constant 1 : index\n"
+             f"    %cb = arith.constant {B} : index\n"
+             f"    %stride = arith.constant {c['stride'] or 0} : index\n"
+             f"    %y = memref.alloc() : memref<{B}x{m}x{o}>\n"
+             f"    %yh = memref.alloc(%cb) : memref<?x{m}x{o}>\n"
+             f"{casts}"
+             f"    gpu.launch_func @kernels::@{name} blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)\n"
+             f"        args({kargs}, %y : memref<{B}x{m}x{o}>)\n"
+             f"    {op('%x', '%yh', f'memref<?x{k}xi8>', f'memref<?x{m}x{o}>', clauses)}\n"
+             f"    %g0 = arith.constant dense<0> : vector<{m}xi32>\n"
+             f"    %bad = scf.for %r = %c0 to %cb step %c1 iter_args(%acc = %c0) -> (index) {{\n"
+             f"      %g = vector.load %y[%r, %c0] : memref<{B}x{m}x{o}>, vector<{m}x{o}>\n"
+             f"      %h = vector.load %yh[%r, %c0] : memref<?x{m}x{o}>, vector<{m}x{o}>\n"
+             f"{bits}"
+             f"      %ne = arith.cmpi ne, %gb, %hb : vector<{m}x{ot}>\n"
+             f"{nan}"
+             f"      %ne32 = arith.extui {diff} : vector<{m}xi1> to vector<{m}xi32>\n"
+             f"      %cnt = vector.reduction <add>, %ne32 : vector<{m}xi32> into i32\n"
+             f"      %cnti = arith.index_cast %cnt : i32 to index\n"
+             f"      %next = arith.addi %acc, %cnti : index\n"
+             f"      scf.yield %next : index\n"
+             f"    }}\n"
+             f"    memref.dealloc %y : memref<{B}x{m}x{o}>\n"
+             f"    memref.dealloc %yh : memref<?x{m}x{o}>\n"
+             f"    return %bad : index\n"
+             f"  }}\n")
+    order = " ".join(f"{name}.{a[1:]}" for a, _ in args)
+    return kernel, check, order
+
+
+kernels, checks, orders = [], [], []
+for name, c in CASES.items():
+    kernel, check, order = case(name, c)
+    kernels.append(kernel)
+    checks.append(check)
+    orders.append(f"{name}:{order}")
+with open(f"{out}/quantized.mlir", "w") as f:
+    f.write("module attributes {gpu.container_module} {\n"
+            "  gpu.module @kernels {\n" + "".join(kernels) + "  }\n" +
+            "".join(checks) + "}\n")
+print("\n".join(orders))
