@@ -105,6 +105,8 @@ struct BitConversions {
   /// f32 -> bf16, round to nearest even, NaN the quiet NaN of its sign
   /// (0x7fc0), as coopvecConvertF32.
   Value toBF16(Value x);
+  /// The same as bf16 bits (the low 16 bits of an i32).
+  Value toBF16Bits(Value x);
 
   /// f32 -> bf16 bits (the low 16 bits of an i32) by the DXIL rule
   /// (coopvecDxilConvert): round to nearest even, a finite value beyond the

@@ -182,30 +182,28 @@ Value BitConversions::toF16(Value x) {
       arith::TruncIOp::create(b, loc, b.getI16Type(), result));
 }
 
-Value BitConversions::toBF16(Value x) {
+Value BitConversions::toBF16Bits(Value x) {
   Value bits = arith::BitcastOp::create(b, loc, i32, x);
   Value lsb = band(shr(bits, int32(16)), int32(1));
   Value rounded = shr(add(add(bits, int32(0x7fff)), lsb), int32(16));
   Value nan = bor(band(shr(bits, int32(16)), int32(0x8000)), int32(0x7fc0));
-  Value result =
-      select(cmp(P::ugt, band(bits, int32(0x7fffffff)), int32(0x7f800000)), nan,
-             rounded);
+  return select(cmp(P::ugt, band(bits, int32(0x7fffffff)), int32(0x7f800000)),
+                nan, rounded);
+}
+
+Value BitConversions::toBF16(Value x) {
   return arith::BitcastOp::create(
       b, loc, b.getBF16Type(),
-      arith::TruncIOp::create(b, loc, b.getI16Type(), result));
+      arith::TruncIOp::create(b, loc, b.getI16Type(), toBF16Bits(x)));
 }
 
 Value BitConversions::dxilToBF16Bits(Value x) {
   Value bits = arith::BitcastOp::create(b, loc, i32, x);
   Value sign = band(shr(bits, int32(16)), int32(0x8000));
-  Value a = band(bits, int32(0x7fffffff));
-  Value lsb = band(shr(bits, int32(16)), int32(1));
-  Value rounded = shr(add(add(bits, int32(0x7fff)), lsb), int32(16));
+  Value rounded = toBF16Bits(x);
   // A finite value that rounds to infinity saturates.
   Value overflow = arith::AndIOp::create(
-      b, loc, cmp(P::ult, a, int32(0x7f800000)),
+      b, loc, cmp(P::ult, band(bits, int32(0x7fffffff)), int32(0x7f800000)),
       cmp(P::eq, band(rounded, int32(0x7fff)), int32(0x7f80)));
-  Value result = select(overflow, bor(sign, int32(0x7f7f)), rounded);
-  return select(cmp(P::ugt, a, int32(0x7f800000)), bor(sign, int32(0x7fc0)),
-                result);
+  return select(overflow, bor(sign, int32(0x7f7f)), rounded);
 }

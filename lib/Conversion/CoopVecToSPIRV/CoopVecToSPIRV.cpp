@@ -127,6 +127,24 @@ Value matrixElementByte(OpBuilder &b, Location loc, MatrixDescAttr desc,
   return arith::AddIOp::create(b, loc, start, minor);
 }
 
+/// The byte `byte` (an i32) of the 4-bit element (row, col) of `desc`
+/// shifted so that the element is its low nibble (the even stored column
+/// is the low one); an even column's neighbour stays above it, so a reader
+/// of more than the low four bits masks them.
+Value storedNibble(OpBuilder &b, Location loc, MatrixDescAttr desc, Value byte,
+                   Value row, Value col) {
+  Type i32 = b.getI32Type();
+  Value stored = desc.getTranspose() ? row : col;
+  Value odd = arith::IndexCastUIOp::create(
+      b, loc, i32,
+      arith::RemUIOp::create(b, loc, stored,
+                             arith::ConstantIndexOp::create(b, loc, 2)));
+  return arith::ShRUIOp::create(
+      b, loc, byte,
+      arith::MulIOp::create(b, loc, odd,
+                            arith::ConstantIntOp::create(b, loc, i32, 4)));
+}
+
 /// The SPIR-V float op `SpirvOp` (FAdd, FSub, FMul) of `x` and `y`,
 /// decorated NoContraction so that a driver cannot fuse it with another:
 /// the CPU reference's roundings.
@@ -698,15 +716,11 @@ private:
       return kind == InterpKind::I8
                  ? Value(arith::ExtSIOp::create(b, loc, i64(), byte))
                  : Value(arith::ExtUIOp::create(b, loc, i64(), byte));
-    Value stored = desc.getTranspose() ? n : kk;
-    Value odd = arith::IndexCastUIOp::create(
-        b, loc, b.getI8Type(),
-        arith::RemUIOp::create(b, loc, stored, index(2)));
-    Value shift = arith::MulIOp::create(
-        b, loc, odd, arith::ConstantIntOp::create(b, loc, b.getI8Type(), 4));
     Value nibble = arith::AndIOp::create(
-        b, loc, arith::ShRUIOp::create(b, loc, byte, shift),
-        arith::ConstantIntOp::create(b, loc, b.getI8Type(), 15));
+        b, loc,
+        storedNibble(b, loc, desc, arith::ExtUIOp::create(b, loc, i32(), byte),
+                     n, kk),
+        int32(15));
     Value wide = arith::ExtUIOp::create(b, loc, i64(), nibble);
     if (kind == InterpKind::U4)
       return wide;
@@ -1124,14 +1138,8 @@ private:
     if (plan.family == Family::SmallFloat) {
       Value byte = arith::ExtUIOp::create(
           b, loc, i32(), loadBytes(op.getMatrix(), elementByte(row, col, 1), 1));
-      if (plan.nibbles()) {
-        // The even stored column in the low nibble.
-        Value stored = plan.desc.getTranspose() ? row : col;
-        Value odd = arith::IndexCastUIOp::create(
-            b, loc, i32(), arith::RemUIOp::create(b, loc, stored, index(2)));
-        byte = arith::ShRUIOp::create(
-            b, loc, byte, arith::MulIOp::create(b, loc, odd, int32(4)));
-      }
+      if (plan.nibbles())
+        byte = storedNibble(b, loc, plan.desc, byte, row, col);
       Value w = BitConversions{b, loc}.smallFloatToF32(
           byte, smallFloatFormat(plan.matrixKind));
       if (!plan.scaleBlock)
@@ -1246,17 +1254,8 @@ private:
       Value datum = arith::ExtUIOp::create(
           b, loc, i32(),
           loadBytes(op.getMatrix(), elementByte(row, col, 1), 1));
-      if (plan.bfpBits == 4) {
-        // The even stored column in the low nibble.
-        Value stored = plan.desc.getTranspose() ? row : col;
-        Value odd = arith::IndexCastUIOp::create(
-            b, loc, i32(), arith::RemUIOp::create(b, loc, stored, index(2)));
-        datum = arith::AndIOp::create(
-            b, loc,
-            arith::ShRUIOp::create(
-                b, loc, datum, arith::MulIOp::create(b, loc, odd, int32(4))),
-            int32(0xF));
-      }
+      if (plan.bfpBits == 4) // bfpToBits reads the low four bits.
+        datum = storedNibble(b, loc, plan.desc, datum, row, col);
       Value exponent = arith::ExtUIOp::create(
           b, loc, i32(), loadBytes(op.getScales(), scaleByte(row, col), 1));
       bits = wh.bfpToBits(datum, exponent, plan.bfpBits);

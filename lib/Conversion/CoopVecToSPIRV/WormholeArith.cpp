@@ -68,16 +68,14 @@ Value WormholeArith::inputToSrc(Value element, bool bf16) {
   } else {
     bits = arith::BitcastOp::create(b, loc, i32(), element);
   }
+  if (bf16) // Nearest even, NaN the quiet NaN of its sign.
+    return unpack(c.shl(c.toBF16Bits(arith::BitcastOp::create(
+                            b, loc, b.getF32Type(), bits)),
+                        c32(16)),
+                  true);
   Value nan = c.cmp(P::ugt, c.band(bits, 0x7FFFFFFF), c32(0x7F800000));
   Value quiet = c.bor(c.band(bits, kSign), c32(0x7FC00000));
-  Value value = bits;
-  if (bf16) {
-    // Round to nearest even on the bits; the NaN case is replaced below.
-    Value lsb = c.band(c.shr(bits, c32(16)), 1);
-    value =
-        c.shl(c.shr(c.add(c.add(bits, c32(0x7FFF)), lsb), c32(16)), c32(16));
-  }
-  return unpack(c.select(nan, quiet, value), bf16);
+  return unpack(c.select(nan, quiet, bits), false);
 }
 
 Value WormholeArith::bfpToBits(Value datum, Value sharedExp, unsigned bits) {

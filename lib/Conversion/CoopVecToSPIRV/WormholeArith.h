@@ -58,8 +58,8 @@ struct WormholeArith {
   Value inputToSrc(Value element, bool bf16);
 
   /// The BF16 value (as f32 bits) of a block-float datum of `bits` bits
-  /// (the low bits of an i32) with its block's shared exponent (the low
-  /// byte of an i32): coopvecWormholeBfpToFloat.
+  /// (the low bits of an i32, the bits above ignored) with its block's
+  /// shared exponent (the low byte of an i32): coopvecWormholeBfpToFloat.
   Value bfpToBits(Value datum, Value sharedExp, unsigned bits);
 
   /// Sets the accumulator to zero.
