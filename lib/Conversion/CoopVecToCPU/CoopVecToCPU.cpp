@@ -115,6 +115,15 @@ void checkMatVecBounds(RuntimeCallBuilder &b, OpTy op,
 
 using MatVecParams = Params<CoopVecMatVecParams>;
 
+/// The runtime element type of a matrix-vector op's input (rows): the
+/// physical type, or bytes (I8) for a block-float input's stored data.
+template <typename OpTy>
+int64_t inputElementType(OpTy op, ShapedType inputType) {
+  if (op.getInputInterp().isBlockFloat())
+    return COOPVEC_TYPE_I8;
+  return physicalType(inputType.getElementType(), op.getInputUnsigned());
+}
+
 /// Sets the math-fidelity fields of coopvecCpuMatVecMulAdd's parameters:
 /// all zero without the attribute.
 void setFidelityFields(RuntimeCallBuilder &b, MathFidelityAttr fidelity,
@@ -200,17 +209,20 @@ public:
     using F = MatVecParams::Field;
     MatVecParams p;
     p.set(F::output, b.slotPointer(resultSlot))
-        .set(F::outputType, b.constI32(physicalType(
-                                resultType.getElementType(),
-                                op.getOutputUnsigned())))
+        .set(F::outputType, b.constI32(physicalType(resultType.getElementType(),
+                                                    op.getOutputUnsigned())))
         .set(F::outputStride, b.constI64(0))
         .set(F::input, b.slotPointer(inputSlot))
-        .set(F::inputType, b.constI32(physicalType(inputType.getElementType(),
-                                                   op.getInputUnsigned())))
+        .set(F::inputType, b.constI32(inputElementType(op, inputType)))
         .set(F::inputInterp, b.constI32(value(op.getInputInterp())))
         .set(F::inputStride, b.constI64(0))
         .set(F::batch, b.constI32(1));
     setMatrixFields(b, op, adaptor, numThreads, p);
+    p.set(F::inputExponents,
+          adaptor.getInputExponents()
+              ? b.slotPointer(b.spill(adaptor.getInputExponents()))
+              : b.nullPtr())
+        .set(F::inputExponentsStride, b.constI64(0));
     b.callChecked(RuntimeFn::coopvecCpuMatVecMulAdd, {p.build(b)});
     rewriter.replaceOp(op, b.load(resultType, resultSlot));
     return success();
@@ -379,17 +391,25 @@ public:
     using F = MatVecParams::Field;
     MatVecParams p;
     p.set(F::output, outputs)
-        .set(F::outputType, b.constI32(physicalType(
-                                outputType.getElementType(),
-                                op.getOutputUnsigned())))
+        .set(F::outputType, b.constI32(physicalType(outputType.getElementType(),
+                                                    op.getOutputUnsigned())))
         .set(F::outputStride, outputStride)
         .set(F::input, inputs)
-        .set(F::inputType, b.constI32(physicalType(inputType.getElementType(),
-                                                   op.getInputUnsigned())))
+        .set(F::inputType, b.constI32(inputElementType(op, inputType)))
         .set(F::inputInterp, b.constI32(value(op.getInputInterp())))
         .set(F::inputStride, inputStride)
         .set(F::batch, rows);
     setMatrixFields(b, op, adaptor, numThreads, p);
+    if (adaptor.getInputExponents()) {
+      auto [exponents, exponentStride, exponentRows] =
+          b.batchRows(adaptor.getInputExponents());
+      b.checkSameRows(rows, exponentRows);
+      p.set(F::inputExponents, exponents)
+          .set(F::inputExponentsStride, exponentStride);
+    } else {
+      p.set(F::inputExponents, b.nullPtr())
+          .set(F::inputExponentsStride, b.constI64(0));
+    }
     b.callChecked(RuntimeFn::coopvecCpuMatVecMulAdd, {p.build(b)});
     rewriter.eraseOp(op);
     return success();

@@ -878,6 +878,16 @@ void matVecsAsBatches(ModuleOp module) {
     Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
     vector::StoreOp::create(rewriter, loc, op.getInput(), in,
                             ValueRange{c0, c0});
+    // A block-float input's exponents travel as a 1 x ceil(K/16) batch (the
+    // batch lowering then rejects the fidelity product with its reason).
+    Value exponents;
+    if (Value e = op.getInputExponents()) {
+      rewriter.setInsertionPointToStart(&entry);
+      exponents = memref::AllocaOp::create(rewriter, loc,
+                                           rows(cast<VectorType>(e.getType())));
+      rewriter.setInsertionPoint(op);
+      vector::StoreOp::create(rewriter, loc, e, exponents, ValueRange{c0, c0});
+    }
     BatchMatVecOp::create(
         rewriter,
         NameLoc::get(rewriter.getStringAttr(op->getName().getStringRef()), loc),
@@ -889,7 +899,8 @@ void matVecsAsBatches(ModuleOp module) {
         /*weight_scales=*/Value(), Value(), nullptr, nullptr,
         /*input_zero_points=*/Value(), nullptr, nullptr,
         /*input_scales=*/Value(), nullptr, nullptr,
-        /*reductions=*/Value(), nullptr, nullptr, op.getFidelityAttr());
+        /*reductions=*/Value(), nullptr, nullptr, op.getFidelityAttr(),
+        exponents);
     rewriter.replaceOpWithNewOp<vector::LoadOp>(op, outType, out,
                                                 ValueRange{c0, c0});
   });

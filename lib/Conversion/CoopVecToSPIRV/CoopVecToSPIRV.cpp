@@ -190,12 +190,12 @@ struct Plan {
   std::optional<InterpKind> biasKind;
   /// Wormhole: the fidelity's phase count (1 to 4), BF16 (else TF32) Src
   /// operands, the Dst and L1 formats (BF16, else F32), L1 accumulation
-  /// and its K block (K without one), and the block-float datum width (8,
-  /// 4; 0 for BF16/F32 matrices).
+  /// and its K block (K without one), and the block-float datum widths (8,
+  /// 4; 0 for BF16/F32 operands) of the matrix and of the input.
   int64_t phases = 0;
   bool srcBf16 = false, dstBf16 = false, packBf16 = false, l1Acc = false;
   int64_t kBlock = 0;
-  unsigned bfpBits = 0;
+  unsigned bfpBits = 0, inputBfpBits = 0;
 
   bool packedInput() const {
     return inputKind == InterpKind::PackedS8x32 ||
@@ -304,12 +304,18 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
   InterpKind matrixKind = plan.matrixKind;
   if (MathFidelityAttr fidelity = op.getFidelityAttr()) {
     // The verifier's rules (verifyFidelity) leave BF16/F32 matrices with
-    // inputs of their own interpretation and BFP8/BFP4 ones (shared
-    // exponents as UE8M0 x 16 scales) with BF16 inputs, f16 or f32 input
-    // elements, f32 results, and a bias in the L1 format with l1_acc.
+    // inputs of their own interpretation (f16 or f32 elements) and BFP8/BFP4
+    // ones (shared exponents as UE8M0 x 16 scales) with BF16 inputs, BFP8/
+    // BFP4 inputs (i8 stored bytes and exponents) with BF16 or block-float
+    // matrices, f32 results, and a bias in the L1 format with l1_acc.
     plan.family = Family::Wormhole;
     plan.phases = static_cast<int64_t>(fidelity.getFidelity()) + 1;
-    plan.srcBf16 = plan.inputKind == InterpKind::BF16;
+    // A block-float input (the stored bytes with an exponents vector)
+    // unpacks to BF16 as a block-float matrix does.
+    plan.inputBfpBits = plan.inputKind == InterpKind::BFP8   ? 8
+                        : plan.inputKind == InterpKind::BFP4 ? 4
+                                                             : 0;
+    plan.srcBf16 = plan.inputKind == InterpKind::BF16 || plan.inputBfpBits;
     plan.dstBf16 = fidelity.getDst().isBF16();
     plan.packBf16 = fidelity.getL1Format().isBF16();
     plan.l1Acc = fidelity.getL1Acc();
@@ -838,6 +844,13 @@ LogicalResult expandBatchInKernel(BatchMatVecOp op) {
   Value vector = vector::LoadOp::create(
       b, loc, VectorType::get({inType.getDimSize(1)}, inType.getElementType()),
       op.getInputs(), ValueRange{row, c0});
+  Value exponents;
+  if (Value batch = op.getInputExponents()) {
+    auto type = cast<MemRefType>(batch.getType());
+    exponents = vector::LoadOp::create(
+        b, loc, VectorType::get({type.getDimSize(1)}, type.getElementType()),
+        batch, ValueRange{row, c0});
+  }
   Value result = MatVecOp::create(
       b, loc,
       VectorType::get({outType.getDimSize(1)}, outType.getElementType()),
@@ -845,7 +858,7 @@ LogicalResult expandBatchInKernel(BatchMatVecOp op) {
       op.getMatrix(), op.getMatrixOffset(), op.getMatrixStride(),
       op.getMatrixDescAttr(), op.getBias(), op.getBiasOffset(),
       op.getBiasInterpAttr(), op.getOutputUnsignedAttr(), op.getScales(),
-      op.getScalesOffset(), op.getFidelityAttr());
+      op.getScalesOffset(), op.getFidelityAttr(), exponents);
   vector::StoreOp::create(b, loc, result, op.getOutputs(), ValueRange{row, c0});
   op.erase();
   return success();
@@ -927,7 +940,8 @@ LogicalResult expandMlpInKernel(MLPOp op) {
                          op.getWeights()[l], op.getWeightOffsets()[l], stride,
                          desc, bias, biasOffset, biasInterp,
                          /*output_unsigned=*/nullptr, /*scales=*/Value(),
-                         /*scales_offset=*/Value(), /*fidelity=*/nullptr);
+                         /*scales_offset=*/Value(), /*fidelity=*/nullptr,
+                         /*input_exponents=*/Value());
     if (isRelu(l))
       h = map(h, [&](int64_t, Value x) {
         Value positive =
@@ -1062,15 +1076,34 @@ private:
   /// four 8-bit values (bytes beyond K are zero).
   Value storeInputs() {
     if (plan.family == Family::Wormhole) {
-      // The SrcB bits of each element.
+      // The SrcB bits of each element: a float read as BF16 or TF32, or a
+      // block-float datum (BFP4: the nibble of byte i/2, even i low)
+      // decoded with its block's exponent, then unpacked.
       Value xs = privateArray(plan.k, i32());
       WormholeArith wh{b, loc, Value()};
-      for (int64_t i = 0; i < plan.k; ++i)
-        memref::StoreOp::create(
-            b, loc,
-            wh.inputToSrc(vector::ExtractOp::create(b, loc, op.getInput(), i),
-                          plan.srcBf16),
-            xs, ValueRange{index(i)});
+      auto byteAt = [&](Value vector, int64_t i) -> Value {
+        return arith::ExtUIOp::create(
+            b, loc, i32(), vector::ExtractOp::create(b, loc, vector, i));
+      };
+      for (int64_t i = 0; i < plan.k; ++i) {
+        Value src;
+        if (plan.inputBfpBits) {
+          Value datum =
+              plan.inputBfpBits == 8
+                  ? byteAt(op.getInput(), i)
+                  : arith::ShRUIOp::create(b, loc, byteAt(op.getInput(), i / 2),
+                                           int32(4 * (i % 2)));
+          src = wh.unpack(wh.bfpToBits(datum,
+                                       byteAt(op.getInputExponents(), i / 16),
+                                       plan.inputBfpBits),
+                          /*bf16=*/true);
+        } else {
+          src =
+              wh.inputToSrc(vector::ExtractOp::create(b, loc, op.getInput(), i),
+                            plan.srcBf16);
+        }
+        memref::StoreOp::create(b, loc, src, xs, ValueRange{index(i)});
+      }
       return xs;
     }
     if (plan.family != Family::Int8) {

@@ -200,26 +200,37 @@ static float loadBf16OrF32(const uint8_t *src, bool bf16) {
 static int32_t wormholeMatVec(const CoopVecMatVecParams *p) {
   // BF16 or F32 matrices read as their inputs; block floats (BFP8, BFP4)
   // with their shared exponents as UE8M0 x 16 block scales, unpacked to
-  // BF16, with BF16 inputs.
+  // BF16. Inputs are f16/f32 values read as BF16 or F32 (TF32), or block
+  // floats with their exponents, unpacked to BF16.
+  auto bfpBitsOf = [](uint32_t interp) -> unsigned {
+    return interp == COOPVEC_TYPE_BFP8   ? 8
+           : interp == COOPVEC_TYPE_BFP4 ? 4
+                                         : 0;
+  };
   const uint32_t interp = p->matrixInterp;
-  const unsigned bfpBits = interp == COOPVEC_TYPE_BFP8   ? 8
-                           : interp == COOPVEC_TYPE_BFP4 ? 4
-                                                         : 0;
+  const unsigned bfpBits = bfpBitsOf(interp);
+  const unsigned inputBfpBits = bfpBitsOf(p->inputInterp);
   bool bf16 = interp == COOPVEC_TYPE_BF16;
   bool plain = bf16 || interp == COOPVEC_TYPE_F32;
-  if (!(plain && p->inputInterp == interp && !p->scaleType) &&
-      !(bfpBits && p->inputInterp == COOPVEC_TYPE_BF16 &&
-        p->scaleType == COOPVEC_TYPE_UE8M0 && p->scaleBlock == 16))
+  // One Src format for both operands: BF16 (BF16 values and block floats)
+  // or TF32 (F32 values).
+  bool srcBf16 = p->inputInterp == COOPVEC_TYPE_BF16 || inputBfpBits;
+  if (!(plain && !p->scaleType &&
+        (p->inputInterp == interp || (bf16 && inputBfpBits))) &&
+      !(bfpBits && srcBf16 && p->scaleType == COOPVEC_TYPE_UE8M0 &&
+        p->scaleBlock == 16))
     return COOPVEC_ERROR_UNSUPPORTED_TYPE;
-  if ((p->inputType != COOPVEC_TYPE_F32 && p->inputType != COOPVEC_TYPE_F16) ||
+  bool floatInput =
+      p->inputType == COOPVEC_TYPE_F32 || p->inputType == COOPVEC_TYPE_F16;
+  if ((inputBfpBits ? p->inputType != COOPVEC_TYPE_I8 : !floatInput) ||
       p->outputType != COOPVEC_TYPE_F32)
     return COOPVEC_ERROR_UNSUPPORTED_TYPE;
-  if (!p->input || !p->output || !p->matrix || (bfpBits && !p->scales))
+  if (!p->input || !p->output || !p->matrix || (bfpBits && !p->scales) ||
+      (inputBfpBits && !p->inputExponents))
     return COOPVEC_ERROR_NULL_POINTER;
   CoopVecWormholeConfig cfg = {p->fidelity - 1,
-                               p->inputInterp == COOPVEC_TYPE_BF16
-                                   ? unsigned(COOPVEC_FMT_BF16)
-                                   : unsigned(COOPVEC_FMT_TF32),
+                               srcBf16 ? unsigned(COOPVEC_FMT_BF16)
+                                       : unsigned(COOPVEC_FMT_TF32),
                                p->dstFormat, p->packFormat, p->l1Acc};
   if (coopvecWormholeCheckConfig(&cfg) != COOPVEC_WH_OK)
     return COOPVEC_ERROR_INVALID_ARGUMENT;
@@ -260,15 +271,37 @@ static int32_t wormholeMatVec(const CoopVecMatVecParams *p) {
       }
       weights[size_t(kk) * m + i] = w;
     }
-  const uint64_t inputBytes = p->inputType == COOPVEC_TYPE_F16 ? 2 : 4;
-  const uint64_t inputStride = p->inputStride ? p->inputStride : k * inputBytes;
   std::vector<float> inputs(size_t(batch) * k); // in0: batch x k
-  for (uint32_t b = 0; b < batch; ++b)
-    for (uint32_t kk = 0; kk < k; ++kk)
-      inputs[size_t(b) * k + kk] = readAsInterp(
-          static_cast<const uint8_t *>(p->input) + b * inputStride +
-              kk * inputBytes,
-          p->inputType, p->inputInterp);
+  if (inputBfpBits) {
+    // The stored bytes of each row, decoded with their block's exponent as
+    // the unpacker does (the matrix's BFP path above, along the row).
+    const uint64_t rowBytes = inputBfpBits == 4 ? (k + 1) / 2 : k;
+    const uint64_t inputStride = p->inputStride ? p->inputStride : rowBytes;
+    const uint64_t exponentStride = p->inputExponentsStride
+                                        ? p->inputExponentsStride
+                                        : uint64_t(blocksPerRow);
+    for (uint32_t b = 0; b < batch; ++b) {
+      const auto *row =
+          static_cast<const uint8_t *>(p->input) + b * inputStride;
+      const auto *rowExponents =
+          static_cast<const uint8_t *>(p->inputExponents) + b * exponentStride;
+      for (uint32_t kk = 0; kk < k; ++kk)
+        inputs[size_t(b) * k + kk] = coopvecWormholeBfpToFloat(
+            inputBfpBits == 4 ? uint8_t((row[kk / 2] >> (4 * (kk & 1))) & 0xF)
+                              : row[kk],
+            rowExponents[kk / 16], inputBfpBits);
+    }
+  } else {
+    const uint64_t inputBytes = p->inputType == COOPVEC_TYPE_F16 ? 2 : 4;
+    const uint64_t inputStride =
+        p->inputStride ? p->inputStride : k * inputBytes;
+    for (uint32_t b = 0; b < batch; ++b)
+      for (uint32_t kk = 0; kk < k; ++kk)
+        inputs[size_t(b) * k + kk] =
+            readAsInterp(static_cast<const uint8_t *>(p->input) +
+                             b * inputStride + kk * inputBytes,
+                         p->inputType, p->inputInterp);
+  }
   // The L1 output buffer starts from the bias (the verifier allows one only
   // with L1 accumulation), else from zero.
   std::vector<float> out(size_t(batch) * m, 0.0f);

@@ -14,7 +14,7 @@
 // CHECK-LABEL: func.func @matvec_bias(
 // CHECK-SAME:      %[[X:.*]]: vector<16xf16>, %[[W:.*]]: memref<?xi8>, %[[B:.*]]: memref<?xi8>, %[[OFF:.*]]: index, %[[S:.*]]: index)
 // CHECK:         %[[ONESTRUCT:.*]] = llvm.mlir.constant(1 : i64) : i64
-// CHECK:         %[[P:.*]] = llvm.alloca %[[ONESTRUCT]] x !llvm.struct<(ptr, i32, i64, ptr, i32, i32, i64, i32, ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32, ptr, i64, i32, i32, i32, i32, i32, i32, i32)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
+// CHECK:         %[[P:.*]] = llvm.alloca %[[ONESTRUCT]] x !llvm.struct<(ptr, i32, i64, ptr, i32, i32, i64, i32, ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32, ptr, i64, i32, i32, i32, i32, i32, i32, i32, ptr, i64)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
 // CHECK:         %[[RES:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32xf16>
 // CHECK:         %[[IN:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf16>
 // CHECK:         %[[BOFF:.*]] = arith.constant 64 : index
@@ -137,7 +137,7 @@ func.func @matvec_bias(%x: vector<16xf16>, %w: memref<?xi8>, %b: memref<?xi8>,
 
 // CHECK-LABEL: func.func @matvec_packed_transpose(
 // CHECK-SAME:      %[[PV:.*]]: vector<8xi32>, %[[W:.*]]: memref<?xi8>)
-// CHECK:         %[[P:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i32, i64, ptr, i32, i32, i64, i32, ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32, ptr, i64, i32, i32, i32, i32, i32, i32, i32)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
+// CHECK:         %[[P:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i32, i64, ptr, i32, i32, i64, i32, ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32, ptr, i64, i32, i32, i32, i32, i32, i32, i32, ptr, i64)> {alignment = 8 : i64} : (i64) -> !llvm.ptr
 // CHECK:         %[[RES:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32xi32>
 // CHECK:         %[[IN:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8xi32>
 // CHECK:         %[[INFOPT:.*]] = arith.constant 2 : i32

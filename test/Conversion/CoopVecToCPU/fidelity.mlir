@@ -6,7 +6,7 @@
 // BF16 2), which route the call to the Wormhole model.
 
 // CHECK-LABEL: func.func @matvec
-// CHECK:         %[[P:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i32, i64, ptr, i32, i32, i64, i32, ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32, ptr, i64, i32, i32, i32, i32, i32, i32, i32)>
+// CHECK:         %[[P:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, i32, i64, ptr, i32, i32, i64, i32, ptr, i64, i32, i32, i32, i32, i32, i32, ptr, i64, i32, i32, ptr, i64, i32, i32, i32, i32, i32, i32, i32, ptr, i64)>
 // HiFi2 (1 + 1) and BF16 are both 2.
 // CHECK-DAG:     %[[TWO:.*]] = arith.constant 2 : i32
 // CHECK-DAG:     %[[F32:.*]] = arith.constant 0 : i32
@@ -140,4 +140,50 @@ func.func @eltwise(%a: vector<16xbf16>, %b: vector<16xbf16>, %l1: vector<16xf32>
 func.func @pack_dst(%d: vector<2x4xf32>, %l1: vector<2x4xf32>) -> vector<2x4xf32> {
   %r = coopvec.tile_pack_dst %d acc %l1 fidelity<hifi2, dst = f32, pack = bf16, l1_acc> : vector<2x4xf32>
   return %r : vector<2x4xf32>
+}
+
+// -----
+
+// A block-float input: the input slot holds the stored bytes (I8, 20; the
+// interpretation BFP4, 41), the exponents are spilled to a slot of their
+// own whose address fills field 29 (a stride of 0: one dense row).
+// CHECK-LABEL: func.func @bfp_input
+// CHECK-DAG:     %[[I8:.*]] = arith.constant 20 : i32
+// CHECK-DAG:     %[[BFP4:.*]] = arith.constant 41 : i32
+// CHECK-DAG:     %[[Z64:.*]] = arith.constant 0 : i64
+// CHECK:         %[[G4:.*]] = llvm.getelementptr %[[P:.*]][0, 4]
+// CHECK-NEXT:    llvm.store %[[I8]], %[[G4]] : i32, !llvm.ptr
+// CHECK:         %[[G5:.*]] = llvm.getelementptr %[[P]][0, 5]
+// CHECK-NEXT:    llvm.store %[[BFP4]], %[[G5]] : i32, !llvm.ptr
+// CHECK:         %[[G29:.*]] = llvm.getelementptr %[[P]][0, 29]
+// CHECK-NEXT:    llvm.store %[[EP:.*]], %[[G29]] : !llvm.ptr, !llvm.ptr
+// CHECK:         %[[G30:.*]] = llvm.getelementptr %[[P]][0, 30]
+// CHECK-NEXT:    llvm.store %[[Z64]], %[[G30]] : i64, !llvm.ptr
+// CHECK:         call @coopvecCpuMatVecMulAdd(%[[P]])
+func.func @bfp_input(%x: vector<32xi8>, %e: vector<4xi8>, %w: memref<?xi8>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %y = coopvec.matvec %x as BFP4 exponents %e : vector<4xi8>, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128
+         fidelity<lofi, dst = f32> : vector<32xi8>, memref<?xi8> -> vector<32xf32>
+  return %y : vector<32xf32>
+}
+
+// -----
+
+// batch_matvec: the exponent batch's row address and byte stride fill
+// fields 29 and 30, and its row count is checked against the inputs'.
+// CHECK-LABEL: func.func @bfp_input_batch
+// CHECK:         memref.extract_strided_metadata %arg1
+// CHECK:         arith.cmpi eq
+// CHECK:         %[[G29:.*]] = llvm.getelementptr %[[P:.*]][0, 29]
+// CHECK-NEXT:    llvm.store %{{.*}}, %[[G29]] : !llvm.ptr, !llvm.ptr
+// CHECK:         %[[G30:.*]] = llvm.getelementptr %[[P]][0, 30]
+// CHECK-NEXT:    llvm.store %{{.*}}, %[[G30]] : i64, !llvm.ptr
+// CHECK:         call @coopvecCpuMatVecMulAdd(%[[P]])
+func.func @bfp_input_batch(%x: memref<?x64xi8>, %e: memref<?x4xi8>, %w: memref<?xi8>, %y: memref<?x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  coopvec.batch_matvec %x as BFP8 exponents %e : memref<?x4xi8>, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128
+      fidelity<hifi4, dst = bf16> into %y : memref<?x64xi8>, memref<?xi8> -> memref<?x32xf32>
+  return
 }

@@ -11,6 +11,39 @@
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
+    // A block-float input: each element's SrcB bits from its stored byte
+    // (BFP4: the low nibble of byte k/2 for even k, the byte shifted right
+    // by four for odd k) and its block's exponent (byte k/16), decoded as
+    // the matrix's block floats are (FindUMsb normalizes the magnitude).
+    // CHECK-LABEL: gpu.func @bfp4_input
+    // CHECK-DAG: %[[B0:.*]] = memref.load %arg0[%c0] : memref<?xi8>
+    // CHECK-DAG: %[[B8:.*]] = memref.load %arg0[%c8] : memref<?xi8>
+    // CHECK-DAG: %[[E0:.*]] = memref.load %arg1[%c0] : memref<?xi8>
+    // CHECK-DAG: %[[E1:.*]] = memref.load %arg1[%c1] : memref<?xi8>
+    // CHECK: %[[X0:.*]] = arith.extui %[[B0]] : i8 to i32
+    // CHECK-NEXT: arith.extui %[[E0]] : i8 to i32
+    // CHECK-NEXT: arith.shli %[[X0]], %c4_i32 : i32
+    // CHECK: spirv.GL.FindUMsb
+    // CHECK: memref.store %{{.*}}, %[[XS:.*]][%c0] : memref<20xi32
+    // CHECK: %[[X1:.*]] = arith.extui %[[B0]] : i8 to i32
+    // CHECK-NEXT: %[[N1:.*]] = arith.shrui %[[X1]], %c4_i32 : i32
+    // CHECK-NEXT: arith.extui %[[E0]] : i8 to i32
+    // CHECK-NEXT: arith.shli %[[N1]], %c4_i32 : i32
+    // CHECK: memref.store %{{.*}}, %[[XS]][%c1] : memref<20xi32
+    // CHECK: %[[X16:.*]] = arith.extui %[[B8]] : i8 to i32
+    // CHECK-NEXT: arith.extui %[[E1]] : i8 to i32
+    // CHECK: memref.store %{{.*}}, %[[XS]][%c16] : memref<20xi32
+    gpu.func @bfp4_input(%xs: memref<?xi8>, %es: memref<?xi8>, %w: memref<?xi8>, %y: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c48 = arith.constant 48 : index
+      %x = vector.load %xs[%c0] : memref<?xi8>, vector<10xi8>
+      %e = vector.load %es[%c0] : memref<?xi8>, vector<2xi8>
+      %r = coopvec.matvec %x as BFP4 exponents %e : vector<2xi8>, %w[%c0] matrix<BF16, 4x20, RowMajor> stride %c48
+             fidelity<lofi, dst = f32> : vector<10xi8>, memref<?xi8> -> vector<4xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<4xf32>
+      gpu.return
+    }
+
     // CHECK-LABEL: gpu.func @bfp4
     // The inputs' SrcB bits, the results and the exact accumulator:
     // CHECK-DAG: memref.alloca() : memref<40xi32, #spirv.storage_class<Function>>

@@ -19,6 +19,19 @@ func.func @quantized(%x: memref<?x128xi8>, %w: memref<?xi8>, %zw: memref<?xi8>,
 
 // -----
 
+// A block-float input (its exponents a second batch) has no GPU form.
+func.func @bfp_input(%x: memref<?x64xi8>, %e: memref<?x4xi8>, %w: memref<?xi8>,
+                     %y: memref<?x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  // expected-error @+1 {{'coopvec.batch_matvec' op cannot run on a GPU: a block-float input's exponents are not copied to the GPU (no GPU target here reads block-float inputs)}}
+  coopvec.batch_matvec %x as BFP8 exponents %e : memref<?x4xi8>, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128
+      fidelity<hifi2, dst = f32> into %y : memref<?x64xi8>, memref<?xi8> -> memref<?x32xf32>
+  return
+}
+
+// -----
+
 // A batch with a row stride other than its row length.
 func.func @strided(%x: memref<?x64xf16, strided<[128, 1]>>, %w: memref<?xi8>,
                    %y: memref<?x16xf32>) {

@@ -14,7 +14,7 @@
 // SM120A-SAME: #coopvec.matvec_support<input = F32, input_interp = F4_E2M1, matrix = F6_E3M2, bias = F16, output = F16, tiles = [array<i64: 16, 8, 32>]>
 // NUCLEI: #coopvec.profile<name = "rv64-nuclei-xxlvqmacc", kind = "riscv", arch = "rv64gcv_xxlvqmacc", features = ["rvv", "xxlvqmacc", "batch_matvec", "mlp", "quantized"], matvec = [#coopvec.matvec_support<input = PackedS8x32, input_interp = I8, matrix = I8, bias = I32, output = I32, tiles = [array<i64: 4, 4, 4>]>,
 // CPU: #coopvec.profile<name = "cpu-host", kind = "cpu", arch = "{{.+}}", features = ["batch_matvec", "mlp", "convert", "pack", "mx", "block_scale", "bf16", "tf32", "fp8", "fp6", "fp4", "e8m0", "tile_mma", "math_fidelity"{{.*}}], matvec = [#coopvec.matvec_support<transpose = true>], outer_product = [#coopvec.accum_support<>], vector_accumulate = [#coopvec.accum_support<>]>
-// WORMHOLE: #coopvec.profile<name = "wormhole-b0", kind = "tenstorrent", arch = "wormhole_b0", features = ["math_fidelity", "batch_matvec", "bf16", "tf32", "bfp", "tile_mma"], matvec = [#coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BF16, bias = F32, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BF16, bias = BF16, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BF16, bias = F32, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BF16, bias = BF16, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F32, input_interp = F32, matrix = F32, bias = F32, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F32, input_interp = F32, matrix = F32, bias = BF16, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F16, input_interp = F32, matrix = F32, bias = F32, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F16, input_interp = F32, matrix = F32, bias = BF16, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BFP8, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BFP8, bias = BF16, output = F32, transpose = true>, #coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BFP4, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BFP4, bias = BF16, output = F32, transpose = true>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BFP8, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BFP8, bias = BF16, output = F32, transpose = true>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BFP4, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BFP4, bias = BF16, output = F32, transpose = true>], outer_product = [], vector_accumulate = []>
+// WORMHOLE: #coopvec.profile<name = "wormhole-b0", kind = "tenstorrent", arch = "wormhole_b0", features = ["math_fidelity", "batch_matvec", "bf16", "tf32", "bfp", "tile_mma"], matvec = [#coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BF16, bias = F32, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BF16, bias = BF16, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BF16, bias = F32, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BF16, bias = BF16, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F32, input_interp = F32, matrix = F32, bias = F32, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F32, input_interp = F32, matrix = F32, bias = BF16, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F16, input_interp = F32, matrix = F32, bias = F32, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F16, input_interp = F32, matrix = F32, bias = BF16, output = F32, transpose = true, tiles = [array<i64: 16, 8, 16>, array<i64: 32, 32, 32>]>, #coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BFP8, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BFP8, bias = BF16, output = F32, transpose = true>, #coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BFP4, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = F32, input_interp = BF16, matrix = BFP4, bias = BF16, output = F32, transpose = true>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BFP8, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BFP8, bias = BF16, output = F32, transpose = true>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BFP4, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = F16, input_interp = BF16, matrix = BFP4, bias = BF16, output = F32, transpose = true>, #coopvec.matvec_support<input = I8, input_interp = BFP8, matrix = BF16, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = I8, input_interp = BFP8, matrix = BF16, bias = BF16, output = F32, transpose = true>, #coopvec.matvec_support<input = I8, input_interp = BFP8, matrix = BFP8, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = I8, input_interp = BFP8, matrix = BFP8, bias = BF16, output = F32, transpose = true>, #coopvec.matvec_support<input = I8, input_interp = BFP8, matrix = BFP4, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = I8, input_interp = BFP8, matrix = BFP4, bias = BF16, output = F32, transpose = true>, #coopvec.matvec_support<input = I8, input_interp = BFP4, matrix = BF16, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = I8, input_interp = BFP4, matrix = BF16, bias = BF16, output = F32, transpose = true>, #coopvec.matvec_support<input = I8, input_interp = BFP4, matrix = BFP8, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = I8, input_interp = BFP4, matrix = BFP8, bias = BF16, output = F32, transpose = true>, #coopvec.matvec_support<input = I8, input_interp = BFP4, matrix = BFP4, bias = F32, output = F32, transpose = true>, #coopvec.matvec_support<input = I8, input_interp = BFP4, matrix = BFP4, bias = BF16, output = F32, transpose = true>], outer_product = [], vector_accumulate = []>
 // HELP: --coopvec-check-support
 // HELP: d3d12-tier1.0, d3d12-tier1.1, cpu-host, sm_80, sm_89, sm_90, sm_100a, sm_120a, rv64-nuclei-xxlvqmacc, rv64-sifive-xsfvqmacc, vulkan1.3, wormhole-b0
 
@@ -236,6 +236,63 @@ module attributes {coopvec.profile = #coopvec.profile<name = "no-bfp", kind = "t
     // expected-error@+1 {{'coopvec.matvec' is not supported by profile 'no-bfp': it does not list the feature 'bfp'}}
     %0 = coopvec.matvec %x as BF16, %w[%c0] matrix<BFP8, 32x64, RowMajor, scale f8E8M0FNU block 16> stride %c64
            scales %e[%c0] : memref<?xi8> fidelity<hifi2, dst = f32> : vector<64xf32>, memref<?xi8> -> vector<32xf32>
+    return %0 : vector<32xf32>
+  }
+}
+
+// -----
+
+// Block-float inputs (the stored bytes, physical I8, with exponents) need
+// the feature 'bfp' and a row with their interpretation: wormhole-b0 has
+// them against BF16, BFP8 and BFP4 matrices, and the CPU runs everything
+// the verifier accepts.
+module attributes {coopvec.profile = "wormhole-b0"} {
+  func.func @bfp_input(%x: vector<64xi8>, %e: vector<4xi8>, %xs: memref<?x32xi8>, %es: memref<?x4xi8>, %w: memref<?xi8>, %s: memref<?xi8>, %y: memref<?x32xf32>) -> vector<32xf32> {
+    %c0 = arith.constant 0 : index
+    %c128 = arith.constant 128 : index
+    %0 = coopvec.matvec %x as BFP8 exponents %e : vector<4xi8>, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128
+           fidelity<hifi2, dst = f32> : vector<64xi8>, memref<?xi8> -> vector<32xf32>
+    coopvec.batch_matvec %xs as BFP4 exponents %es : memref<?x4xi8>, %w[%c0] matrix<BFP4, 32x64, InferencingOptimal, scale f8E8M0FNU block 16>
+        scales %s[%c0] : memref<?xi8> fidelity<lofi, dst = bf16> into %y : memref<?x32xi8>, memref<?xi8> -> memref<?x32xf32>
+    return %0 : vector<32xf32>
+  }
+}
+
+// -----
+
+module attributes {coopvec.profile = "cpu-host"} {
+  func.func @bfp_input_cpu(%x: vector<64xi8>, %e: vector<4xi8>, %w: memref<?xi8>) -> vector<32xf32> {
+    %c0 = arith.constant 0 : index
+    %c128 = arith.constant 128 : index
+    %0 = coopvec.matvec %x as BFP8 exponents %e : vector<4xi8>, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128
+           fidelity<hifi2, dst = f32> : vector<64xi8>, memref<?xi8> -> vector<32xf32>
+    return %0 : vector<32xf32>
+  }
+}
+
+// -----
+
+// Vulkan decodes block-float inputs in its Wormhole model too.
+module attributes {coopvec.profile = "vulkan1.3"} {
+  func.func @bfp_input_vulkan(%x: vector<64xi8>, %e: vector<4xi8>, %w: memref<?xi8>) -> vector<32xf32> {
+    %c0 = arith.constant 0 : index
+    %c128 = arith.constant 128 : index
+    %0 = coopvec.matvec %x as BFP8 exponents %e : vector<4xi8>, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128
+           fidelity<hifi2, dst = f32> : vector<64xi8>, memref<?xi8> -> vector<32xf32>
+    return %0 : vector<32xf32>
+  }
+}
+
+// -----
+
+// A block-float input against a BF16 matrix still needs 'bfp'.
+module attributes {coopvec.profile = #coopvec.profile<name = "no-bfp", kind = "tenstorrent", features = ["math_fidelity"], matvec = [#coopvec.matvec_support<>], outer_product = [], vector_accumulate = []>} {
+  func.func @no_bfp_input(%x: vector<64xi8>, %e: vector<4xi8>, %w: memref<?xi8>) -> vector<32xf32> {
+    %c0 = arith.constant 0 : index
+    %c128 = arith.constant 128 : index
+    // expected-error@+1 {{'coopvec.matvec' is not supported by profile 'no-bfp': it does not list the feature 'bfp'}}
+    %0 = coopvec.matvec %x as BFP8 exponents %e : vector<4xi8>, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128
+           fidelity<hifi2, dst = f32> : vector<64xi8>, memref<?xi8> -> vector<32xf32>
     return %0 : vector<32xf32>
   }
 }

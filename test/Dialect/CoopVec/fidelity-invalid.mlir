@@ -41,7 +41,7 @@ func.func @f() attributes {test.a = #coopvec.math_fidelity<hifi2, dst = f32, l1_
 
 func.func @input_interp(%x: vector<64xf16>, %w: memref<?xi8>) -> vector<32xf32> {
   %c0 = arith.constant 0 : index
-  // expected-error@+1 {{'coopvec.matvec' op math fidelity needs a BF16 or F32 input interpretation (the unpacker's BF16 or TF32 Src format), not F16}}
+  // expected-error@+1 {{'coopvec.matvec' op math fidelity needs a BF16, F32, BFP8 or BFP4 input interpretation (the unpacker's BF16 or TF32 Src format), not F16}}
   %y = coopvec.matvec %x as F16, %w[%c0] matrix<F16, 32x64, InferencingOptimal>
          fidelity<lofi, dst = f32> : vector<64xf16>, memref<?xi8> -> vector<32xf32>
   return %y : vector<32xf32>
@@ -309,12 +309,134 @@ func.func @bfp_f32_inputs(%x: memref<?x32xf32>, %w: memref<?xi8>, %y: memref<?x4
 
 // -----
 
-func.func @bfp_input_interp(%x: vector<32xf32>, %w: memref<?xi8>) -> vector<4xf32> {
+// Block-float inputs (BFP8, BFP4 with an exponents clause): one case per
+// rule.
+func.func @bfpin_no_exponents(%x: vector<32xi8>, %w: memref<?xi8>) -> vector<4xf32> {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
-  // expected-error@+1 {{'coopvec.matvec' op input interpretation BFP8 is not valid; expected one of I16, U16, I32, U32, F16, F32, PackedS8x32, PackedU8x32, U8, I8, F8_E4M3, F8_E5M2, BF16, F6_E2M3, F6_E3M2, F4_E2M1, I4, U4}}
-  %y = coopvec.matvec %x as BFP8, %w[%c0] matrix<BF16, 4x32, RowMajor> stride %c64 fidelity<lofi, dst = f32> : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  // expected-error@+1 {{'coopvec.matvec' op a BFP8 input needs an exponents clause (one shared exponent per 16 elements)}}
+  %y = coopvec.matvec %x as BFP8, %w[%c0] matrix<BF16, 4x32, RowMajor> stride %c64 fidelity<lofi, dst = f32> : vector<32xi8>, memref<?xi8> -> vector<4xf32>
   return %y : vector<4xf32>
+}
+
+// -----
+
+func.func @bfpin_no_fidelity(%x: vector<32xi8>, %e: vector<2xi8>, %w: memref<?xi8>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // expected-error@+1 {{'coopvec.matvec' op a BFP8 input is read by the Wormhole unpacker: it needs a math-fidelity clause}}
+  %y = coopvec.matvec %x as BFP8 exponents %e : vector<2xi8>, %w[%c0] matrix<BF16, 4x32, RowMajor> stride %c64 : vector<32xi8>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+func.func @bfpin_exponents_not_bfp(%x: vector<32xf32>, %e: vector<2xi8>, %w: memref<?xi8>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // expected-error@+1 {{'coopvec.matvec' op exponents are the shared exponents of a block-float (BFP8, BFP4) input, not of BF16}}
+  %y = coopvec.matvec %x as BF16 exponents %e : vector<2xi8>, %w[%c0] matrix<BF16, 4x32, RowMajor> stride %c64 fidelity<lofi, dst = f32> : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+func.func @bfpin_unsigned(%x: vector<32xi8>, %e: vector<2xi8>, %w: memref<?xi8>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // expected-error@+1 {{'coopvec.matvec' op a BFP8 input is sign-magnitude: the unsigned flag does not apply}}
+  %y = coopvec.matvec %x unsigned as BFP8 exponents %e : vector<2xi8>, %w[%c0] matrix<BF16, 4x32, RowMajor> stride %c64 fidelity<lofi, dst = f32> : vector<32xi8>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+func.func @bfpin_element_type(%x: vector<32xf32>, %e: vector<2xi8>, %w: memref<?xi8>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // expected-error@+1 {{'coopvec.matvec' op a BFP8 input holds its stored bytes: i8 elements, not 'f32'}}
+  %y = coopvec.matvec %x as BFP8 exponents %e : vector<2xi8>, %w[%c0] matrix<BF16, 4x32, RowMajor> stride %c64 fidelity<lofi, dst = f32> : vector<32xf32>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+func.func @bfpin_bfp8_length(%x: vector<16xi8>, %e: vector<2xi8>, %w: memref<?xi8>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // expected-error@+1 {{'coopvec.matvec' op a BFP8 input has 16 bytes, but K = 32 needs 32}}
+  %y = coopvec.matvec %x as BFP8 exponents %e : vector<2xi8>, %w[%c0] matrix<BF16, 4x32, RowMajor> stride %c64 fidelity<lofi, dst = f32> : vector<16xi8>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+func.func @bfpin_bfp4_length(%x: vector<33xi8>, %e: vector<3xi8>, %w: memref<?xi8>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c80 = arith.constant 80 : index
+  // expected-error@+1 {{'coopvec.matvec' op a BFP4 input has 33 bytes, but K = 33 needs 17 (ceil(K/2))}}
+  %y = coopvec.matvec %x as BFP4 exponents %e : vector<3xi8>, %w[%c0] matrix<BF16, 4x33, RowMajor> stride %c80 fidelity<lofi, dst = f32> : vector<33xi8>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+func.func @bfpin_exponent_type(%x: vector<32xi8>, %e: vector<2xf32>, %w: memref<?xi8>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // expected-error@+1 {{'coopvec.matvec' op exponents are bytes (i8), not 'f32'}}
+  %y = coopvec.matvec %x as BFP8 exponents %e : vector<2xf32>, %w[%c0] matrix<BF16, 4x32, RowMajor> stride %c64 fidelity<lofi, dst = f32> : vector<32xi8>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+func.func @bfpin_exponent_count(%x: vector<33xi8>, %e: vector<2xi8>, %w: memref<?xi8>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c80 = arith.constant 80 : index
+  // expected-error@+1 {{'coopvec.matvec' op exponents have 2 elements, but K = 33 needs 3 (ceil(K/16))}}
+  %y = coopvec.matvec %x as BFP8 exponents %e : vector<2xi8>, %w[%c0] matrix<BF16, 4x33, RowMajor> stride %c80 fidelity<lofi, dst = f32> : vector<33xi8>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+func.func @bfpin_f32_matrix(%x: vector<32xi8>, %e: vector<4xi8>, %w: memref<?xi8>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 256 : index
+  // expected-error@+1 {{'coopvec.matvec' op math fidelity with a BFP4 input needs a BF16, BFP8 or BFP4 matrix (the unpacker decodes block floats to BF16), not F32}}
+  %y = coopvec.matvec %x as BFP4 exponents %e : vector<4xi8>, %w[%c0] matrix<F32, 4x64, RowMajor> stride %c256 fidelity<lofi, dst = f32> : vector<32xi8>, memref<?xi8> -> vector<4xf32>
+  return %y : vector<4xf32>
+}
+
+// -----
+
+func.func @bfpin_batch_rows(%x: memref<3x32xi8>, %e: memref<2x2xi8>, %w: memref<?xi8>, %y: memref<3x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // expected-error@+1 {{'coopvec.batch_matvec' op has 3 input rows but 2 exponent rows}}
+  coopvec.batch_matvec %x as BFP8 exponents %e : memref<2x2xi8>, %w[%c0] matrix<BF16, 4x32, RowMajor> stride %c64 fidelity<lofi, dst = f32> into %y : memref<3x32xi8>, memref<?xi8> -> memref<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @bfpin_batch_dynamic_row(%x: memref<?x32xi8>, %e: memref<?x?xi8>, %w: memref<?xi8>, %y: memref<?x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // expected-error@+1 {{'coopvec.batch_matvec' op exponent rows must have a static length, but got 'memref<?x?xi8>'}}
+  coopvec.batch_matvec %x as BFP8 exponents %e : memref<?x?xi8>, %w[%c0] matrix<BF16, 4x32, RowMajor> stride %c64 fidelity<lofi, dst = f32> into %y : memref<?x32xi8>, memref<?xi8> -> memref<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @bfpin_batch_quantized(%x: memref<?x32xi8>, %e: memref<?x2xi8>, %w: memref<?xi8>, %y: memref<?x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  // expected-error@+1 {{'coopvec.batch_matvec' op exponents are the shared exponents of a block-float input; the quantized form takes none}}
+  coopvec.batch_matvec %x as I8 exponents %e : memref<?x2xi8>, %w[%c0] matrix<I8, 4x32, RowMajor> stride %c32 weight_zero_points %w[%c0] as I8 per_tensor : memref<?xi8> into %y : memref<?x32xi8>, memref<?xi8> -> memref<?x4xf32>
+  return
 }
 
 // -----

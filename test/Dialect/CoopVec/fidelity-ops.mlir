@@ -116,3 +116,22 @@ func.func @bfp(%x: vector<64xf32>, %xs: memref<?x64xf32>, %w: memref<?xi8>, %e: 
       scales %e[%c0] : memref<?xi8> fidelity<lofi, dst = bf16> into %y : memref<?x64xf32>, memref<?xi8> -> memref<?x32xf32>
   return %0 : vector<32xf32>
 }
+
+// Block-float inputs: the stored bytes (BFP8 one per element, BFP4 two per
+// byte) with their shared exponents, against BF16 and block-float matrices.
+// CHECK-LABEL: func.func @bfp_inputs(
+// CHECK: coopvec.matvec %{{[[:alnum:]_]+}} as BFP8 exponents %{{[[:alnum:]_]+}} : vector<4xi8>, %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}] matrix<BF16, 32x64, RowMajor> stride %{{[[:alnum:]_]+}} fidelity<hifi4, dst = f32> : vector<64xi8>, memref<?xi8> -> vector<32xf32>
+// CHECK: coopvec.matvec %{{[[:alnum:]_]+}} as BFP4 exponents %{{[[:alnum:]_]+}} : vector<5xi8>, %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}] matrix<BFP8, 32x65, RowMajor, scale f8E8M0FNU block 16> stride %{{[[:alnum:]_]+}} scales %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}] : memref<?xi8> fidelity<lofi, dst = bf16> : vector<33xi8>, memref<?xi8> -> vector<32xf32>
+// CHECK: coopvec.batch_matvec %{{[[:alnum:]_]+}} as BFP4 exponents %{{[[:alnum:]_]+}} : memref<?x4xi8>, %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}] matrix<BFP4, 32x64, InferencingOptimal, scale f8E8M0FNU block 16> scales %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}] : memref<?xi8> fidelity<hifi2, dst = f32, pack = bf16> into %{{[[:alnum:]_]+}} : memref<?x32xi8>, memref<?xi8> -> memref<?x32xf32>
+func.func @bfp_inputs(%x8: vector<64xi8>, %e: vector<4xi8>, %x4: vector<33xi8>, %e5: vector<5xi8>, %xs: memref<?x32xi8>, %es: memref<?x4xi8>, %w: memref<?xi8>, %s: memref<?xi8>, %y: memref<?x32xf32>) -> (vector<32xf32>, vector<32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c80 = arith.constant 80 : index
+  %c128 = arith.constant 128 : index
+  %0 = coopvec.matvec %x8 as BFP8 exponents %e : vector<4xi8>, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128
+         fidelity<hifi4, dst = f32> : vector<64xi8>, memref<?xi8> -> vector<32xf32>
+  %1 = coopvec.matvec %x4 as BFP4 exponents %e5 : vector<5xi8>, %w[%c0] matrix<BFP8, 32x65, RowMajor, scale f8E8M0FNU block 16> stride %c80
+         scales %s[%c0] : memref<?xi8> fidelity<lofi, dst = bf16> : vector<33xi8>, memref<?xi8> -> vector<32xf32>
+  coopvec.batch_matvec %xs as BFP4 exponents %es : memref<?x4xi8>, %w[%c0] matrix<BFP4, 32x64, InferencingOptimal, scale f8E8M0FNU block 16>
+      scales %s[%c0] : memref<?xi8> fidelity<hifi2, dst = f32, pack = bf16> into %y : memref<?x32xi8>, memref<?xi8> -> memref<?x32xf32>
+  return %0, %1 : vector<32xf32>, vector<32xf32>
+}

@@ -51,3 +51,25 @@ func.func @no_fusion(%in: memref<?x16xf32>, %out: memref<?x16xf32>, %w: memref<?
   }
   return
 }
+
+// -----
+
+// A matvec with a block-float input stays in its loop, even with
+// loop-invariant exponents: a batch would need an exponent row per input.
+// CHECK-LABEL: func @bfp_input_not_batched
+// CHECK: scf.for
+// CHECK: coopvec.matvec {{.*}} as BFP8 exponents
+// CHECK-NOT: coopvec.batch_matvec
+func.func @bfp_input_not_batched(%in: memref<?x64xi8>, %out: memref<?x32xf32>, %w: memref<?xi8>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %e = arith.constant dense<127> : vector<4xi8>
+  scf.for %i = %c0 to %n step %c1 {
+    %x = vector.load %in[%i, %c0] : memref<?x64xi8>, vector<64xi8>
+    %y = coopvec.matvec %x as BFP8 exponents %e : vector<4xi8>, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128
+           fidelity<hifi2, dst = f32> : vector<64xi8>, memref<?xi8> -> vector<32xf32>
+    vector.store %y, %out[%i, %c0] : memref<?x32xf32>, vector<32xf32>
+  }
+  return
+}

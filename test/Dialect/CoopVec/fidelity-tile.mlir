@@ -126,3 +126,19 @@ func.func @bfp(%in: memref<?x64xf32>, %out: memref<?x32xf32>, %w: memref<?xi8>, 
       : memref<?x64xf32>, memref<?xi8> -> memref<?x32xf32>
   return
 }
+
+// -----
+
+// A block-float input has no tiled form either: its rows are stored bytes
+// with shared exponents, not tile elements.
+// CHECK-LABEL: func @bfp_input
+// CHECK:         coopvec.batch_matvec {{.*}} as BFP8 exponents
+func.func @bfp_input(%in: memref<?x64xi8>, %e: memref<?x4xi8>, %out: memref<?x32xf32>, %w: memref<?xi8>) {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  // expected-remark@+1 {{not tiled: a BFP8 input has no tiled form (its rows are stored bytes with shared exponents, not tile elements)}}
+  coopvec.batch_matvec %in as BFP8 exponents %e : memref<?x4xi8>, %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128
+      fidelity<hifi2, dst = f32> into %out
+      : memref<?x64xi8>, memref<?xi8> -> memref<?x32xf32>
+  return
+}

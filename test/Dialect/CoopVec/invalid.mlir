@@ -191,7 +191,7 @@ func.func @scales_negative_offset(%x: vector<32xf32>, %w: memref<?xi8>, %o: inde
 
 func.func @scales_without_offset(%x: vector<32xf32>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{'coopvec.matvec' op scales buffer and scales offset must be given together}}
-  %0 = "coopvec.matvec"(%x, %w, %o, %w) <{input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F4_E2M1, 4x32, InferencingOptimal, scale f8E8M0FNU block 32>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0>}> : (vector<32xf32>, memref<?xi8>, index, memref<?xi8>) -> vector<4xf32>
+  %0 = "coopvec.matvec"(%x, %w, %o, %w) <{input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F4_E2M1, 4x32, InferencingOptimal, scale f8E8M0FNU block 32>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 1, 0, 0>}> : (vector<32xf32>, memref<?xi8>, index, memref<?xi8>) -> vector<4xf32>
   return
 }
 
@@ -399,7 +399,7 @@ func.func @unaligned_bias_offset(%x: vector<4xf32>, %w: memref<?xi8>) {
 
 func.func @bias_without_interpretation(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{'coopvec.matvec' op bias needs an interpretation}}
-  %0 = "coopvec.matvec"(%x, %w, %o, %w, %o) <{input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index, memref<?xi8>, index) -> vector<4xf32>
+  %0 = "coopvec.matvec"(%x, %w, %o, %w, %o) <{input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index, memref<?xi8>, index) -> vector<4xf32>
   return
 }
 
@@ -407,7 +407,7 @@ func.func @bias_without_interpretation(%x: vector<4xf32>, %w: memref<?xi8>, %o: 
 
 func.func @interpretation_without_bias(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{'coopvec.matvec' op bias interpretation given without a bias}}
-  %0 = "coopvec.matvec"(%x, %w, %o) <{bias_interp = #coopvec.interp<F32>, input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index) -> vector<4xf32>
+  %0 = "coopvec.matvec"(%x, %w, %o) <{bias_interp = #coopvec.interp<F32>, input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index) -> vector<4xf32>
   return
 }
 
@@ -415,15 +415,15 @@ func.func @interpretation_without_bias(%x: vector<4xf32>, %w: memref<?xi8>, %o: 
 
 func.func @bias_without_offset(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{'coopvec.matvec' op bias buffer and bias offset must be given together}}
-  %0 = "coopvec.matvec"(%x, %w, %o, %w) <{bias_interp = #coopvec.interp<F32>, input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index, memref<?xi8>) -> vector<4xf32>
+  %0 = "coopvec.matvec"(%x, %w, %o, %w) <{bias_interp = #coopvec.interp<F32>, input_interp = #coopvec.interp<F32>, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index, memref<?xi8>) -> vector<4xf32>
   return
 }
 
 // -----
 
 func.func @non_integer_interpretation(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
-  // expected-error@+1 {{invalid properties {input_interp = 3.500000e+00 : f32, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0>} for op coopvec.matvec: Invalid attribute `input_interp` in property conversion: 3.500000e+00 : f32}}
-  %0 = "coopvec.matvec"(%x, %w, %o) <{input_interp = 3.5 : f32, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index) -> vector<4xf32>
+  // expected-error@+1 {{invalid properties {input_interp = 3.500000e+00 : f32, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0>} for op coopvec.matvec: Invalid attribute `input_interp` in property conversion: 3.500000e+00 : f32}}
+  %0 = "coopvec.matvec"(%x, %w, %o) <{input_interp = 3.5 : f32, matrix_desc = #coopvec.matrix<F32, 4x4, InferencingOptimal>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index) -> vector<4xf32>
   return
 }
 
@@ -431,7 +431,7 @@ func.func @non_integer_interpretation(%x: vector<4xf32>, %w: memref<?xi8>, %o: i
 
 func.func @missing_descriptor(%x: vector<4xf32>, %w: memref<?xi8>, %o: index) {
   // expected-error@+1 {{'coopvec.matvec' op requires attribute 'matrix_desc'}}
-  %0 = "coopvec.matvec"(%x, %w, %o) <{input_interp = #coopvec.interp<F32>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index) -> vector<4xf32>
+  %0 = "coopvec.matvec"(%x, %w, %o) <{input_interp = #coopvec.interp<F32>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0>}> : (vector<4xf32>, memref<?xi8>, index) -> vector<4xf32>
   return
 }
 

@@ -6,7 +6,7 @@
 // CHECK-SAME: (%[[X:.*]]: vector<16xf16>, %[[W:.*]]: memref<?xi8>, %[[OFF:.*]]: index, %[[S:.*]]: index)
 // CHECK: %{{.*}} = coopvec.matvec %[[X]] as F16, %[[W]][%[[OFF]]] matrix<F16, 32x16, RowMajor> stride %[[S]] : vector<16xf16>, memref<?xi8> -> vector<32xf16>
 // GENERIC-LABEL: sym_name = "matvec_f16"
-// GENERIC: "coopvec.matvec"(%{{.*}}) <{input_interp = #coopvec.interp<F16>, matrix_desc = #coopvec.matrix<F16, 32x16, RowMajor>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0>}>
+// GENERIC: "coopvec.matvec"(%{{.*}}) <{input_interp = #coopvec.interp<F16>, matrix_desc = #coopvec.matrix<F16, 32x16, RowMajor>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0>}>
 func.func @matvec_f16(%x: vector<16xf16>, %w: memref<?xi8>, %off: index, %s: index) -> vector<32xf16> {
   %y = coopvec.matvec %x as F16, %w[%off] matrix<F16, 32x16, RowMajor> stride %s
          : vector<16xf16>, memref<?xi8> -> vector<32xf16>

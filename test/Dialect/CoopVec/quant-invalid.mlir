@@ -354,6 +354,6 @@ func.func @generic_without_grouping(%x: memref<?x64xi8>, %w: memref<?xi8>, %zw: 
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   // expected-error@+1 {{'coopvec.batch_matvec' op weight zero points need an interpretation and a grouping}}
-  "coopvec.batch_matvec"(%x, %w, %c0, %c64, %y, %zw, %c0) <{input_interp = #coopvec.interp<I8>, matrix_desc = #coopvec.matrix<I8, 32x64, RowMajor>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0>}> : (memref<?x64xi8>, memref<?xi8>, index, index, memref<?x32xi32>, memref<?xi8>, index) -> ()
+  "coopvec.batch_matvec"(%x, %w, %c0, %c64, %y, %zw, %c0) <{input_interp = #coopvec.interp<I8>, matrix_desc = #coopvec.matrix<I8, 32x64, RowMajor>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0>}> : (memref<?x64xi8>, memref<?xi8>, index, index, memref<?x32xi32>, memref<?xi8>, index) -> ()
   return
 }

@@ -216,11 +216,11 @@ void InterpretationAttr::print(AsmPrinter &printer) const {
 }
 
 static bool isAllowed(const InterpInfo &row, InterpretationRole role) {
-  // A block-float datum means nothing without its block's exponent, which
-  // only a matrix's block scales give.
+  // A block-float datum means nothing without its block's exponent: a
+  // matrix's block scales or an input's `exponents` clause give it.
   switch (role) {
   case InterpretationRole::Input:
-    return !row.blockFloat;
+    return true;
   case InterpretationRole::Matrix:
     return !row.packed;
   case InterpretationRole::Bias:

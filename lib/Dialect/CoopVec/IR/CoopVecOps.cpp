@@ -190,20 +190,77 @@ static void addBufferEffect(
 // MatVecOp
 //===----------------------------------------------------------------------===//
 
+/// The rules of a block-float (BFP8, BFP4) input: `inputType` is one input
+/// vector (a row of a batch), `exponentsType` one vector of its shared
+/// exponents or null when there is no `exponents` clause.
+template <typename OpTy>
+static LogicalResult verifyBlockFloatInput(OpTy op, VectorType inputType,
+                                           VectorType exponentsType) {
+  InterpretationAttr interp = op.getInputInterp();
+  if (!interp.isBlockFloat()) {
+    if (exponentsType)
+      return op.emitOpError() << "exponents are the shared exponents of a "
+                                 "block-float (BFP8, BFP4) input, not of "
+                              << interp.getName();
+    return success();
+  }
+  if (!op.getFidelityAttr())
+    return op.emitOpError() << "a " << interp.getName()
+                            << " input is read by the Wormhole unpacker: it "
+                               "needs a math-fidelity clause";
+  if (!exponentsType)
+    return op.emitOpError() << "a " << interp.getName()
+                            << " input needs an exponents clause (one shared "
+                               "exponent per 16 elements)";
+  if (op.getInputUnsigned())
+    return op.emitOpError() << "a " << interp.getName()
+                            << " input is sign-magnitude: the unsigned flag "
+                               "does not apply";
+  if (!inputType.getElementType().isInteger(8))
+    return op.emitOpError() << "a " << interp.getName()
+                            << " input holds its stored bytes: i8 elements, "
+                               "not "
+                            << inputType.getElementType();
+  int64_t k = op.getMatrixDesc().getCols();
+  bool nibbles = interp.getKind() == InterpKind::BFP4;
+  int64_t bytes = nibbles ? llvm::divideCeil(k, 2) : k;
+  if (inputType.getNumElements() != bytes)
+    return op.emitOpError()
+           << "a " << interp.getName() << " input has "
+           << inputType.getNumElements() << " bytes, but K = " << k << " needs "
+           << bytes << (nibbles ? " (ceil(K/2))" : "");
+  if (!exponentsType.getElementType().isInteger(8))
+    return op.emitOpError() << "exponents are bytes (i8), not "
+                            << exponentsType.getElementType();
+  int64_t blocks = llvm::divideCeil(k, 16);
+  if (exponentsType.getNumElements() != blocks)
+    return op.emitOpError()
+           << "exponents have " << exponentsType.getNumElements()
+           << " elements, but K = " << k << " needs " << blocks
+           << " (ceil(K/16))";
+  return success();
+}
+
 /// The rules of a matrix-vector product with input vector type `inputType`
-/// and result vector type `resultType`, shared by coopvec.matvec and
+/// and result vector type `resultType` (and a block-float input's exponents
+/// `exponentsType`, or null), shared by coopvec.matvec and
 /// coopvec.batch_matvec (which applies them to its rows).
 template <typename OpTy>
 static LogicalResult verifyMatVecLike(OpTy op, VectorType inputType,
-                                      VectorType resultType) {
+                                      VectorType resultType,
+                                      VectorType exponentsType) {
   MatrixDescAttr desc = op.getMatrixDesc();
   InterpretationAttr inputInterp = op.getInputInterp();
   Operation *raw = op.getOperation();
 
-  if (failed(verifyPhysicalElements(raw, inputType, "input")) ||
+  if (failed(verifyBlockFloatInput(op, inputType, exponentsType)))
+    return failure();
+  bool blockFloatInput = inputInterp.isBlockFloat();
+  if ((!blockFloatInput &&
+       failed(verifyPhysicalElements(raw, inputType, "input"))) ||
       failed(verifyPhysicalElements(raw, resultType, "result")) ||
-      failed(verifyUnsignedFlag(raw, op.getInputUnsigned(), inputType,
-                                "input")) ||
+      failed(
+          verifyUnsignedFlag(raw, op.getInputUnsigned(), inputType, "input")) ||
       failed(verifyUnsignedFlag(raw, op.getOutputUnsigned(), resultType,
                                 "result")) ||
       failed(verifyRole(raw, inputInterp, InterpretationRole::Input)))
@@ -221,7 +278,7 @@ static LogicalResult verifyMatVecLike(OpTy op, VectorType inputType,
       return op.emitOpError() << "input has " << inputType.getNumElements()
                               << " packed words, but K = " << k << " needs "
                               << words << " (ceil(K/4))";
-  } else if (inputType.getNumElements() != k) {
+  } else if (!blockFloatInput && inputType.getNumElements() != k) {
     return op.emitOpError() << "input has " << inputType.getNumElements()
                             << " elements, but the matrix has K = " << k;
   }
@@ -276,14 +333,23 @@ static LogicalResult verifyFidelity(OpTy op, VectorType inputType,
   MathFidelityAttr fidelity = op.getFidelityAttr();
   InterpretationAttr inputInterp = op.getInputInterp();
   InterpKind kind = inputInterp.getKind();
-  if (kind != InterpKind::BF16 && kind != InterpKind::F32)
-    return op.emitOpError() << "math fidelity needs a BF16 or F32 input "
-                               "interpretation (the unpacker's BF16 or TF32 "
-                               "Src format), not "
+  if (kind != InterpKind::BF16 && kind != InterpKind::F32 &&
+      !inputInterp.isBlockFloat())
+    return op.emitOpError() << "math fidelity needs a BF16, F32, BFP8 or "
+                               "BFP4 input interpretation (the unpacker's "
+                               "BF16 or TF32 Src format), not "
                             << inputInterp.getName();
-  // A block-float matrix reaches Src as BF16 (the unpacker's BFP8ToBF16).
+  // A block float reaches Src as BF16 (the unpacker's BFP8ToBF16).
   InterpretationAttr matrixInterp = op.getMatrixDesc().getInterpretation();
-  if (matrixInterp.isBlockFloat()) {
+  if (inputInterp.isBlockFloat()) {
+    if (matrixInterp.getKind() != InterpKind::BF16 &&
+        !matrixInterp.isBlockFloat())
+      return op.emitOpError()
+             << "math fidelity with a " << inputInterp.getName()
+             << " input needs a BF16, BFP8 or BFP4 matrix (the unpacker "
+                "decodes block floats to BF16), not "
+             << matrixInterp.getName();
+  } else if (matrixInterp.isBlockFloat()) {
     if (kind != InterpKind::BF16)
       return op.emitOpError()
              << "math fidelity with a " << matrixInterp.getName()
@@ -297,7 +363,8 @@ static LogicalResult verifyFidelity(OpTy op, VectorType inputType,
                             << ": one Src format), not "
                             << matrixInterp.getName();
   }
-  if (!isa<FloatType>(inputType.getElementType()))
+  if (!inputInterp.isBlockFloat() &&
+      !isa<FloatType>(inputType.getElementType()))
     return op.emitOpError() << "math fidelity needs float input elements "
                                "(f16 or f32), not "
                             << inputType.getElementType();
@@ -321,8 +388,11 @@ static LogicalResult verifyFidelity(OpTy op, VectorType inputType,
 }
 
 LogicalResult MatVecOp::verify() {
+  VectorType exponents = getInputExponents()
+                             ? cast<VectorType>(getInputExponents().getType())
+                             : VectorType();
   if (failed(verifyMatVecLike(*this, getInput().getType(),
-                              getResult().getType())))
+                              getResult().getType(), exponents)))
     return failure();
   if (getFidelityAttr())
     return verifyFidelity(*this, getInput().getType(), getResult().getType());
@@ -706,10 +776,28 @@ LogicalResult BatchMatVecOp::verify() {
     if (getFidelityAttr())
       return emitOpError("math fidelity does not apply to the quantized form "
                          "(integer products have no fidelity phases)");
+    if (getInputExponents())
+      return emitOpError("exponents are the shared exponents of a "
+                         "block-float input; the quantized form takes none");
     return verifyQuantizedBatch(*this);
   }
   // The rules of coopvec.matvec, applied to one row.
-  if (failed(verifyMatVecLike(*this, getRowType(inputs), getRowType(outputs))))
+  VectorType exponentRow;
+  if (Value exponents = getInputExponents()) {
+    auto type = cast<MemRefType>(exponents.getType());
+    if (type.isDynamicDim(1))
+      return emitOpError() << "exponent rows must have a static length, but "
+                              "got "
+                           << type;
+    if (!inputs.isDynamicDim(0) && !type.isDynamicDim(0) &&
+        inputs.getDimSize(0) != type.getDimSize(0))
+      return emitOpError() << "has " << inputs.getDimSize(0)
+                           << " input rows but " << type.getDimSize(0)
+                           << " exponent rows";
+    exponentRow = getRowType(type);
+  }
+  if (failed(verifyMatVecLike(*this, getRowType(inputs), getRowType(outputs),
+                              exponentRow)))
     return failure();
   if (getFidelityAttr())
     return verifyFidelity(*this, getRowType(inputs), getRowType(outputs));
@@ -797,7 +885,7 @@ void BatchMatVecOp::getEffects(
   for (MutableOperandRange range :
        {getWeightZeroPointsMutable(), getWeightScalesMutable(),
         getInputZeroPointsMutable(), getInputScalesMutable(),
-        getReductionsMutable()})
+        getReductionsMutable(), getInputExponentsMutable()})
     if (!range.empty())
       addBufferEffect(effects, range[0], /*writes=*/false);
   effects.emplace_back(MemoryEffects::Write::get(), &getOutputsMutable(),

@@ -50,6 +50,10 @@ static Req matVecRequirement(InterpretationAttr interp, Type inputElem,
   } else if (interp.getKind() == InterpKind::PackedU8x32) {
     r.input = interp;
     r.inputInterp = InterpretationAttr::get(ctx, InterpKind::U8);
+  } else if (interp.isBlockFloat()) {
+    // A block-float input's elements are its stored bytes.
+    r.input = InterpretationAttr::get(ctx, InterpKind::I8);
+    r.inputInterp = interp;
   } else {
     FailureOr<InterpretationAttr> physical =
         getPhysicalInterpretation(inputElem, inputUnsigned);
@@ -88,10 +92,20 @@ static void addBlockScaleRequirements(SmallVectorImpl<Req> &reqs,
   addElementFeatures(reqs, desc.getScaleType());
 }
 
+/// A block-float input (BFP8, BFP4 with exponents) needs the target's
+/// block-float unpacking, as a block-float matrix does.
+static void addBlockFloatInputRequirement(SmallVectorImpl<Req> &reqs,
+                                          InterpretationAttr input,
+                                          MatrixDescAttr desc) {
+  if (input.isBlockFloat() && !desc.getInterpretation().isBlockFloat())
+    reqs.push_back(Req::getFeature("bfp"));
+}
+
 void MatVecOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
   if (getFidelityAttr())
     reqs.push_back(Req::getFeature("math_fidelity"));
   addBlockScaleRequirements(reqs, getMatrixDesc());
+  addBlockFloatInputRequirement(reqs, getInputInterp(), getMatrixDesc());
   reqs.push_back(matVecRequirement(
       getInputInterp(), getInput().getType().getElementType(),
       getInputUnsigned(), getMatrixDesc(), getBiasInterpAttr(),
@@ -110,6 +124,7 @@ void BatchMatVecOp::getSupportRequirements(SmallVectorImpl<Req> &reqs) {
   if (getFidelityAttr())
     reqs.push_back(Req::getFeature("math_fidelity"));
   addBlockScaleRequirements(reqs, getMatrixDesc());
+  addBlockFloatInputRequirement(reqs, getInputInterp(), getMatrixDesc());
   reqs.push_back(matVecRequirement(
       getInputInterp(), getInputs().getType().getElementType(),
       getInputUnsigned(), getMatrixDesc(), getBiasInterpAttr(),

@@ -43,6 +43,9 @@ std::string checkBatch(BatchMatVecOp op, ModuleOp root) {
   if (op.isQuantized())
     return "the quantized form (zero points, grouped scales, reductions) "
            "has no per-row coopvec.matvec to run on a GPU";
+  if (op.getInputExponents())
+    return "a block-float input's exponents are not copied to the GPU (no "
+           "GPU target here reads block-float inputs)";
   if (op->getParentOfType<gpu::GPUModuleOp>() ||
       op->getParentOfType<gpu::LaunchOp>())
     return "it is already in GPU code (coopvec-batch-to-gpu rewrites "
@@ -201,7 +204,8 @@ struct CoopVecBatchToGPUPass
                            op.getMatrixOffset(), op.getMatrixStride(),
                            op.getMatrixDescAttr(), bias, op.getBiasOffset(),
                            op.getBiasInterpAttr(), op.getOutputUnsignedAttr(),
-                           scales, op.getScalesOffset(), op.getFidelityAttr());
+                           scales, op.getScalesOffset(), op.getFidelityAttr(),
+                           /*input_exponents=*/Value());
       vector::StoreOp::create(b, loc, result, outputs, ValueRange{row, c0},
                               /*nontemporal=*/false,
                               llvm::MaybeAlign(rowAlignment(outType)));

@@ -84,7 +84,9 @@ FailureOr<Chain> matchChain(Operation *loop, Block &body, Value iv) {
     if (!current || !current.hasOneUse())
       return failure();
     if (auto matvec = dyn_cast<MatVecOp>(op)) {
+      // A block-float input's exponents would need a batch of their own.
       if (matvec.getInput() != current || chain.exp ||
+          matvec.getInputExponents() ||
           !llvm::all_of(matvec->getOperands().drop_front(), isInvariant))
         return failure();
       chain.layers.push_back({matvec});
@@ -182,7 +184,8 @@ LogicalResult rewriteChain(RewriterBase &rewriter, Operation *loop, Value lb,
         /*weight_scales=*/Value(), Value(), nullptr, nullptr,
         /*input_zero_points=*/Value(), nullptr, nullptr,
         /*input_scales=*/Value(), nullptr, nullptr,
-        /*reductions=*/Value(), nullptr, nullptr, op.getFidelityAttr());
+        /*reductions=*/Value(), nullptr, nullptr, op.getFidelityAttr(),
+        /*input_exponents=*/Value());
     rewriter.eraseOp(loop);
     return success();
   }

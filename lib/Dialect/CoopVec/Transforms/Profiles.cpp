@@ -212,6 +212,10 @@ constexpr I kVkSmallFloat[] = {I::F8_E4M3, I::F8_E5M2, I::F6_E2M3, I::F6_E3M2,
 constexpr std::pair<I, I> kVkBF16In[] = {{I::F32, I::BF16}, {I::F16, I::BF16}};
 constexpr I kVkBfp[] = {I::BFP8, I::BFP4};
 constexpr I kVkFidelityBiases[] = {I::F32, I::BF16};
+// Block-float inputs (stored bytes with exponents) against BF16 and
+// block-float matrices.
+constexpr std::pair<I, I> kVkBfpIn[] = {{I::I8, I::BFP8}, {I::I8, I::BFP4}};
+constexpr I kVkBF16OrBfp[] = {I::BF16, I::BFP8, I::BFP4};
 constexpr MatVecGroup kVulkanMatVec[] = {
     {kVkF32In, kF32, kF32, true, {}, kVkFidelityBiases},
     {kVkF16In, kF16, kF16F32, true, {}},
@@ -223,6 +227,7 @@ constexpr MatVecGroup kVulkanMatVec[] = {
     {kPackedU8, kI8, kI32, true, {}, kVkIntBiases},
     {kVkBF16In, kBF16, kF32, true, {}, kVkFidelityBiases},
     {kVkBF16In, kVkBfp, kF32, true, {}, kVkFidelityBiases},
+    {kVkBfpIn, kVkBF16OrBfp, kF32, true, {}, kVkFidelityBiases},
 };
 // 32-bit integers with OpAtomicIAdd; 16-bit integers and floats with a
 // compare-and-swap loop on the 32-bit word (core Vulkan 1.3 has no float
@@ -285,10 +290,16 @@ constexpr I kWhBiases[] = {I::F32, I::BF16};
 // they have no tiled form (tile_pack takes no block scales), so no tiles:
 // the cycle report counts them in engine steps.
 constexpr I kWhBfp[] = {I::BFP8, I::BFP4};
+// Block-float activations (in0 tiles of Bfp8_b/Bfp4_b: the stored bytes in
+// i8 elements, exponents along K) unpack to BF16 too, with BF16 or
+// block-float matrices; no tiled form either.
+constexpr std::pair<I, I> kWhBfpIn[] = {{I::I8, I::BFP8}, {I::I8, I::BFP4}};
+constexpr I kWhBF16OrBfp[] = {I::BF16, I::BFP8, I::BFP4};
 constexpr MatVecGroup kWormholeMatVec[] = {
     {kWhBF16In, kBF16, kF32, true, kWhTiles, kWhBiases},
     {kWhTF32In, kF32, kF32, true, kWhTiles, kWhBiases},
     {kWhBF16In, kWhBfp, kF32, true, {}, kWhBiases},
+    {kWhBfpIn, kWhBF16OrBfp, kF32, true, {}, kWhBiases},
 };
 // tile_mma: the tiled form (tile_pack, tile_mma, tile_pack_dst) that
 // --coopvec-tile makes of fidelity products.

@@ -67,6 +67,12 @@ FailureOr<TiledForm> classify(BatchMatVecOp op, TileShape shape,
           "no tiled form";
     return failure();
   }
+  if (op.getInputExponents()) {
+    os << "a " << op.getInputInterp().getName()
+       << " input has no tiled form (its rows are stored bytes with shared "
+          "exponents, not tile elements)";
+    return failure();
+  }
   MLIRContext *ctx = op.getContext();
   if (MathFidelityAttr fidelity = op.getFidelityAttr()) {
     // Each tile_mma with fidelity is one matrix-unit step onto Dst, and a

@@ -28,6 +28,7 @@ rules; nothing here calls the runtime):
                                                     conversion, L1
                                                     accumulation, K blocks
   wormhole.py bfp --runner coopvec-run --tmp DIR    BFP8/BFP4 matrices
+  wormhole.py bfpin --runner coopvec-run --tmp DIR  BFP8/BFP4 inputs
 
 Every grid case must differ from the same case at another fidelity, with the
 other Dst format and from the plain f32 product, so a lowering that ignored
@@ -460,6 +461,31 @@ def tiled_packer(args):
     return failures
 
 
+def class_mismatch(x, w, bias, cfg, mine, what):
+    """The model's result for `cfg` and why the inputs do not show the
+    fidelity classes (`mine`: the fidelities that must give the same
+    result, every other one a different result) or the Dst format, or ""
+    if they do."""
+    b = None if bias is None else bias.tolist()
+    expect = model(x.tolist(), w.tolist(), b, cfg)
+    for f in FIDELITIES:
+        other = model(x.tolist(), w.tolist(), b, dict(cfg, fidelity=f))
+        if (f in mine) == differs(expect, other):
+            return expect, (f"{what} at {cfg['fidelity']} and {f}: the model "
+                            f"{'differs' if f in mine else 'agrees'}")
+    flip = dict(cfg, dst="bf16" if cfg["dst"] == "f32" else "f32")
+    if not differs(expect, model(x.tolist(), w.tolist(), b, flip)):
+        return expect, f"inputs do not tell {attr_text(cfg)} from the other Dst"
+    return expect, ""
+
+
+def bias_input(bias, dst):
+    """The bias buffer (a BF16 one for a bf16 Dst) as an input of run()."""
+    data = (bias.view(np.uint32) >> 16).astype(np.uint16).tobytes() \
+        if dst == "bf16" else bias.tobytes()
+    return ("b", np.frombuffer(data, np.int8))
+
+
 def bfp_codes(rng, shape, bits):
     """Random block-float data and exponents: sign-magnitude codes (never
     -0, which the unpacker decodes to the -inf pattern) and one exponent
@@ -542,19 +568,7 @@ def bfp(args):
             w = bfp_decode(codes, exps, bits)
             x = f32_values(rng, (rows, k))
             bias = bf16_values(rng, (m,), 0, 4) if l1 else None
-            b = None if bias is None else bias.tolist()
-            expect = model(x.tolist(), w.tolist(), b, cfg)
-            why = ""
-            for f in FIDELITIES:
-                other = model(x.tolist(), w.tolist(), b, dict(cfg, fidelity=f))
-                if (f in mine) == differs(expect, other):
-                    why = (f"{fmt} at {fid} and {f}: the model "
-                           f"{'differs' if f in mine else 'agrees'}")
-                    break
-            flip = dict(cfg, dst="bf16" if dst == "f32" else "f32")
-            if not why and not differs(expect, model(x.tolist(), w.tolist(),
-                                                     b, flip)):
-                why = f"inputs do not tell {attr_text(cfg)} from the other Dst"
+            expect, why = class_mismatch(x, w, bias, cfg, mine, fmt)
             if not why:
                 break
         if why:
@@ -565,9 +579,7 @@ def bfp(args):
         inputs = [("x", x), ("w", np.frombuffer(data, np.int8)),
                   ("e", np.frombuffer(exps.tobytes(), np.int8))]
         if bias is not None:
-            bias_bytes = (bias.view(np.uint32) >> 16).astype(np.uint16) \
-                .tobytes() if dst == "bf16" else bias.tobytes()
-            inputs.append(("b", np.frombuffer(bias_bytes, np.int8)))
+            inputs.append(bias_input(bias, dst))
         text = program(name, op, cfg, m, k, rows, fmt, layout, stride,
                        bias is not None, input_interp="BF16",
                        scales="%e[%c0] : memref<?xi8>", transpose=transpose)
@@ -578,6 +590,142 @@ def bfp(args):
                                  f"{attr_text(cfg)}"
                                  f"{' bias' if l1 else ''}", got, err, expect)
     print(f"bfp: {cases} cases, {failures} failures")
+    return failures
+
+
+# Garbage bytes after each row of a block-float input's exponents.
+EXP_PAD = 3
+
+
+def bfpin_program(name, op, cfg, m, k, rows, fmt, mat_fmt, layout, stride,
+                  has_bias, transpose):
+    """A case with block-float inputs: %x holds each row's stored bytes
+    (rows x K for BFP8, rows x ceil(K/2) for BFP4), %ex its exponents
+    (rows x ceil(K/16), each row padded with EXP_PAD garbage bytes, so a
+    batch reads them through a strided subview); a block-float matrix takes
+    %e as block scales."""
+    nbytes = k if fmt == "BFP8" else -(-k // 2)
+    nblk = -(-k // 16)
+    wide = nblk + EXP_PAD
+    ex_ty = f"memref<{rows}x{nblk}xi8, strided<[{wide}, 1]>>"
+    bias_arg = ", %b: memref<?xi8>" if has_bias else ""
+    bias_clause = f"bias %b[%c0] as {cfg['bias_interp']}" if has_bias else ""
+    bias_ty = ", memref<?xi8>" if has_bias else ""
+    stride_txt = " stride %cs" if stride else ""
+    if mat_fmt == "BF16":
+        mat = f"matrix<BF16, {m}x{k}, {layout}>{stride_txt}"
+    else:
+        mat = (f"matrix<{mat_fmt}, {m}x{k}, {layout}"
+               f"{', transpose' if transpose else ''}, scale f8E8M0FNU block "
+               f"16>{stride_txt} scales %e[%c0] : memref<?xi8>")
+    head = (f"func.func @{name}(%x: memref<{rows}x{nbytes}xi8>, "
+            f"%exw: memref<{rows}x{wide}xi8>, %w: memref<?xi8>, "
+            f"%e: memref<?xi8>{bias_arg}, %y: memref<{rows}x{m}xf32>) {{\n"
+            f"  %c0 = arith.constant 0 : index\n"
+            f"  %cs = arith.constant {stride} : index\n"
+            f"  %ex = memref.subview %exw[0, 0] [{rows}, {nblk}] [1, 1] : "
+            f"memref<{rows}x{wide}xi8> to {ex_ty}\n")
+    if op == "batch":
+        body = (f"  coopvec.batch_matvec %x as {fmt} exponents %ex : "
+                f"{ex_ty}, %w[%c0] {mat}\n"
+                f"      {bias_clause} {attr_text(cfg)} into %y\n"
+                f"      : memref<{rows}x{nbytes}xi8>, memref<?xi8>{bias_ty} -> "
+                f"memref<{rows}x{m}xf32>\n")
+    else:
+        body = ""
+        for r in range(rows):
+            body += (f"  %r{r} = arith.constant {r} : index\n"
+                     f"  %x{r} = vector.load %x[%r{r}, %c0] : memref<{rows}x{nbytes}xi8>, vector<{nbytes}xi8>\n"
+                     f"  %e{r} = vector.load %ex[%r{r}, %c0] : {ex_ty}, vector<{nblk}xi8>\n"
+                     f"  %y{r} = coopvec.matvec %x{r} as {fmt} exponents %e{r} : vector<{nblk}xi8>, %w[%c0] {mat}\n"
+                     f"      {bias_clause} {attr_text(cfg)}\n"
+                     f"      : vector<{nbytes}xi8>, memref<?xi8>{bias_ty} -> vector<{m}xf32>\n"
+                     f"  vector.store %y{r}, %y[%r{r}, %c0] : memref<{rows}x{m}xf32>, vector<{m}xf32>\n")
+    return head + body + "  return\n}\n"
+
+
+def bfpin(args):
+    """Block-float (BFP8, BFP4) inputs, the activations of a tt-metal matmul
+    whose in0 tiles share one exponent per 16 elements along K: each row's
+    stored bytes (BFP4 two to a byte, even k in the low nibble) and
+    exponents decoded by the format's formula, against BF16, BFP8 and BFP4
+    matrices, every fidelity x Dst format x input format, matvec and
+    batch_matvec, rotating layouts, L1 accumulation from a bias with and
+    without K blocks, K = 72 (a partial last exponent block).
+    SrcASrcB.md: SrcB's hi slice is 1.m[22:17], so BFP8 (1 + 6 significant
+    bits) and BFP4 data leave SrcB's lo slice empty: phases 2 and 3 add
+    nothing, and HiFi3 and HiFi4 equal HiFi2; with BFP4 weights (SrcA's lo
+    slice empty too) every fidelity equals LoFi. The script derives those
+    classes from the slices, checks its model says so, and that each case's
+    inputs tell its class from the others and from the other Dst format."""
+    rng = np.random.default_rng(71)
+    m, k, rows = 12, 72, 3
+    failures = cases = 0
+    for n, (fid, dst, fmt) in enumerate(itertools.product(
+            FIDELITIES, ["f32", "bf16"], ["BFP8", "BFP4"])):
+        bits = 8 if fmt == "BFP8" else 4
+        mat_fmt = ["BF16", "BFP8", "BFP4"][n % 3]
+        layout = ["RowMajor", "ColumnMajor", "InferencingOptimal",
+                  "TrainingOptimal"][(n // 3) % 4]
+        transpose = mat_fmt != "BF16" and layout.endswith("Optimal") and n % 2
+        op = ["batch", "matvec"][(n // 2) % 2]
+        l1 = n % 4 == 1
+        cfg = {"fidelity": fid, "dst": dst, "pack": None, "l1_acc": l1,
+               "k_block": 32 if l1 and n % 8 == 1 else 0, "src": "bf16"}
+        cfg["bias_interp"] = "BF16" if dst == "bf16" else "F32"
+        # Phase p multiplies A.(p & 1 ? lo : hi) by B.(p & 2 ? lo : hi):
+        # BFP inputs have no B.lo, BFP4 weights no A.lo.
+        a_lo = mat_fmt != "BFP4"
+        live = lambda f: tuple(p for p in range(FIDELITIES.index(f) + 1)
+                               if (not p & 1 or a_lo) and not p & 2)
+        mine = [f for f in FIDELITIES if live(f) == live(fid)]
+        why = ""
+        for attempt in range(200):
+            xcodes, xexps = bfp_codes(rng, (rows, k), bits)
+            x = bfp_decode(xcodes, xexps, bits)
+            if mat_fmt == "BF16":
+                w = bf16_values(rng, (m, k))
+            else:
+                wbits = 8 if mat_fmt == "BFP8" else 4
+                wcodes, wexps = bfp_codes(rng, (m, k), wbits)
+                w = bfp_decode(wcodes, wexps, wbits)
+            bias = bf16_values(rng, (m,), 0, 4) if l1 else None
+            expect, why = class_mismatch(x, w, bias, cfg, mine,
+                                         f"{fmt} x {mat_fmt}")
+            if not why:
+                break
+        if why:
+            print(f"FAIL bfpin case {n}: {why}")
+            failures += 1
+        name = f"bfpin{n}_{fid}_{dst}_{fmt}_{mat_fmt}"
+        xbytes = xcodes if bits == 8 else pack_nibbles(xcodes)
+        if mat_fmt == "BF16":
+            data, stride = matrix_bytes(w, "BF16", layout) \
+                if layout in ("RowMajor", "ColumnMajor") else (None, 0)
+            if data is None:
+                cells = (w.view(np.uint32) >> 16).astype(np.uint16)
+                data = store_matrix(cells, layout, 0).tobytes()
+            wexps = np.zeros((1, 1), np.uint8)
+        else:
+            data, stride = bfp_bytes(wcodes, wbits, layout, transpose)
+        inputs = [("x", np.ascontiguousarray(xbytes.astype(np.uint8))
+                   .view(np.int8)),
+                  ("ex", np.concatenate(
+                      [xexps, rng.integers(0, 256, (rows, EXP_PAD))
+                       .astype(np.uint8)], axis=1).view(np.int8)),
+                  ("w", np.frombuffer(data, np.int8)),
+                  ("e", np.frombuffer(wexps.tobytes(), np.int8))]
+        if bias is not None:
+            inputs.append(bias_input(bias, dst))
+        text = bfpin_program(name, op, cfg, m, k, rows, fmt, mat_fmt, layout,
+                             stride, bias is not None, transpose)
+        got, err = run(args, name, text, inputs, rows, m)
+        cases += 1
+        failures += report(name, f"{op} {fmt} x {mat_fmt} {layout}"
+                                 f"{' transposed' if transpose else ''} "
+                                 f"{attr_text(cfg)}"
+                                 f"{' bias' if l1 else ''}", got, err, expect)
+    print(f"bfpin: {cases} cases, {failures} failures")
     return failures
 
 
@@ -617,13 +765,15 @@ def hand(args):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("group",
-                    choices=["grid", "hand", "tiled", "packer", "bfp"])
+                    choices=["grid", "hand", "tiled", "packer", "bfp",
+                             "bfpin"])
     ap.add_argument("--runner", required=True)
     ap.add_argument("--tmp", required=True)
     args = ap.parse_args()
     os.makedirs(args.tmp, exist_ok=True)
     failures = {"grid": grid, "hand": hand, "tiled": tiled,
-                "packer": tiled_packer, "bfp": bfp}[args.group](args)
+                "packer": tiled_packer, "bfp": bfp,
+                "bfpin": bfpin}[args.group](args)
     sys.exit(1 if failures else 0)
 
 

@@ -3,7 +3,7 @@
 # #coopvec.math_fidelity (or on a BF16 matrix without one) on %n vectors and a @check_<case> function that
 # launches it, runs the same matvec on the host for each vector and returns
 # the number of result elements whose bits differ; and the seeded random
-# buffers <case>.{x,w,s,b}.npy. Matrix buffers are sequences of elements
+# buffers <case>.{x,e,w,s,b}.npy (e: a block-float input's exponents). Matrix buffers are sequences of elements
 # (BF16, F32) or bytes (BFP8, BFP4 data) drawn whole, so that every layout
 # reads drawn elements: exponents spread around 2^0 (so that Dst and L1
 # roundings, ties and cancellations occur), with zeros, denormals (read as
@@ -87,6 +87,15 @@ CASES = {
                    None, "BF16"),
     "bf16_plain_f16": ("BF16", 8, 24, "TrainingOptimal", True, None, "f16",
                        "BF16", None, None),
+    # Block-float inputs: each vector's stored bytes (BFP4 two to a byte)
+    # and its exponents (<case>.e.npy), against BF16 and block-float
+    # matrices; K = 40 has a partial exponent block.
+    "bfpin8_hifi2": ("BF16", 16, 64, "RowMajor", False, 128, "i8", "BFP8",
+                     "hifi2, dst = f32", None),
+    "bfpin4_bfp8_t": ("BFP8", 12, 40, "InferencingOptimal", True, None, "i8",
+                      "BFP4", "hifi4, dst = bf16, l1_acc", "BF16"),
+    "bfpin8_bfp4_col": ("BFP4", 10, 40, "ColumnMajor", False, 16, "i8",
+                        "BFP8", "lofi, dst = f32, pack = bf16", None),
 }
 TINY = ("tiny_hifi4", "tiny_tf32")
 
@@ -101,9 +110,9 @@ def matrix(kind, center=127, spread=6):
     return rng.integers(0, 256, MATRIX_ELEMENTS, dtype=np.int64).astype(np.uint8)
 
 
-def exponents():
-    e = np.clip(np.round(rng.normal(127, 5, 1024)), 0, 255).astype(np.int64)
-    u = rng.random(1024)
+def exponents(count=1024):
+    e = np.clip(np.round(rng.normal(127, 5, count)), 0, 255).astype(np.int64)
+    u = rng.random(count)
     e[u < 0.03] = rng.integers(0, 6, int((u < 0.03).sum()))
     e[u > 0.98] = 255
     return e.astype(np.uint8)
@@ -115,15 +124,27 @@ def bias(kind, m, center=127):
     return float_bits(m, 8, 23, center, 6).astype(np.uint32).view(np.uint8)
 
 
+def input_len(c):
+    """Elements of one input vector: K, or the stored bytes of a
+    block-float input (ceil(K/2) for BFP4); and its exponents (0 unless
+    block float)."""
+    k, interp = c[2], c[7]
+    if not interp.startswith("BFP"):
+        return k, 0
+    return (k if interp == "BFP8" else -(-k // 2)), -(-k // 16)
+
+
 def matvec(name, c, x):
     kind, m, k, layout, transpose, stride, xt, interp, fid, bi = c
+    n, nblk = input_len(c)
     scale = ", scale f8E8M0FNU block 16" if kind.startswith("BFP") else ""
     t = ", transpose" if transpose else ""
-    text = (f"coopvec.matvec {x} as {interp}, %w[%c0] "
+    exps = f" exponents %ev : vector<{nblk}xi8>" if nblk else ""
+    text = (f"coopvec.matvec {x} as {interp}{exps}, %w[%c0] "
             f"matrix<{kind}, {m}x{k}, {layout}{t}{scale}>")
     if stride:
         text += " stride %stride"
-    types = [f"vector<{k}x{xt}>", "memref<?xi8>"]
+    types = [f"vector<{n}x{xt}>", "memref<?xi8>"]
     if scale:
         text += " scales %s[%c0] : memref<?xi8>"
         types.append("memref<?xi8>")
@@ -148,7 +169,17 @@ def case_text(name, c):
                     f"      %other = arith.xori %nans, %ne : vector<{m}xi1>\n"
                     f"      %diff = arith.andi %ne, %other : vector<{m}xi1>\n")
         diff = "%diff"
-    args = [f"%x: memref<?x{xt}>", "%w: memref<?xi8>"]
+    n, nblk = input_len(c)
+    args = [f"%x: memref<?x{xt}>"]
+    if nblk:
+        args.append("%ex: memref<?xi8>")
+    args.append("%w: memref<?xi8>")
+    # The input vector (and exponents) of vector %t.
+    load = (f"%xb = arith.muli %t, %ck : index\n"
+            f"{{i}}%xv = vector.load %x[%xb] : memref<?x{xt}>, vector<{n}x{xt}>\n")
+    if nblk:
+        load += (f"{{i}}%eb = arith.muli %t, %cb : index\n"
+                 f"{{i}}%ev = vector.load %ex[%eb] : memref<?xi8>, vector<{nblk}xi8>\n")
     if kind.startswith("BFP"):
         args.append("%s: memref<?xi8>")
     if bi:
@@ -156,7 +187,8 @@ def case_text(name, c):
     names = ", ".join(a.split(":")[0] for a in args)
     types = ", ".join(a.split(": ")[1] for a in args)
     consts = (f"      %c0 = arith.constant 0 : index\n"
-              f"      %ck = arith.constant {k} : index\n"
+              f"      %ck = arith.constant {n} : index\n"
+              f"      %cb = arith.constant {nblk} : index\n"
               f"      %cm = arith.constant {m} : index\n"
               f"      %stride = arith.constant {stride or 0} : index\n")
     kernel = f"""    gpu.func @{name}({', '.join(args)}, %y: memref<?xf32>, %n: index) kernel {{
@@ -167,9 +199,7 @@ def case_text(name, c):
       %t = arith.addi %t0, %tid : index
       %live = arith.cmpi ult, %t, %n : index
       scf.if %live {{
-        %xb = arith.muli %t, %ck : index
-        %xv = vector.load %x[%xb] : memref<?x{xt}>, vector<{k}x{xt}>
-        %r = {matvec(name, c, "%xv")}
+        {load.format(i="        ")}        %r = {matvec(name, c, "%xv")}
         %yb = arith.muli %t, %cm : index
         vector.store %r, %y[%yb] : memref<?xf32>, vector<{m}xf32>
       }}
@@ -187,9 +217,7 @@ def case_text(name, c):
     gpu.launch_func @kernels::@{name} blocks in (%grid, %c1, %c1) threads in (%c64, %c1, %c1)
         args({', '.join(a.split(':')[0] + ' :' + a.split(':')[1] for a in args)}, %y : memref<?xf32>, %n : index)
     %bad = scf.for %t = %c0 to %n step %c1 iter_args(%acc = %c0) -> (index) {{
-      %xb = arith.muli %t, %ck : index
-      %xv = vector.load %x[%xb] : memref<?x{xt}>, vector<{k}x{xt}>
-      %r = {matvec(name, c, "%xv")}
+      {load.format(i="      ")}      %r = {matvec(name, c, "%xv")}
       %yb = arith.muli %t, %cm : index
       %g = vector.load %y[%yb] : memref<?xf32>, vector<{m}xf32>
       %rb = arith.bitcast %r : vector<{m}xf32> to vector<{m}xi32>
@@ -216,8 +244,15 @@ for name, c in CASES.items():
     checks.append(check)
     tiny = name in TINY
     center, spread = (63, 1) if tiny else (127, None)
-    np.save(f"{out}/{name}.x.npy",
-            inputs(xt, N * k, center, spread or 8))
+    n, nblk = input_len(c)
+    if nblk:
+        # Random stored bytes (every datum, -0 included) and exponents.
+        np.save(f"{out}/{name}.x.npy",
+                rng.integers(0, 256, N * n).astype(np.uint8).view(np.int8))
+        np.save(f"{out}/{name}.e.npy", exponents(N * nblk).view(np.int8))
+    else:
+        np.save(f"{out}/{name}.x.npy",
+                inputs(xt, N * k, center, spread or 8))
     np.save(f"{out}/{name}.w.npy", matrix(kind, center, spread or 6))
     if kind.startswith("BFP"):
         np.save(f"{out}/{name}.s.npy", exponents())

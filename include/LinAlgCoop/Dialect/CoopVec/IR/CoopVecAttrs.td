@@ -39,9 +39,9 @@ def CoopVec_InterpretationAttr : CoopVec_Attr<"Interpretation", "interp"> {
     `BFP8` and `BFP4` are Tenstorrent's block-float formats (Bfp8_b,
     Bfp4_b): a sign-magnitude datum (sign, then 7 or 3 magnitude bits) per
     element, and an 8-bit exponent shared by a block of 16 elements, which
-    a matrix gives as its block scales (`scale f8E8M0FNU block 16`). They
-    are matrix interpretations only, read by the Wormhole unpacker (ops
-    with a math-fidelity clause).
+    a matrix gives as its block scales (`scale f8E8M0FNU block 16`) and an
+    input of a matrix-vector product as its `exponents` clause. They are
+    read by the Wormhole unpacker only (ops with a math-fidelity clause).
 
     ```mlir
     #coopvec.interp<F16>

@@ -45,6 +45,20 @@ def CoopVec_BatchMatVecOp : CoopVec_Op<"batch_matvec", [DeclareOpInterfaceMethod
         : memref<?x64xf32>, memref<?xi8> -> memref<?x64xf32>
     ```
 
+    Block-float inputs (`BFP8`, `BFP4`) are `coopvec.matvec`'s, row by row:
+    each row of `%inputs` holds the stored bytes of one input (`K` bytes
+    for `BFP8`, `ceil(K/2)` for `BFP4`) and the same row of the
+    `exponents` memref its `ceil(K/16)` shared exponents (`i8`; the two
+    memrefs have the same number of rows where both are static, and the
+    lowering checks it where one is dynamic).
+
+    ```mlir
+    coopvec.batch_matvec %x as BFP4 exponents %e : memref<?x4xi8>,
+        %w[%c0] matrix<BF16, 32x64, RowMajor> stride %c128
+        fidelity<hifi4, dst = f32> into %y
+        : memref<?x32xi8>, memref<?xi8> -> memref<?x32xf32>
+    ```
+
     **Quantized form (oneDNN int8 matmul with zero points, grouped scales and
     precomputed reductions).** Any of the clauses `weight_zero_points`,
     `weight_scales`, `input_zero_points`, `input_scales` or `reductions`
@@ -139,10 +153,12 @@ def CoopVec_BatchMatVecOp : CoopVec_Op<"batch_matvec", [DeclareOpInterfaceMethod
     Optional<CoopVec_VectorBatch>:$reductions,
     OptionalAttr<CoopVec_InterpretationAttr>:$reductions_interp,
     OptionalAttr<I64Attr>:$reductions_group,
-    OptionalAttr<CoopVec_MathFidelityAttr>:$fidelity
+    OptionalAttr<CoopVec_MathFidelityAttr>:$fidelity,
+    Optional<CoopVec_VectorBatch>:$input_exponents
   );
   let assemblyFormat = [{
-    $inputs (`unsigned` $input_unsigned^)? `as` custom<Interp>($input_interp) `,`
+    $inputs (`unsigned` $input_unsigned^)? `as` custom<Interp>($input_interp)
+    (`exponents` $input_exponents^ `:` type($input_exponents))? `,`
     $matrix `[` $matrix_offset `]` `matrix` `` $matrix_desc
     (`stride` $matrix_stride^)?
     (`scales` $scales^ `[` $scales_offset `]` `:` type($scales))?

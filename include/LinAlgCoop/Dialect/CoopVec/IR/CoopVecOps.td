@@ -102,6 +102,36 @@ def CoopVec_MatVecOp : CoopVec_Op<"matvec", [DeclareOpInterfaceMethods<CoopVec_S
     interpretation. Every layout and
     transpose is accepted: the runtime reads the matrix through the
     project's layout math before the model multiplies.
+
+    **Block-float inputs.** In the fidelity form the input may itself be a
+    Tenstorrent block float, the activations of a tt-metal matmul whose in0
+    tiles are `Bfp8_b` or `Bfp4_b` (in0's face rows run along `K`, so each
+    run of 16 consecutive `k` shares one exponent): the input interpretation
+    is `BFP8` or `BFP4` and an `exponents` clause gives the shared
+    exponents, one byte per block of 16 elements (`ceil(K/16)`, a final
+    partial block has its own). The input vector holds the stored bytes:
+    `K` `i8` sign-magnitude data for `BFP8`, `ceil(K/2)` `i8` for `BFP4`
+    (two data per byte, even `k` in the low nibble, as a 4-bit matrix
+    stores its column pairs). The unpacker decodes each datum with its
+    exponent to BF16 (`BFP8ToBF16`: magnitude zero with the sign set is the
+    BF16 -inf pattern, and the exponent byte 0xFF is the binade 2^128, not
+    a NaN), so the Src format is BF16 and the matrix is `BF16`, `BFP8` or
+    `BFP4`.
+
+    ```mlir
+    %y = coopvec.matvec %x as BFP8 exponents %e : vector<4xi8>,
+           %w[%off] matrix<BFP8, 32x64, RowMajor, scale f8E8M0FNU block 16>
+           stride %s scales %ws[%soff] : memref<?xi8>
+           fidelity<hifi2, dst = f32>
+           : vector<64xi8>, memref<?xi8> -> vector<32xf32>
+    ```
+
+    Rules (each its own diagnostic): a block-float input needs a fidelity
+    clause and an `exponents` clause, and only a block-float input takes
+    one; no `unsigned` flag (the data are sign-magnitude); the input holds
+    `i8` elements, `K` of them for `BFP8` and
+    `ceil(K/2)` for `BFP4`; the exponents are `ceil(K/16)` `i8`
+    elements; the matrix is `BF16` or a block float.
   }];
   let arguments = (ins
     CoopVec_Vector:$input,
@@ -117,11 +147,13 @@ def CoopVec_MatVecOp : CoopVec_Op<"matvec", [DeclareOpInterfaceMethods<CoopVec_S
     UnitAttr:$output_unsigned,
     Optional<CoopVec_ByteBuffer>:$scales,
     Optional<Index>:$scales_offset,
-    OptionalAttr<CoopVec_MathFidelityAttr>:$fidelity
+    OptionalAttr<CoopVec_MathFidelityAttr>:$fidelity,
+    Optional<CoopVec_Vector>:$input_exponents
   );
   let results = (outs CoopVec_Vector:$result);
   let assemblyFormat = [{
-    $input (`unsigned` $input_unsigned^)? `as` custom<Interp>($input_interp) `,`
+    $input (`unsigned` $input_unsigned^)? `as` custom<Interp>($input_interp)
+    (`exponents` $input_exponents^ `:` type($input_exponents))? `,`
     $matrix `[` $matrix_offset `]` `matrix` `` $matrix_desc
     (`stride` $matrix_stride^)?
     (`scales` $scales^ `[` $scales_offset `]` `:` type($scales))?
