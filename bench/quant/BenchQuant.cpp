@@ -336,16 +336,37 @@ void benchShape(Dnnl &d, const Shape &s) {
     std::fprintf(stderr, "%s: the VNNI and AMX kernels differ\n", s.name);
     std::exit(1);
   }
+  // 4-bit weights (U4, two to a byte, with a U8 zero point per channel near
+  // the middle of 0..15), the same activations, scales and reductions: the
+  // `q4 with R` column (no oneDNN 2.6 peer takes 4-bit weights).
+  Buffer<uint8_t> w4(size_t(N) * K / 2);
+  for (auto &v : w4)
+    v = uint8_t(gRng() & 0xFF);
+  std::vector<uint8_t> zw4(N);
+  for (uint32_t n = 0; n < N; ++n)
+    zw4[n] = uint8_t(6 + gRng() % 4);
+  Buffer<uint16_t> y4(size_t(B) * N);
+  CoopVecQuantMatMulParams p4 = p;
+  p4.output = y4.data();
+  p4.matrix = w4.data();
+  p4.matrixInterp = COOPVEC_TYPE_U4;
+  p4.matrixStride = K / 2;
+  p4.weightZeroPoints = zw4.data();
+  if (coopvecKernelsQuantizedMatMul(&p4) != COOPVEC_OK) {
+    std::fprintf(stderr, "%s: the kernels do not take 4-bit weights\n", s.name);
+    std::exit(1);
+  }
   // The first rows against the reference semantics, bit for bit.
-  {
+  for (const CoopVecQuantMatMulParams *q : {&p, &p4}) {
     uint32_t rows = std::min<uint32_t>(B, 2);
     std::vector<uint16_t> ref(size_t(rows) * N);
-    CoopVecQuantMatMulParams r = p;
+    CoopVecQuantMatMulParams r = *q;
     r.batch = rows;
     r.output = ref.data();
     coopvecReferenceQuantizedMatMul(&r);
-    if (std::memcmp(ref.data(), yR.data(), ref.size() * 2) != 0) {
-      std::fprintf(stderr, "%s: kernels differ from the reference\n", s.name);
+    if (std::memcmp(ref.data(), q->output, ref.size() * 2) != 0) {
+      std::fprintf(stderr, "%s: kernels differ from the reference%s\n", s.name,
+                   q == &p4 ? " (4-bit weights)" : "");
       std::exit(1);
     }
   }
@@ -392,16 +413,18 @@ void benchShape(Dnnl &d, const Shape &s) {
       [&] { coopvecQuantizeRows(&qp); },
       gAvx2 ? Fn([&] { runAvx2(); }) : nullptr,
       gAmx ? Fn([&] { runVnni(); }) : nullptr,
+      [&] { coopvecKernelsQuantizedMatMul(&p4); },
   };
   std::vector<double> tMin;
   std::vector<double> t = interleavedMedianMs(fns, reps, tMin);
   double gop = 2.0 * B * K * N / 1e9;
   std::printf("%-22s %5ux%-5u x %5ux%-5u g%-4u | %9.3f %9.3f | %9.3f %9.3f "
-              "| %9.3f %9.3f | %7.3f | %9.3f %9.3f | %5.2f %5.2f %5.2f %5.2f "
-              "%5.2f | %6.0f | %5.2f\n",
+              "| %9.3f %9.3f | %7.3f | %9.3f %9.3f | %9.3f | %5.2f %5.2f %5.2f "
+              "%5.2f %5.2f %5.2f | %6.0f | %5.2f\n",
               s.name, B, K, K, N, G, t[0], t[1], t[2], t[3], t[4], t[5], t[6],
-              t[7], t[8], t[3] / t[4], t[2] / t[4], t[7] / t[4], t[8] / t[4],
-              t[3] / t[0], gop / (t[3] / 1e3), tMin[3] / tMin[4]);
+              t[7], t[8], t[9], t[3] / t[4], t[2] / t[4], t[7] / t[4],
+              t[8] / t[4], t[9] / t[4], t[3] / t[0], gop / (t[3] / 1e3),
+              tMin[3] / tMin[4]);
   if (!i8zp.ok)
     std::printf("    oneDNN u8s8 + per-tensor weight zero point: %s\n",
                 i8zp.why.c_str());
@@ -445,11 +468,11 @@ int main(int argc, char **argv) {
               "half), times in ms\n",
               gThreads, gReps);
   std::printf("%-22s %-23s | %9s %9s | %9s %9s | %9s %9s | %7s | %9s %9s | "
-              "%5s %5s %5s %5s %5s | %6s | %s\n",
+              "%9s | %5s %5s %5s %5s %5s %5s | %6s | %s\n",
               "shape", "B x K x K x N, group", "dnnl f32", "sgemm", "q no R",
               "q with R", "dnnl s8", "dnnl zp", "quant", "R avx2", "R vnni",
-              "R/s8", "noR/s8", "avx2/s8", "vnni/s8", "R/f32", "GOPS",
-              "R/s8 of minima");
+              "q4 R", "R/s8", "noR/s8", "avx2/s8", "vnni/s8", "q4/s8", "R/f32",
+              "GOPS", "R/s8 of minima");
   for (const Shape &s : shapes) {
     if (any) {
       bool match = false;

@@ -101,7 +101,7 @@ int32_t coopvecCpuMlpForward(const CoopVecMlpParams *params);
 
 /// The quantized matrix product (Quantized.h): the AMX, AVX-512 VNNI or
 /// AVX2 kernels where they take the parameters
-/// (coopvecKernelsQuantizedMatMul: row-major I8/U8 matrices, not
+/// (coopvecKernelsQuantizedMatMul: row-major I8/U8/I4/U4 matrices, not
 /// transposed, K and groups multiples of 4), the reference semantics
 /// otherwise; bit-identical either way.
 int32_t coopvecCpuQuantizedMatMul(const CoopVecQuantMatMulParams *params);

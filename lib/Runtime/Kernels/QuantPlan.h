@@ -40,6 +40,9 @@ struct QuantPlan {
   const uint8_t *xTiles;
   const uint8_t *w; ///< Row-major weights, m rows of k bytes.
   uint64_t wStride;
+  /// The matrix row `w` starts at: 0, or for 4-bit weights the first row
+  /// of the panel a task unpacked into bytes.
+  uint32_t wRow0;
   uint8_t wFlip;    ///< XORed into every weight byte while packing.
 
   /// Input zero points: per (b, sub-group of zxGroup), with the weights'
@@ -71,6 +74,11 @@ struct QuantPlan {
   uint8_t *out;
   uint64_t outStride;
   uint32_t outType;
+
+  /// Matrix row n's k weight bytes.
+  const uint8_t *wRow(uint32_t n) const {
+    return w + uint64_t(n - wRow0) * wStride;
+  }
 };
 
 /// Panel width (outputs per task) of the kernels.

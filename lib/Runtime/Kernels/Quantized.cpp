@@ -1,9 +1,9 @@
 //===- Quantized.cpp - The quantized product's kernel driver --------------===//
 //
 // coopvecKernelsQuantizedMatMul: checks that the fast path takes the
-// parameters (row-major I8/U8 weights, not transposed, K and every group a
-// multiple of 4, an AVX-512 (AMX tiles or VNNI) or AVX2 kernel level,
-// every int32 intermediate provably exact), prepares the plan (QuantPlan.h:
+// parameters (row-major I8/U8/I4/U4 weights, not transposed, K and every group
+// a multiple of 4, an AVX-512 (AMX tiles or VNNI) or AVX2 kernel level, every
+// int32 intermediate provably exact), prepares the plan (QuantPlan.h:
 // transposed weight zero points and scales, reductions minus the input zero
 // points' sums, or row sums of x when no reductions are given) and runs one
 // task per 64 outputs (and chunk of batch rows).
@@ -25,6 +25,10 @@
 #include <cstring>
 #include <numeric>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 using namespace coopvec::kernels;
 using coopvec::quant::Values;
@@ -63,6 +67,43 @@ PanelKernel panelKernel() {
   return {};
 }
 
+/// Rows [n0, n0 + rows) of the plan's 4-bit weights as bytes, k per row,
+/// in a buffer the calling thread keeps: the nibble (c & 1) of byte c / 2,
+/// sign-extended for I4 ((v ^ 8) - 8).
+const uint8_t *unpackNibbles(const QuantPlan &p, uint32_t n0, uint32_t rows,
+                             bool isSigned) {
+  thread_local std::vector<uint8_t> buf;
+  buf.resize(size_t(rows) * p.k);
+  const uint8_t bias = isSigned ? 8 : 0;
+  for (uint32_t i = 0; i < rows; ++i) {
+    const uint8_t *src = p.wRow(n0 + i);
+    uint8_t *dst = buf.data() + size_t(i) * p.k;
+    uint32_t c = 0;
+#if defined(__SSE2__)
+    const __m128i mask = _mm_set1_epi8(0x0F), biasV = _mm_set1_epi8(char(bias));
+    for (; c + 32 <= p.k; c += 32) {
+      __m128i v =
+          _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + c / 2));
+      __m128i lo = _mm_and_si128(v, mask);
+      __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), mask);
+      auto fix = [&](__m128i x) {
+        return _mm_sub_epi8(_mm_xor_si128(x, biasV), biasV);
+      };
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + c),
+                       fix(_mm_unpacklo_epi8(lo, hi)));
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + c + 16),
+                       fix(_mm_unpackhi_epi8(lo, hi)));
+    }
+#endif
+    for (; c < p.k; c += 2) {
+      uint8_t lo = src[c / 2] & 0xF, hi = src[c / 2] >> 4;
+      dst[c] = uint8_t((lo ^ bias) - bias);
+      dst[c + 1] = uint8_t((hi ^ bias) - bias);
+    }
+  }
+  return buf.data();
+}
+
 /// The largest |value| of a set of integer values over `rows` rows.
 int64_t maxAbs(const Values &v, uint32_t rows, uint32_t k) {
   if (!v.present())
@@ -89,10 +130,8 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
   PanelKernel kernel = panelKernel();
   if (!kernel.task || coopvecQuantizedMatMulCheck(p) != COOPVEC_OK)
     return kNotTaken;
-  if (p->layout != COOPVEC_LAYOUT_ROW_MAJOR || p->transpose ||
-      (p->matrixInterp != COOPVEC_TYPE_I8 &&
-       p->matrixInterp != COOPVEC_TYPE_U8) ||
-      p->k % 4 != 0 || p->batch == 0)
+  if (p->layout != COOPVEC_LAYOUT_ROW_MAJOR || p->transpose || p->k % 4 != 0 ||
+      p->batch == 0)
     return kNotTaken;
   uint32_t k = p->k, m = p->m, batch = p->batch;
   coopvec::quant::Operands operands(*p);
@@ -109,7 +148,16 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
     return kNotTaken;
 
   bool xSigned = p->inputInterp == COOPVEC_TYPE_I8;
-  bool wSigned = p->matrixInterp == COOPVEC_TYPE_I8;
+  // 4-bit weights (two to a byte, the even K in the low nibble) are
+  // unpacked into bytes by the task that packs their panel: I4 as I8 weights
+  // (-8..7); U4 (0..15) as U8 or I8 weights, whichever is of the other
+  // signedness than the input, the mode without the flip and its
+  // corrections. Their magnitude lets the AVX2 kernel use vpmaddubsw.
+  bool nibbles =
+      p->matrixInterp == COOPVEC_TYPE_I4 || p->matrixInterp == COOPVEC_TYPE_U4;
+  bool wSigned = p->matrixInterp == COOPVEC_TYPE_U4
+                     ? !xSigned
+                     : p->matrixInterp != COOPVEC_TYPE_U8;
 
   QuantPlan plan{};
   plan.batch = batch;
@@ -297,8 +345,16 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
   chunks = (batch + chunkRows - 1) / chunkRows;
   auto task = [&](unsigned t) {
     unsigned panel = t % panels, chunk = t / panels;
-    uint32_t b0 = chunk * chunkRows;
-    kernel.task(plan, panel, b0, std::min(batch, b0 + chunkRows));
+    uint32_t b0 = chunk * chunkRows, b1 = std::min(batch, b0 + chunkRows);
+    if (!nibbles)
+      return kernel.task(plan, panel, b0, b1);
+    uint32_t n0 = panel * kQuantPanel;
+    QuantPlan local = plan;
+    local.w = unpackNibbles(plan, n0, std::min(kQuantPanel, m - n0),
+                            p->matrixInterp == COOPVEC_TYPE_I4);
+    local.wStride = k;
+    local.wRow0 = n0;
+    kernel.task(local, panel, b0, b1);
   };
   parallelFor(panels * chunks, threads, task);
   return COOPVEC_OK;

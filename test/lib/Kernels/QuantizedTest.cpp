@@ -1,11 +1,13 @@
 //===- QuantizedTest.cpp - The quantized product's kernels vs the reference ==//
 //
 // Forces each x86-64 kernel level the CPU has (avx512: vpdpbusd, and AMX
-// tiles where the CPU has AMX-INT8; avx2: i16 vpmaddwd) and checks
-// coopvecKernelsQuantizedMatMul against coopvecReferenceQuantizedMatMul byte
-// for byte on random products: every signedness pair, K and panel tails, batch
-// tails, per-tensor, per-row and grouped zero points and scales, input zero
-// points, reductions (exact and perturbed: the kernels must use the R they are
+// tiles where the CPU has AMX-INT8; avx2: i16 vpmaddwd, or vpmaddubsw for
+// panels of small weights) and checks coopvecKernelsQuantizedMatMul against
+// coopvecReferenceQuantizedMatMul byte for byte on random products: every
+// signedness pair, 8-bit and 4-bit weights, weights within and just past the
+// range where vpmaddubsw cannot saturate, K and panel tails, batch tails,
+// per-tensor, per-row and grouped zero points and scales, input zero points,
+// reductions (exact and perturbed: the kernels must use the R they are
 // given), bias, every output type, 1 and 2 threads, and extreme operand values
 // (255 x -128 and the like, the worst case of the pair sums). A level must take
 // every case here (the parameters are all within the kernels' conditions): a
@@ -92,23 +94,48 @@ struct Case {
   uint32_t batch, m, k, xI, wI, outT;
   bool wz, xz, ws, xs, red, perturb, bias;
   int extreme; // 0: random bytes, 1: x and w at opposite extremes, 2: equal
+  /// 8-bit weights: 0 any byte, 1 within [-64, 64] (I8) or [0, 127] (U8).
+  int small;
+  /// With `fill`: every weight is `wValue` (its byte), every input the
+  /// largest-magnitude one of its type (U8 255, I8 127, or -128 against U8
+  /// weights): the boundaries of vpmaddubsw's exact range.
+  bool fill;
+  int32_t wValue;
 };
+
+bool isNibbles(uint32_t interp) {
+  return interp == COOPVEC_TYPE_I4 || interp == COOPVEC_TYPE_U4;
+}
 
 void runCase(Checker &ck, const Case &c, const char *isa) {
   uint32_t k = c.k, m = c.m, batch = c.batch;
-  uint64_t xStride = k + 3, wStride = k + 5;
+  // 4-bit weights: two to a byte, the even K in the low nibble.
+  uint64_t xStride = k + 3, wStride = (isNibbles(c.wI) ? k / 2 : k) + 5;
   std::vector<uint8_t> x(batch * xStride), w(m * wStride);
   for (auto &b : x)
     b = uint8_t(rng());
   for (auto &b : w)
-    b = uint8_t(rng());
+    b = c.small == 0              ? uint8_t(rng())
+        : c.wI == COOPVEC_TYPE_U8 ? uint8_t(rng() % 128)
+                                  : uint8_t(int32_t(rng() % 129) - 64);
   if (c.extreme) {
     // U8 255 / I8 -128 against U8 255 / I8 -128 (or 127): the largest
     // products and pair sums either kernel sees.
     uint8_t xv = c.xI == COOPVEC_TYPE_U8 ? 255 : 0x80;
-    uint8_t wv = c.wI == COOPVEC_TYPE_U8 ? 255 : c.extreme == 1 ? 0x80 : 0x7f;
+    uint8_t wv = c.wI == COOPVEC_TYPE_U8   ? 255
+                 : c.wI == COOPVEC_TYPE_U4 ? 0xff
+                 : c.wI == COOPVEC_TYPE_I4 ? (c.extreme == 1 ? 0x88 : 0x77)
+                 : c.extreme == 1          ? 0x80
+                                           : 0x7f;
     std::fill(x.begin(), x.end(), xv);
     std::fill(w.begin(), w.end(), wv);
+  }
+  if (c.fill) {
+    uint8_t xv = c.xI == COOPVEC_TYPE_U8   ? 255
+                 : c.wI == COOPVEC_TYPE_U8 ? 0x80
+                                           : 0x7f;
+    std::fill(x.begin(), x.end(), xv);
+    std::fill(w.begin(), w.end(), uint8_t(c.wValue));
   }
   CoopVecQuantMatMulParams p{};
   p.inputInterp = c.xI;
@@ -230,13 +257,14 @@ void runCase(Checker &ck, const Case &c, const char *isa) {
                          size_t(m) * oes) == 0;
     ck.check(refSt == COOPVEC_OK && st == COOPVEC_OK && same,
              "%s batch=%u m=%u k=%u x=%u w=%u out=%u wz=%d/%u xz=%d/%u "
-             "ws=%u xs=%u red=%d/%u perturb=%d bias=%d extreme=%d "
-             "threads=%u: ref %d kernel %d, %s",
+             "ws=%u xs=%u red=%d/%u perturb=%d bias=%d extreme=%d small=%d "
+             "fill=%d/%d threads=%u: ref %d kernel %d, %s",
              isa, batch, m, k, c.xI, c.wI, c.outT, int(c.wz || c.red),
              p.weightZeroPointsGroup, int(c.xz), p.inputZeroPointsGroup,
              p.weightScalesGroup, p.inputScalesGroup, int(c.red),
-             p.reductionsGroup, int(c.perturb), int(c.bias), c.extreme, threads,
-             refSt, st, same ? "equal" : "different");
+             p.reductionsGroup, int(c.perturb), int(c.bias), c.extreme, c.small,
+             int(c.fill), c.wValue, threads, refSt, st,
+             same ? "equal" : "different");
   }
 }
 
@@ -246,7 +274,9 @@ Case randomCase() {
   c.m = pick({1, 7, 16, 63, 64, 65, 130, 200});
   c.k = pick({4, 8, 12, 16, 20, 36, 60, 64, 68, 128, 132, 192, 256, 516});
   c.xI = pick({COOPVEC_TYPE_I8, COOPVEC_TYPE_U8});
-  c.wI = pick({COOPVEC_TYPE_I8, COOPVEC_TYPE_U8});
+  c.wI = pick(
+      {COOPVEC_TYPE_I8, COOPVEC_TYPE_U8, COOPVEC_TYPE_I4, COOPVEC_TYPE_U4});
+  c.small = !isNibbles(c.wI) && rng() % 3 == 0;
   c.outT = pick({COOPVEC_TYPE_F32, COOPVEC_TYPE_F16, COOPVEC_TYPE_BF16,
                  COOPVEC_TYPE_I32});
   c.wz = rng() % 2;
@@ -286,7 +316,8 @@ int main() {
   // The same cases on every level: draw them once.
   std::vector<Case> cases;
   for (uint32_t xI : {COOPVEC_TYPE_I8, COOPVEC_TYPE_U8})
-    for (uint32_t wI : {COOPVEC_TYPE_I8, COOPVEC_TYPE_U8})
+    for (uint32_t wI :
+         {COOPVEC_TYPE_I8, COOPVEC_TYPE_U8, COOPVEC_TYPE_I4, COOPVEC_TYPE_U4})
       for (int extreme : {1, 2})
         for (bool zps : {false, true})
           for (uint32_t batch : {5u, 27u}) {
@@ -301,6 +332,42 @@ int main() {
             c.extreme = extreme;
             cases.push_back(c);
           }
+  // Weights at the edges of vpmaddubsw's exact range, each inside (the AVX2
+  // kernel's vpmaddubsw form) and just outside (vpmaddwd), against the
+  // largest inputs: a wrong choice saturates the pair sums. I8 weights meet
+  // U8 inputs (and I8 ones, flipped to U8); U8 weights meet I8 inputs as
+  // vpmaddubsw's unsigned side, and U8 inputs flipped by 128.
+  struct Edge {
+    uint32_t xI, wI;
+    int32_t wValue;
+  };
+  for (Edge e :
+       std::initializer_list<Edge>{{COOPVEC_TYPE_U8, COOPVEC_TYPE_I8, 64},
+                                   {COOPVEC_TYPE_U8, COOPVEC_TYPE_I8, -64},
+                                   {COOPVEC_TYPE_U8, COOPVEC_TYPE_I8, 65},
+                                   {COOPVEC_TYPE_U8, COOPVEC_TYPE_I8, -65},
+                                   {COOPVEC_TYPE_I8, COOPVEC_TYPE_I8, 64},
+                                   {COOPVEC_TYPE_I8, COOPVEC_TYPE_I8, 65},
+                                   {COOPVEC_TYPE_I8, COOPVEC_TYPE_U8, 127},
+                                   {COOPVEC_TYPE_I8, COOPVEC_TYPE_U8, 128},
+                                   {COOPVEC_TYPE_I8, COOPVEC_TYPE_U8, 129},
+                                   {COOPVEC_TYPE_U8, COOPVEC_TYPE_U8, 64},
+                                   {COOPVEC_TYPE_U8, COOPVEC_TYPE_U8, 63},
+                                   {COOPVEC_TYPE_U8, COOPVEC_TYPE_U8, 192},
+                                   {COOPVEC_TYPE_U8, COOPVEC_TYPE_U8, 193}})
+    for (bool zps : {false, true}) {
+      Case c{};
+      c.batch = 7;
+      c.m = 70;
+      c.k = 1024;
+      c.xI = e.xI;
+      c.wI = e.wI;
+      c.outT = COOPVEC_TYPE_I32;
+      c.wz = c.xz = zps;
+      c.fill = true;
+      c.wValue = e.wValue;
+      cases.push_back(c);
+    }
   for (int i = 0; i < 400; ++i)
     cases.push_back(randomCase());
   // Tasks of 64 rows or more: AMX runs four row tiles per group (one task
