@@ -104,7 +104,7 @@ IsaLevel activeIsa() {
 /// as two 256-bit halves, so AVX-512 adds no FMA throughput there, and the
 /// AVX2 8-row kernels measured faster than their EVEX build (111 vs 71
 /// GFLOP/s, batched 64x64, clang-22): float work that is not repacked for
-/// F32WideWeights (see widePaysOff) uses AVX2 unless a level is forced
+/// F32WideWeights (see repackPaysOff) uses AVX2 unless a level is forced
 /// (tests, COOPVEC_KERNELS_ISA). Every path gives bit-identical results.
 IsaLevel floatIsa() {
   // Read once, like envIsa(): this runs on every kernel call.
@@ -328,12 +328,13 @@ uint64_t streamingThreshold() {
   return bytes;
 }
 
-/// Whether an AVX-512 repack (VNNI or wide f32; one pass over the matrix,
-/// single-threaded, before the tasks start) pays off: it costs about as much
-/// as streaming the matrix once, so the batch must reuse the weights many
-/// times. Smaller batches read the 8-row panels in place (8-bit weights
-/// with PanelVnniWeights); batch-1 products are bandwidth bound.
-bool widePaysOff(uint32_t m, uint32_t k, uint32_t batch) {
+/// Whether a repack (VNNI, wide f32, or AVX2's vpmaddubsw panels; one pass
+/// over the matrix, single-threaded, before the tasks start) pays off: it
+/// costs about as much as streaming the matrix once, so the batch must
+/// reuse the weights many times. Smaller batches read the 8-row panels in
+/// place (8-bit weights with PanelVnniWeights); batch-1 products are
+/// bandwidth bound.
+bool repackPaysOff(uint32_t m, uint32_t k, uint32_t batch) {
   return batch >= 16 && uint64_t(m) * k <= uint64_t(batch) * 4096;
 }
 
@@ -459,7 +460,23 @@ void packVnniMatrix(const MatVecPlan &plan, int32_t offset,
   panels = wl.panels(base);
 }
 
-/// The AVX-512 repack of the last matrix a thread multiplied, reused while
+/// Repacks the logical M x K I8 matrix of `plan` into 8-row panels of
+/// 4-column groups (QuadS8Weights): per group, row r's 4 bytes in the 4
+/// bytes of its 32-bit lane, zero padded.
+Panels packQuadMatrix(const MatVecPlan &plan, std::vector<uint8_t> &buf) {
+  uint32_t m = plan.m, k = plan.k;
+  uint64_t panelBytes = uint64_t(kPanelRows) * roundUp(k, 4);
+  buf.assign(ceilDiv(m, kPanelRows) * panelBytes, 0);
+  const LayoutParams &s = plan.stored;
+  for (uint32_t r = 0; r < m; ++r)
+    for (uint32_t c = 0; c < k; ++c)
+      buf[(r / kPanelRows) * panelBytes + (c / 4) * 4 * kPanelRows +
+          (r % kPanelRows) * 4 + c % 4] =
+          plan.matrix[plan.transpose ? s.offset(c, r) : s.offset(r, c)];
+  return Panels{buf.data(), panelBytes, 4ull * kPanelRows};
+}
+
+/// The repack of the last matrix a thread multiplied, reused while
 /// the same matrix comes back: inference multiplies by the same weights call
 /// after call, and comparing the stored bytes (one memcmp of the layout's
 /// footprint) costs a fraction of repacking them. Keyed on the contents, not
@@ -468,25 +485,29 @@ struct RepackCache {
   bool valid = false;
   LayoutParams stored{};
   bool transpose = false;
-  WeightKind weights = WeightKind::F32;
+  WeightKind weights = WeightKind::F32, target = WeightKind::F32;
   int32_t offset = 0;
   std::vector<uint8_t> source, packed;
   std::vector<int32_t> sums;
   Panels panels;
 
-  /// Repacks the matrix of `plan` unless the cache holds it; fills the
-  /// plan's panels (and, for VNNI, row corrections).
-  void use(MatVecPlan &plan, int32_t vnniOffset) {
+  /// The panels of the matrix of `plan` repacked for `to` (F32Wide, VnniS8
+  /// or VnniU8 for the input offset `vnniOffset`, or QuadS8), repacked
+  /// unless the cache holds them; VNNI's row corrections in `sums`.
+  Panels get(const MatVecPlan &plan, WeightKind to, int32_t vnniOffset) {
     uint64_t bytes = plan.stored.footprint();
     const LayoutParams &s = plan.stored;
     bool hit = valid && stored.layout == s.layout && stored.rows == s.rows &&
                stored.cols == s.cols && stored.elemSize == s.elemSize &&
                stored.stride == s.stride && transpose == plan.transpose &&
-               weights == plan.weights && offset == vnniOffset &&
+               weights == plan.weights && target == to &&
+               offset == vnniOffset &&
                std::memcmp(source.data(), plan.matrix, bytes) == 0;
     if (!hit) {
       valid = false;
-      if (isFloatWeights(plan.weights))
+      if (to == WeightKind::QuadS8)
+        panels = packQuadMatrix(plan, packed);
+      else if (to == WeightKind::F32Wide)
         panels = packWideFloatMatrix(
             plan.matrix, plan.stored, plan.transpose, plan.m, plan.k,
             plan.weights == WeightKind::F16 ? COOPVEC_TYPE_F16
@@ -498,12 +519,20 @@ struct RepackCache {
       stored = s;
       transpose = plan.transpose;
       weights = plan.weights;
+      target = to;
       offset = vnniOffset;
       valid = true;
     }
-    plan.panels = panels;
+    return panels;
+  }
+
+  /// Makes the panels of `to` the plan's weights (and, for VNNI, row
+  /// corrections).
+  void use(MatVecPlan &plan, WeightKind to, int32_t vnniOffset = 0) {
+    plan.panels = get(plan, to, vnniOffset);
     plan.native = true;
     plan.rowCorrection = vnniOffset ? sums.data() : nullptr;
+    plan.weights = to;
   }
 };
 
@@ -611,17 +640,15 @@ extern "C" int32_t coopvecMatVecMulAdd(
   if (plan.outputStride < uint64_t(outElem) * m)
     return COOPVEC_ERROR_INVALID_STRIDE;
 
-  // AVX-512 panels, kept by the calling thread for its next calls.
+  // Repacked panels, kept by the calling thread for its next calls.
   static thread_local RepackCache repacked;
-  bool wide = activeIsa() == IsaLevel::Avx512 && widePaysOff(m, k, batch);
+  bool wide = activeIsa() == IsaLevel::Avx512 && repackPaysOff(m, k, batch);
   IsaLevel isa = wide ? IsaLevel::Avx512
                  : floatPath ? floatIsa()
                              : activeIsa();
   bool vnni = wide && !floatPath;
-  if (wide && floatPath) {
-    repacked.use(plan, 0);
-    plan.weights = WeightKind::F32Wide;
-  }
+  if (wide && floatPath)
+    repacked.use(plan, WeightKind::F32Wide);
   if (vnni) {
     // S8 weights take the s8 side of vpdpbusd, U8 weights the u8 side; the
     // input goes on the other side, moved by 128 when its signedness is the
@@ -630,8 +657,8 @@ extern "C" int32_t coopvecMatVecMulAdd(
     bool signedX = isSignedInput(plan.inputKind);
     int32_t offset = signedW == signedX ? (signedW ? 128 : -128) : 0;
     plan.vnniFlip = offset ? 0x80 : 0;
-    repacked.use(plan, offset);
-    plan.weights = signedW ? WeightKind::VnniS8 : WeightKind::VnniU8;
+    repacked.use(plan, signedW ? WeightKind::VnniS8 : WeightKind::VnniU8,
+                 offset);
   } else if (!floatPath && isa == IsaLevel::Avx512 &&
              roundUp(k, 2) % kPanelVnniColumns == 0) {
     // Smaller batches: vpdpbusd on the 8-row panels as they are (the steps
@@ -641,6 +668,15 @@ extern "C" int32_t coopvecMatVecMulAdd(
     plan.vnniFlip = signedW == isSignedInput(plan.inputKind) ? 0x80 : 0;
     plan.weights =
         signedW ? WeightKind::PanelVnniS8 : WeightKind::PanelVnniU8;
+  } else if (isa == IsaLevel::Avx2 && plan.weights == WeightKind::S8 &&
+             (plan.inputKind == InputKind::S8 ||
+              plan.inputKind == InputKind::U8) &&
+             repackPaysOff(m, k, batch)) {
+    // Without VNNI: vpmaddubsw panels besides the I8 ones, for the batch
+    // tiles whose inputs are in [0, 127] (ReLU outputs, U8 data of 7
+    // bits), where it is exact (SimdAvx2.h, dotQuads).
+    plan.quadPanels = repacked.get(plan, WeightKind::QuadS8, 0);
+    plan.weights = WeightKind::QuadS8;
   }
 
   // Results that large are evicted by the call's own traffic before anyone

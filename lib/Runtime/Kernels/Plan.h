@@ -38,6 +38,11 @@ enum class WeightKind : uint8_t {
   /// PanelVnniWeights in KernelBody.inc).
   PanelVnniS8,
   PanelVnniU8,
+  /// I8 weights also repacked into 8-row panels of 4-column groups for
+  /// vpmaddubsw (AVX2; `quadPanels`, see QuadS8Weights in KernelBody.inc),
+  /// which batch tiles whose inputs are all in [0, 127] take; other tiles
+  /// use the I8 weights as S8 does (`native`, `panels`).
+  QuadS8,
 };
 
 /// What the kernels stage an input vector from.
@@ -104,6 +109,8 @@ struct MatVecPlan {
   /// Set when the stored matrix already is in panel form (then `panels`).
   bool native;
   Panels panels;
+  /// QuadS8: the vpmaddubsw panels.
+  Panels quadPanels;
 
   const uint8_t *input;
   InputKind inputKind;

@@ -1,11 +1,14 @@
-//===- MatVecTest.cpp - Batched matrix-vector kernels vs a scalar reference ===//
+//===- MatVecTest.cpp - Batched matrix-vector kernels vs a scalar reference
+//===//
 //
 // Every matrix interpretation, layout, transpose, stride, input/bias/output
 // combination, with odd shapes and batches, on every ISA the CPU has
 // (portable, avx2, avx512) with 1 and 2 threads. Integer results must be
 // bit-exact (batches of 16 and more take the AVX-512 VNNI path, smaller
 // ones read the 8-row panels in place with vpdpbusd when K allows, every
-// weight/input signedness); float results within (K + 1) * 2^-23 *
+// weight/input signedness; on avx2, batch tiles of I8 weights whose byte
+// inputs are all in [0, 127] take vpmaddubsw, the others vpmaddwd); float
+// results within (K + 1) * 2^-23 *
 // sum|w*x| (+ one f16 rounding for f16 outputs). The two thread counts must
 // agree bit for bit, and so must avx2 and avx512 (the same FMA sequence; at
 // batch >= 16 avx512 runs the repacked 16-row panels). A matrix changed in
@@ -47,6 +50,11 @@ struct Case {
   uint32_t biasInterp; // 0: no bias
   uint32_t outType;
   bool padStrides;
+  /// Byte inputs: 0 any byte; 1 every byte in [0, 127] (127 often) and I8
+  /// weights of -128 or 127 (the largest pair sums vpmaddubsw sees on
+  /// avx2); 2 as 1 but one vector with a byte of 255 (its batch tile must
+  /// take vpmaddwd).
+  int small = 0;
 };
 
 uint32_t elemSize(uint32_t t) {
@@ -79,7 +87,7 @@ Prepared prepare(const Case &c, std::mt19937 &rng) {
       w[i] = halfValue(h);
       wbits[i] = h;
     } else if (c.mtype == I8) {
-      int v = int(rng() % 256) - 128;
+      int v = c.small ? (rng() % 2 ? -128 : 127) : int(rng() % 256) - 128;
       w[i] = v;
       wbits[i] = uint8_t(v);
     } else {
@@ -118,7 +126,11 @@ Prepared prepare(const Case &c, std::mt19937 &rng) {
       double &xv = x[uint64_t(b) * c.k + k];
       uint8_t *base = &p.input[b * p.inStride];
       if (packed || c.in.type == I8 || c.in.type == U8) {
-        uint8_t byte = uint8_t(rng());
+        uint8_t byte = !c.small         ? uint8_t(rng())
+                       : rng() % 3 == 0 ? 127
+                                        : uint8_t(rng() % 128);
+        if (c.small == 2 && b == c.batch / 2 && k == c.k - 1)
+          byte = 255;
         base[k] = byte;
         bool u = c.in.interp == U8 || c.in.interp == PU8;
         xv = u ? double(byte) : double(int8_t(byte));
@@ -267,10 +279,11 @@ void checkCase(Checker &ck, const Case &c, std::mt19937 &rng) {
       if (std::strcmp(isa, "avx512") == 0 && !avx2Out.empty())
         ok &= out == avx2Out;
       ck.check(ok,
-               "%s threads=%u mtype=%u layout=%u T=%u %ux%u batch=%u in=(%u,%u) "
+               "%s threads=%u mtype=%u layout=%u T=%u %ux%u batch=%u small=%d "
+               "in=(%u,%u) "
                "bias=%u out=%u pad=%d status=%d worst=%.3g",
                coopvecKernelsIsa(), threads, c.mtype, c.layout, c.transpose,
-               c.m, c.k, c.batch, c.in.type, c.in.interp, c.biasInterp,
+               c.m, c.k, c.batch, c.small, c.in.type, c.in.interp, c.biasInterp,
                c.outType, int(c.padStrides), st, worst);
     }
   }
@@ -431,6 +444,28 @@ int main(int argc, char **argv) {
         checkCase(ck, c, rng);
         ++variant;
       }
+    // avx2's vpmaddubsw path (QuadS8Weights): I8 weights, byte inputs all
+    // in [0, 127], batch >= 16, every layout and transpose, K a multiple of
+    // 4 (inputs read in place) or not (staged); and a batch with a byte of
+    // 255, whose tile falls back to vpmaddwd. Both exact.
+    for (int small : {1, 2})
+      for (const InputCombo &in : {InputCombo{I8, I8}, InputCombo{U8, U8},
+                                   InputCombo{U32, PS8}, InputCombo{I32, PU8}})
+        for (uint32_t layout = 0; layout < 4; ++layout) {
+          Case c{I8,
+                 layout,
+                 layout % 2,
+                 45,
+                 variant % 2 ? 64u : 67u,
+                 40,
+                 in,
+                 variant % 2 ? I32 : 0u,
+                 variant % 3 ? I32 : F32,
+                 variant % 2 == 0,
+                 small};
+          checkCase(ck, c, rng);
+          ++variant;
+        }
     checkInvalid(ck);
     checkRepackCache(ck);
   } else {

@@ -33,7 +33,9 @@
 namespace coopvec {
 namespace kernels {
 namespace avx2 {
+#define COOPVEC_KERNELS_QUADS 1
 #include "KernelBody.inc"
+#undef COOPVEC_KERNELS_QUADS
 } // namespace avx2
 } // namespace kernels
 } // namespace coopvec

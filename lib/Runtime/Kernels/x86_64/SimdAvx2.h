@@ -126,6 +126,20 @@ struct Isa {
   static I maddPairs(I acc, W16 w, X2 x) {
     return _mm256_add_epi32(acc, _mm256_madd_epi16(w, x));
   }
+  /// The 4 bytes at p in every 32-bit lane.
+  static I bcastQuad(const uint8_t *p) {
+    int32_t quad;
+    std::memcpy(&quad, p, 4);
+    return _mm256_set1_epi32(quad);
+  }
+  /// vpmaddubsw(x unsigned, w signed) and a vpmaddwd by ones: each lane
+  /// adds the 4 products of its bytes. Exact only where no pair of
+  /// products leaves i16 (vpmaddubsw saturates): x in [0, 127] against any
+  /// signed byte keeps every pair within 2 * 127 * 128 = 32512.
+  static I dotQuads(I acc, I w, I x) {
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w),
+                                                   _mm256_set1_epi16(1)));
+  }
 };
 
 } // namespace
