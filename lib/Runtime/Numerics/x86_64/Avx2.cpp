@@ -236,6 +236,14 @@ COOPVEC_AVX2 size_t mxKernel(unsigned elem, const SimdParams &p, int emax,
   return i;
 }
 
+/// table[c] for the codes c (0..15) of each lane, the table's 16 floats in
+/// `low` (0..7) and `high` (8..15).
+COOPVEC_AVX2 inline __m256 lookup16(__m256 low, __m256 high, __m256i c) {
+  return _mm256_blendv_ps(_mm256_permutevar8x32_ps(low, c),
+                          _mm256_permutevar8x32_ps(high, c),
+                          _mm256_castsi256_ps(_mm256_slli_epi32(c, 28)));
+}
+
 COOPVEC_AVX2 size_t mxDequantizeKernel(unsigned elem, const float *table,
                                        const uint8_t *bytes,
                                        const uint8_t *scales, size_t n,
@@ -244,6 +252,13 @@ COOPVEC_AVX2 size_t mxDequantizeKernel(unsigned elem, const float *table,
   x86::DefaultMxcsr mxcsr;
   const __m256 nan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7FC00000));
   bool nibbles = elem == COOPVEC_FMT_E2M1;
+  // E2M1's 16 values live in two registers: vpermps by the low 3 bits of
+  // the code in each, bit 3 picks one (a gather per 8 values is several
+  // times slower on AMD Zen 3: MXFP4 dequantize 38% -> see
+  // bench/numerics/README.md). E4M3's 256 go through the gather.
+  const __m256 low = nibbles ? _mm256_loadu_ps(table) : _mm256_setzero_ps();
+  const __m256 high =
+      nibbles ? _mm256_loadu_ps(table + 8) : _mm256_setzero_ps();
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
     uint8_t s = scales[i / 32];
@@ -257,10 +272,12 @@ COOPVEC_AVX2 size_t mxDequantizeKernel(unsigned elem, const float *table,
     __m256 mul =
         _mm256_castsi256_ps(_mm256_set1_epi32(int32_t(mxScaleBits(s))));
     for (unsigned h = 0; h < 2; ++h) {
+      __m256i c0 = _mm256_cvtepu8_epi32(codes[h]);
+      __m256i c1 = _mm256_cvtepu8_epi32(_mm_srli_si128(codes[h], 8));
       __m256 v0 =
-          _mm256_i32gather_ps(table, _mm256_cvtepu8_epi32(codes[h]), 4);
-      __m256 v1 = _mm256_i32gather_ps(
-          table, _mm256_cvtepu8_epi32(_mm_srli_si128(codes[h], 8)), 4);
+          nibbles ? lookup16(low, high, c0) : _mm256_i32gather_ps(table, c0, 4);
+      __m256 v1 =
+          nibbles ? lookup16(low, high, c1) : _mm256_i32gather_ps(table, c1, 4);
       _mm256_storeu_ps(dst + i + 16 * h, _mm256_mul_ps(v0, mul));
       _mm256_storeu_ps(dst + i + 16 * h + 8, _mm256_mul_ps(v1, mul));
     }
