@@ -244,6 +244,26 @@ COOPVEC_AVX2 inline __m256 lookup16(__m256 low, __m256 high, __m256i c) {
                           _mm256_castsi256_ps(_mm256_slli_epi32(c, 28)));
 }
 
+/// The E4M3 values of the codes (0..255) of each lane, exactly: the
+/// magnitude bits moved to an f32's exponent and mantissa fields and scaled
+/// by 2^120 (E4M3's bias 7 against f32's 127; codes with exponent 0 become
+/// f32 subnormals, which the scaling makes exact normals: the default MXCSR
+/// keeps them), the sign or'ed in; |code| 0x7F is NaN, `nanPos` or `nanNeg`
+/// (the table's values, so the bits are the table's).
+COOPVEC_AVX2 inline __m256 decodeE4M3(__m256i c, __m256 nanPos, __m256 nanNeg) {
+  const __m256i magMask = _mm256_set1_epi32(0x7F);
+  __m256i mag = _mm256_and_si256(c, magMask);
+  __m256 v = _mm256_mul_ps(
+      _mm256_castsi256_ps(_mm256_slli_epi32(mag, 20)),
+      _mm256_castsi256_ps(_mm256_set1_epi32(int32_t((127 + 120) << 23))));
+  __m256 sign = _mm256_castsi256_ps(
+      _mm256_slli_epi32(_mm256_and_si256(c, _mm256_set1_epi32(0x80)), 24));
+  v = _mm256_or_ps(v, sign);
+  __m256 nan = _mm256_blendv_ps(nanPos, nanNeg, sign);
+  return _mm256_blendv_ps(
+      v, nan, _mm256_castsi256_ps(_mm256_cmpeq_epi32(mag, magMask)));
+}
+
 COOPVEC_AVX2 size_t mxDequantizeKernel(unsigned elem, const float *table,
                                        const uint8_t *bytes,
                                        const uint8_t *scales, size_t n,
@@ -255,10 +275,16 @@ COOPVEC_AVX2 size_t mxDequantizeKernel(unsigned elem, const float *table,
   // E2M1's 16 values live in two registers: vpermps by the low 3 bits of
   // the code in each, bit 3 picks one (a gather per 8 values is several
   // times slower on AMD Zen 3: MXFP4 dequantize 38% -> see
-  // bench/numerics/README.md). E4M3's 256 go through the gather.
+  // bench/numerics/README.md). E4M3 is computed from its bits; the other
+  // formats go through the gather.
   const __m256 low = nibbles ? _mm256_loadu_ps(table) : _mm256_setzero_ps();
   const __m256 high =
       nibbles ? _mm256_loadu_ps(table + 8) : _mm256_setzero_ps();
+  // E4M3 is decoded from its bits (decodeE4M3), its NaNs taken from the
+  // table.
+  bool e4m3 = elem == COOPVEC_FMT_E4M3;
+  const __m256 nanPos = _mm256_broadcast_ss(table + 0x7F);
+  const __m256 nanNeg = _mm256_broadcast_ss(table + 0xFF);
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
     uint8_t s = scales[i / 32];
@@ -274,10 +300,12 @@ COOPVEC_AVX2 size_t mxDequantizeKernel(unsigned elem, const float *table,
     for (unsigned h = 0; h < 2; ++h) {
       __m256i c0 = _mm256_cvtepu8_epi32(codes[h]);
       __m256i c1 = _mm256_cvtepu8_epi32(_mm_srli_si128(codes[h], 8));
-      __m256 v0 =
-          nibbles ? lookup16(low, high, c0) : _mm256_i32gather_ps(table, c0, 4);
-      __m256 v1 =
-          nibbles ? lookup16(low, high, c1) : _mm256_i32gather_ps(table, c1, 4);
+      __m256 v0 = nibbles ? lookup16(low, high, c0)
+                  : e4m3  ? decodeE4M3(c0, nanPos, nanNeg)
+                          : _mm256_i32gather_ps(table, c0, 4);
+      __m256 v1 = nibbles ? lookup16(low, high, c1)
+                  : e4m3  ? decodeE4M3(c1, nanPos, nanNeg)
+                          : _mm256_i32gather_ps(table, c1, 4);
       _mm256_storeu_ps(dst + i + 16 * h, _mm256_mul_ps(v0, mul));
       _mm256_storeu_ps(dst + i + 16 * h + 8, _mm256_mul_ps(v1, mul));
     }
