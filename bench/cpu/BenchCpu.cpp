@@ -556,7 +556,14 @@ void benchMatVecI8(Dnnl &d) {
     }
 }
 
-void benchMlp(Dnnl &d, double peak1, double peak2) {
+/// The frame: coopvec with F32, F16, I8 and BF16 weights against oneDNN's f32
+/// matmuls over the whole frame and over tiles of it. Each coopvec time is
+/// quoted as a speedup over oneDNN's best (whole or tiled) f32 frame, and as
+/// a fraction of the peak of the instruction its weights run on here: the
+/// FMA peak for F32/F16, vpdpbusd for I8 and vdpbf16ps for BF16 where the
+/// CPU has them (on CPUs with AMX, whose tiles the I8 and BF16 frames take,
+/// those fractions can exceed 100%).
+void benchMlp(Dnnl &d, const Peaks &peaks1, const Peaks &peaks2) {
   const uint32_t n = 1920 * 1080, width = 64, outW = 3;
   std::printf("\n## Frame MLP 64-64-64-3 (bias, ReLU), %u vectors, ms per "
               "frame\n\n", n);
@@ -643,10 +650,14 @@ void benchMlp(Dnnl &d, double peak1, double peak2) {
       }
     }
 
-  std::printf("| threads | coopvec f32 | GFLOP/s | of FMA peak | oneDNN whole "
-              "frame | oneDNN tiled (best) | speedup vs best | coopvec F16 | "
-              "coopvec I8 | I8 max abs err | coopvec BF16 | BF16 max abs err "
-              "|\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| threads | coopvec f32 | GFLOP/s | of FMA peak | oneDNN whole "
+      "frame | oneDNN tiled (best) | speedup vs best | coopvec F16 | "
+      "coopvec I8 | I8 speedup vs best | I8 of vpdpbusd peak | I8 max "
+      "abs err | coopvec BF16 | BF16 speedup vs best | BF16 of "
+      "vdpbf16ps peak | BF16 max abs err |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+      "\n");
   std::vector<float> w1T = transposed(w1.data(), width, width),
                      w2T = transposed(w2.data(), width, width),
                      w3T = transposed(w3.data(), outW, width);
@@ -718,11 +729,20 @@ void benchMlp(Dnnl &d, double peak1, double peak2) {
     }
     double best = std::min(tWhole, tTiled);
     double gflops = flops / (tF32 * 1e6);
-    std::printf("| %d | %.1f | %.1f | %.0f%% | %.1f | %.1f (tile %u) | %.2fx | "
-                "%.1f | %.1f | %.3g | %.1f | %.3g |\n",
-                threads, tF32, gflops,
-                100.0 * gflops / (threads == 1 ? peak1 : peak2), tWhole, tTiled,
-                bestTile, best / tF32, tF16, tI8, maxErr, tBf16, maxErrBf16);
+    const Peaks &peaks = threads == 1 ? peaks1 : peaks2;
+    auto ofPeak = [&](double ms, double peak) {
+      return peak > 0 ? std::to_string(
+                            int(100.0 * flops / (ms * 1e6) / peak + 0.5)) +
+                            "%"
+                      : std::string("-");
+    };
+    std::printf(
+        "| %d | %.1f | %.1f | %.0f%% | %.1f | %.1f (tile %u) | %.2fx | "
+        "%.1f | %.1f | %.2fx | %s | %.3g | %.1f | %.2fx | %s | %.3g |\n",
+        threads, tF32, gflops, 100.0 * gflops / peaks.fma, tWhole, tTiled,
+        bestTile, best / tF32, tF16, tI8, best / tI8,
+        ofPeak(tI8, peaks.vnni).c_str(), maxErr, tBf16, best / tBf16,
+        ofPeak(tBf16, peaks.bf16).c_str(), maxErrBf16);
   }
 }
 
@@ -914,7 +934,7 @@ int main(int argc, char **argv) {
     benchLarge();
     benchCalls();
   }
-  benchMlp(d, peak1, peak2);
+  benchMlp(d, peaks1, peaks2);
   printLoad("end");
   return 0;
 }

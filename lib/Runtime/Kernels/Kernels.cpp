@@ -961,6 +961,9 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
                                 amx::kAmxBatch, 8 * amx::kAmxBatch);
   plan.batchTile = uint32_t(std::min<uint64_t>(tile, batch));
   plan.numBatchTiles = uint32_t(ceilDiv(batch, plan.batchTile));
+  if (!plan.amx) // Up to 8 tiles per task, 8 tasks per thread or more.
+    plan.tilesPerTask = uint32_t(std::clamp<uint64_t>(
+        plan.numBatchTiles / (8 * resolveThreads(numThreads)), 1, 8));
   uint64_t work = 0;
   for (unsigned l = 0; l < plan.numLayers; ++l)
     work += uint64_t(plan.layers[l].m) * plan.layers[l].k * batch;
@@ -975,7 +978,8 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
 #endif
     kernels->mlpTask(plan, t);
   };
-  runTasks(plan.numBatchTiles, work, numThreads, task);
+  runTasks(uint32_t(ceilDiv(plan.numBatchTiles, plan.tilesPerTask)), work,
+           numThreads, task);
   return COOPVEC_OK;
 }
 

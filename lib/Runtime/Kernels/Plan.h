@@ -180,6 +180,10 @@ struct MlpPlan {
   float *output;
   uint64_t outputStride;
   uint32_t batch, batchTile, numBatchTiles;
+  /// Consecutive batch tiles per task: a task fetches its next tile's input
+  /// while the current one computes (mlpTask). 1 on AMX, whose batch tile
+  /// already covers several of its 128-vector batches.
+  uint32_t tilesPerTask = 1;
   float inputScale;
   bool outputExp;
 };
