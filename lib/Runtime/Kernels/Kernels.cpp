@@ -125,11 +125,12 @@ enum class Bf16Path { F32, Vdpbf16ps, Amx };
 /// a path the CPU lacks falls back to f32. Measured with
 /// coopvec-bench-cpu --kernels (12 independent chains per thread): a Zen 5
 /// EPYC runs vdpbf16ps at 1.9x its 512-bit FMA rate in FLOP/s (383.7 vs
-/// 204.5 GFLOP/s), an Emerald Rapids Xeon at half of it (73.5 vs 147.5: one
-/// vdpbf16ps every other cycle) and tdpbf16ps at 680 GFLOP/s; there the
-/// 64-64-64-3 frame with BF16 weights took 157-190 ms on AMX, 469-539 ms on
-/// the f32 path and 778 ms on vdpbf16ps, with F32 weights 329-437 ms (one
-/// thread, bench/cpu/README.md).
+/// 204.5 GFLOP/s), a Zen 4 at 2x (227 vs 113; the 64-64-64-3 frame took
+/// 215-219 ms with BF16 weights, 342-347 with F32, one thread), an Emerald
+/// Rapids Xeon at half of it (73.5 vs 147.5: one vdpbf16ps every other
+/// cycle) and tdpbf16ps at 680 GFLOP/s; there the frame with BF16 weights
+/// took 157-190 ms on AMX, 469-539 ms on the f32 path and 778 ms on
+/// vdpbf16ps, with F32 weights 329-437 ms (bench/cpu/README.md).
 Bf16Path bf16Path(IsaLevel isa) {
 #if defined(__x86_64__)
   static const int requested = [] {
