@@ -20,6 +20,8 @@
 #include "TestUtil.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 using namespace cvtest;
@@ -140,11 +142,16 @@ Prepared prepare(const Case &c, std::mt19937 &rng) {
         xv = halfValue(h);
       } else if (c.in.type == F32) {
         float f = unit(rng);
-        if (!isFloat) // Exercise saturation and ties: multiples of 0.5.
-          f = std::round(f * 600.0f) * 0.5f;
+        // Exercise saturation and ties (multiples of 0.5) and NaN, which
+        // the DXIL rule converts to 0.
+        if (!isFloat)
+          f = rng() % 29 == 0 ? std::numeric_limits<float>::quiet_NaN()
+                              : std::round(f * 600.0f) * 0.5f;
         std::memcpy(base + 4 * k, &f, 4);
         if (isFloat)
           xv = c.in.interp == F16 ? halfValue(halfFromFloat(f)) : f;
+        else if (std::isnan(f))
+          xv = 0.0;
         else
           xv = c.in.interp == U8 ? satRtne(f, 0, 255) : satRtne(f, -128, 127);
       } else { // I32 / U32 with an 8-bit interpretation
