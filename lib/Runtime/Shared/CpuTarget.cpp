@@ -482,6 +482,15 @@ coopvecCpuConvertMatrix(const CoopVecConvertMatrixParams *p) {
   if (out < in + inSpan && in < out + outSpan)
     return COOPVEC_ERROR_OVERLAP;
 
+  // Without a type change the layout library copies the matrix (the same
+  // bytes: an optimal destination's padding zeroed, the gaps between the rows
+  // of a strided one untouched), 8x faster than the general loop below
+  // (2048 x 2048 F32 row-major to InferencingOptimal: 12.5 vs 99 ms).
+  if (srcInterp == dstInterp &&
+      coopvecLayoutConvert(out, outSpan, dstLayout, dstStride, in, inSpan,
+                           srcLayout, srcStride, rows, cols,
+                           dstElem) == COOPVEC_OK)
+    return COOPVEC_OK;
   if (isOptimal(dstLayout))
     std::memset(out, 0, outSpan);
   for (uint32_t r = 0; r < rows; ++r) {
