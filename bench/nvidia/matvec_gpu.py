@@ -10,9 +10,10 @@ Two steps, because the GPU machine has CUDA and CuPy but no LLVM/MLIR:
     draws the inputs and computes the expected result with the CPU JIT
     (`coopvec-run`, the same matvec in a host loop). Everything goes to one
     folder: cases.json, the .ptx files and the .npy inputs/results.
-    It also compiles test/Integration/GPU/Inputs/matvec-check.mlir and
-    batch-check.mlir (after coopvec-batch-to-gpu) ahead of time into
-    aot/check and aot/batch (with the two runtime libraries beside them).
+    It also compiles test/Integration/GPU/Inputs/matvec-check.mlir,
+    batch-check.mlir (after coopvec-batch-to-gpu) and mlp-check.mlir ahead
+    of time into aot/check, aot/batch and aot/mlp (with the two runtime
+    libraries beside them).
   run (on the GPU machine, CuPy): runs the aot programs, loads each PTX with the
     driver, launches
     it over N threads (a partial last warp, so both paths run), compares
@@ -278,6 +279,19 @@ def draw(c, rng):
     return x.reshape(-1), wbytes, bias
 
 
+def lower_to_ptx(opt, src, chip, options=""):
+    """The PTX of the gpu.module in `src`, through
+    `coopvec-nvvm-pipeline{chip format=isa <options>}`."""
+    lowered = subprocess.run(
+        [opt, src, "--coopvec-nvvm-pipeline=chip=%s format=isa %s" % (
+            chip, options)],
+        check=True, capture_output=True, text=True).stdout
+    start = lowered.index('assembly = "') + len('assembly = "')
+    end = lowered.index('"', start)
+    return re.sub(r"\\([0-9A-Fa-f]{2})",
+                  lambda h: chr(int(h.group(1), 16)), lowered[start:end])
+
+
 def prepare(args):
     os.makedirs(args.out, exist_ok=True)
     opt = os.path.join(args.build, "bin", "coopvec-opt")
@@ -297,17 +311,10 @@ def prepare(args):
         with open(d + ".host.mlir", "w") as f:
             f.write(host_text(c))
         for variant, coop in (("coop", "true"), ("lane", "false")):
-            lowered = subprocess.run(
-                [opt, d + ".kernel.mlir", "--coopvec-nvvm-pipeline=chip=%s "
-                 "format=isa cooperative=%s stage-warps=%d" % (
-                     args.chip, coop, c.get("stage_warps", 8))],
-                check=True, capture_output=True, text=True).stdout
-            start = lowered.index('assembly = "') + len('assembly = "')
-            end = lowered.index('"', start)
-            ptx = re.sub(r"\\([0-9A-Fa-f]{2})",
-                         lambda h: chr(int(h.group(1), 16)), lowered[start:end])
             with open("%s.%s.ptx" % (d, variant), "w") as f:
-                f.write(ptx)
+                f.write(lower_to_ptx(opt, d + ".kernel.mlir", args.chip,
+                                     "cooperative=%s stage-warps=%d" % (
+                                         coop, c.get("stage_warps", 8))))
         subprocess.run([run, d + ".host.mlir", "-e", "ref",
                         "--arg", d + ".x.npy", "--arg", d + ".w.npy",
                         "--arg", d + ".b.npy", "--arg", d + ".y.npy",
@@ -322,15 +329,17 @@ def prepare(args):
 
 
 AOT_PROGRAMS = [
-    # name, source in test/Integration/GPU/Inputs, coopvec-batch-to-gpu first
-    ("check", "matvec-check.mlir", False),
-    ("batch", "batch-check.mlir", True),
+    # name, source in test/Integration/GPU/Inputs, coopvec-batch-to-gpu
+    # first, the names of @check's two mismatch counts
+    ("check", "matvec-check.mlir", False, ("f16", "int8")),
+    ("batch", "batch-check.mlir", True, ("f16", "int8")),
+    ("mlp", "mlp-check.mlir", False, ("i8-network", "i8-network-exp")),
 ]
 
 
 def prepare_aot(args, run):
-    """test/Integration/GPU/Inputs/matvec-check.mlir and batch-check.mlir
-    (after coopvec-batch-to-gpu) as executables: the host code coopvec-run
+    """test/Integration/GPU/Inputs/matvec-check.mlir, batch-check.mlir
+    (after coopvec-batch-to-gpu) and mlp-check.mlir as executables: the host code coopvec-run
     lowers (launches through the mgpu* runtime, the CPU runtime for the
     reference) compiled by clang and linked with check_main.c against
     libcoopvec_cuda_runtime.so/libcoopvec_runtime.so, which are copied
@@ -343,7 +352,7 @@ def prepare_aot(args, run):
     lib = os.path.join(args.build, "lib")
     for name in ("libcoopvec_cuda_runtime.so", "libcoopvec_runtime.so"):
         subprocess.run(["cp", os.path.join(lib, name), out], check=True)
-    for name, source, batch_to_gpu in AOT_PROGRAMS:
+    for name, source, batch_to_gpu, _ in AOT_PROGRAMS:
         src = os.path.join(inputs, source)
         if batch_to_gpu:
             gpu_src = os.path.join(out, name + ".gpu.mlir")
@@ -411,8 +420,9 @@ def run(args):
     aot = os.path.join(args.dir, "aot")
     env = dict(os.environ, LD_LIBRARY_PATH=aot)
     failures = 0
-    for name, source, batch_to_gpu in AOT_PROGRAMS:
-        status = subprocess.run([os.path.join(aot, name)], env=env).returncode
+    for name, source, batch_to_gpu, labels in AOT_PROGRAMS:
+        status = subprocess.run([os.path.join(aot, name)] + list(labels),
+                                env=env).returncode
         print("aot/%s (%s%s ahead of time):" % (
             name, source, " after coopvec-batch-to-gpu" if batch_to_gpu
             else ""), "ok" if status == 0 else "FAIL")
@@ -479,6 +489,7 @@ def run(args):
 def median_ms(cp, launch, reps=20):
     start, stop = cp.cuda.Event(), cp.cuda.Event()
     launch()
+    cp.cuda.Device().synchronize()
     samples = []
     for _ in range(reps):
         start.record()

@@ -1,6 +1,7 @@
-// The frame of shade_frame.mlir on a Vulkan 1.3 device: the same entries
-// with the same arguments, so the same command line runs it with
-// `--gpu-api=vulkan` (lavapipe, Vulkan on the CPU, does):
+// The frame of shade_frame.mlir on a GPU, a Vulkan 1.3 device or an
+// NVIDIA GPU (coopvec-run's default GPU API; README.md: "On an NVIDIA
+// GPU"): the same entries with the same arguments, so the same command line
+// runs it with `--gpu-api=vulkan` (lavapipe, Vulkan on the CPU, does):
 //
 //   neural-shading features --width W --height H -o features.npy \
 //     --rgb-buffer rgb.npy
@@ -194,6 +195,54 @@ func.func @shade_frame_f32(%features: memref<?x12xf32>,
     gpu.terminator
   }
   memref.dealloc %weights : memref<20224xi8>
+  return
+}
+
+// I8: the fused network of shade_frame.mlir's @shade_frame_i8 (same
+// arguments), with the weights converted to RowMajor (rows padded to 16
+// bytes: 64x12 at 0, 64x64 at 1024, 3x64 at 5120; 5312 bytes) and the
+// coopvec.mlp left in host code: `coopvec-opt --coopvec-batch-to-gpu` turns
+// it into a launch of one thread per pixel (on NVIDIA, full warps multiply
+// on tensor cores), and without that pass it runs on the CPU. Its layers
+// are exact (i32 sums, one f32 rounding per step) on every target; exp is
+// the device's.
+func.func @shade_frame_i8(%features: memref<?x12xf32>,
+                          %w0: memref<?xi8>, %b0: memref<?xi8>,
+                          %w1: memref<?xi8>, %b1: memref<?xi8>,
+                          %w2: memref<?xi8>, %b2: memref<?xi8>,
+                          %s0: memref<?xi8>, %s1: memref<?xi8>,
+                          %s2: memref<?xi8>, %input_scale: memref<1xf32>,
+                          %rgb: memref<?x3xf32>) {
+  %c0 = arith.constant 0 : index
+  %c12 = arith.constant 12 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c1024 = arith.constant 1024 : index
+  %c5120 = arith.constant 5120 : index
+  %weights = memref.alloc() {alignment = 64 : i64} : memref<5376xi8>
+  coopvec.convert_matrix %w0[%c0] matrix<I8, 64x12, RowMajor> stride %c12
+      to %weights[%c0] matrix<I8, 64x12, RowMajor> stride %c16
+      : memref<?xi8>, memref<5376xi8>
+  coopvec.convert_matrix %w1[%c0] matrix<I8, 64x64, RowMajor> stride %c64
+      to %weights[%c1024] matrix<I8, 64x64, RowMajor> stride %c64
+      : memref<?xi8>, memref<5376xi8>
+  coopvec.convert_matrix %w2[%c0] matrix<I8, 3x64, RowMajor> stride %c64
+      to %weights[%c5120] matrix<I8, 3x64, RowMajor> stride %c64
+      : memref<?xi8>, memref<5376xi8>
+  %scale = memref.load %input_scale[%c0] : memref<1xf32>
+  coopvec.mlp %features layers [
+      %weights[%c0] matrix<I8, 64x12, RowMajor> stride %c16
+          bias %b0[%c0] relu requant %s0[%c0],
+      %weights[%c1024] matrix<I8, 64x64, RowMajor> stride %c64
+          bias %b1[%c0] relu requant %s1[%c0],
+      %weights[%c5120] matrix<I8, 3x64, RowMajor> stride %c64
+          bias %b2[%c0] none requant %s2[%c0]]
+      input_scale %scale exp into %rgb
+      : memref<?x12xf32>, memref<?x3xf32>,
+        memref<5376xi8>, memref<5376xi8>, memref<5376xi8>,
+        memref<?xi8>, memref<?xi8>, memref<?xi8>,
+        memref<?xi8>, memref<?xi8>, memref<?xi8>
+  memref.dealloc %weights : memref<5376xi8>
   return
 }
 

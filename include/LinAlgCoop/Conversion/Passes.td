@@ -346,8 +346,9 @@ def ConvertCoopVecToRISCV : Pass<"convert-coopvec-to-riscv", "ModuleOp"> {
 
 def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
   let summary = "Lower coopvec.matvec in GPU kernels to NVVM (a warp's "
-                "vectors as one tensor-core product, or a per-lane loop) "
-                "and coopvec.convert/pack/mx_quantize/mx_dequantize to PTX "
+                "vectors as one tensor-core product, or a per-lane loop), "
+                "batch_matvec and mlp there to loops of matvecs, and "
+                "coopvec.convert/pack/mx_quantize/mx_dequantize to PTX "
                 "cvt";
   let description = [{
     Rewrites each `coopvec.matvec` inside a `gpu.func` (one vector per
@@ -372,9 +373,9 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
       functions: `known_block_size`, else `stage-warps` warps; a warp
       beyond them takes the per-lane path.
     * **The per-lane path** otherwise (a diverged or partial warp, matrices
-      that differ between lanes): one dot product per row, in the CPU
-      reference's order and precision (`f32` `mul.rn` then `add.rn`, never
-      fused; integers exactly in `i32`).
+      that differ between lanes, and always for `F32` products): one dot
+      product per row, in the CPU reference's order and precision (`f32`
+      `mul.rn` then `add.rn`, never fused; integers exactly in `i32`).
 
     Both paths then add the bias (`f32`, or exactly in `i64` for integers)
     and convert to the result type with the DXIL rules (round to nearest
@@ -385,16 +386,33 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
     sum_k |w_k x_k| with u = 2^-24 (documented in docs/NVIDIA.md).
 
     Supported here: `F16` matrices with `F16` inputs (`f16` or `f32`
-    elements), `f16`/`f32` results and `F16`/`F32` biases; `I8`/`U8`
+    elements), `f16`/`f32` results and `F16`/`F32` biases; `F32` products,
+    per lane only (tf32 would round the operands): `F32` matrices with
+    `F32` or `F16` inputs and `F16` matrices with `F32` inputs; `I8`/`U8`
     matrices with `PackedS8x32`/`PackedU8x32` inputs (`i32` words) or
     `I8`/`U8` inputs (`f32` elements rounded to nearest even, or `i32`/`i16`
     elements; saturated, NaN read as 0), `i32` results
-    (`unsigned_result`: U32) and `I32`/`U32`/`I16`/`U16` biases;
+    (`unsigned_result`: U32) or `f32` ones (the exact sum plus bias rounded
+    once) and `I32`/`U32`/`I16`/`U16` biases;
     `F8_E4M3`/`F8_E5M2` matrices with `F8_E4M3`/`F8_E5M2` inputs (`f16` or
     `f32` elements, converted by `cvt.rn.satfinite` with the DXIL rule),
     `f16`/`f32` results and `F16`/`F32` biases;
     `RowMajor` and `ColumnMajor` matrices in a `memref<?xi8>` with the
     identity layout.
+
+    `coopvec.batch_matvec` and `coopvec.mlp` in a `gpu.func` mean what
+    they mean anywhere: the thread runs them on every row of its batch (as
+    many rows as the smaller of its two batches has; a one-row subview per
+    thread is the cooperative form). They first become loops of
+    `coopvec.matvec` (the same rewriting as convert-coopvec-to-spirv's):
+    an `I8` network's layers read the row times `input_scale` as `I8`,
+    each hidden layer's values (times its requant scales) as `U8` after a
+    ReLU and `I8` otherwise, and give the exact sums plus bias as `f32`, so
+    a warp's rows run every layer on tensor cores, bit-identical to the
+    CPU's `coopvec.mlp`; float networks read `F32` activations (the per-lane
+    path); `exp` is `math.exp` (the GPU's `ex2.approx` of `x log2(e)`). The
+    quantized form of `batch_matvec` and `BF16` networks are located
+    errors.
 
     `coopvec.convert` and `coopvec.pack` in a `gpu.module` become PTX `cvt`
     through NVVM's conversion ops (`nvvm.convert.f32x2.to.{f16x2,bf16x2,
@@ -411,12 +429,12 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
 
     Everything else (other interpretations, the optimal
     layouts, block-scaled matrices, math fidelity, other coopvec ops, a
-    matvec outside a `gpu.func`, M or K above 4096) is a located error, never an llc abort. Run
+    matvec or batch outside a `gpu.func`, M or K above 4096) is a located error, never an llc abort. Run
     `coopvec-check-support{profile=<chip>}` first (the
     `coopvec-nvvm-pipeline` does) for what the SM itself lacks.
   }];
   let dependentDialects = ["arith::ArithDialect", "gpu::GPUDialect",
-                           "LLVM::LLVMDialect",
+                           "LLVM::LLVMDialect", "math::MathDialect",
                            "memref::MemRefDialect", "NVVM::NVVMDialect",
                            "scf::SCFDialect", "vector::VectorDialect"];
   let options = [

@@ -27,11 +27,13 @@
 #include "LinAlgCoop/Conversion/DxilInputs.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
+#include "LinAlgCoop/Dialect/CoopVec/Transforms/BatchesInKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -51,8 +53,10 @@ namespace {
 
 /// Which mma.sync the matrix feeds: m16n8k16 f16 (f32 accumulators),
 /// m16n8k32 s8/u8 (s32 accumulators) or m16n8k32 e4m3/e5m2 (f32
-/// accumulators, sm_89 and later).
-enum class Family { F16, Int8, F8 };
+/// accumulators, sm_89 and later). F32 products (an F32 matrix, or an F16
+/// one read by F32 inputs) have no mma.sync with the reference's numerics
+/// (tf32 would round the operands): they take the per-lane path only.
+enum class Family { F16, Int8, F8, F32 };
 
 /// What the lowering needs to know about one supported coopvec.matvec.
 struct Plan {
@@ -60,6 +64,7 @@ struct Plan {
   int64_t m, k;
   bool columnMajor;
   bool matrixUnsigned; ///< U8 matrix.
+  bool matrixF16;      ///< F32 family: the matrix is F16 (else F32).
   bool matrixE5M2, inputE5M2; ///< F8 family: which 8-bit float.
   InterpKind inputKind;
   bool inputElementsUnsigned; ///< `unsigned` on an integer input vector.
@@ -87,6 +92,22 @@ bool isByteBuffer(Value buffer) {
   auto type = dyn_cast<MemRefType>(buffer.getType());
   return type && type.getRank() == 1 && type.getLayout().isIdentity() &&
          type.getElementType().isInteger(8);
+}
+
+/// The whole `bytes`-sized elements of the byte buffer `buffer` as a 1-D
+/// memref of `element` (memref.view at byte 0).
+Value viewBytesAs(OpBuilder &b, Location loc, Value buffer, Type element,
+                  unsigned bytes) {
+  auto type = cast<MemRefType>(buffer.getType());
+  Value size = memref::DimOp::create(b, loc, buffer, 0);
+  Value count = arith::DivUIOp::create(
+      b, loc, size, arith::ConstantIndexOp::create(b, loc, bytes));
+  auto viewType =
+      MemRefType::get({ShapedType::kDynamic}, element,
+                      MemRefLayoutAttrInterface(), type.getMemorySpace());
+  return memref::ViewOp::create(b, loc, viewType, buffer,
+                                arith::ConstantIndexOp::create(b, loc, 0),
+                                ValueRange{count});
 }
 
 /// Largest M and K the lowering takes.
@@ -167,6 +188,15 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
   };
 
   InterpKind matrixKind = desc.getInterpretation().getKind();
+  if (matrixKind == InterpKind::F32 ||
+      (matrixKind == InterpKind::F16 && plan.inputKind == InterpKind::F32)) {
+    plan.family = Family::F32;
+    plan.matrixF16 = matrixKind == InterpKind::F16;
+    return floatFamily(plan.matrixF16 ? "F16" : "F32",
+                       plan.inputKind == InterpKind::F32 ||
+                           plan.inputKind == InterpKind::F16,
+                       "F16 or F32");
+  }
   if (matrixKind == InterpKind::F16) {
     plan.family = Family::F16;
     return floatFamily("F16", plan.inputKind == InterpKind::F16, "F16");
@@ -185,8 +215,9 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
                          "inputs (i32 words) or I8/U8 inputs (f32, i32 or "
                          "i16 elements) here"),
              failure();
-    if (!plan.resultElement.isInteger(32))
-      return unsupported("an I8/U8 matrix gives i32 results here"), failure();
+    if (!plan.resultElement.isInteger(32) && !plan.resultElement.isF32())
+      return unsupported("an I8/U8 matrix gives i32 or f32 results here"),
+             failure();
     if (plan.biasKind &&
         !llvm::is_contained({InterpKind::I32, InterpKind::U32,
                              InterpKind::I16, InterpKind::U16},
@@ -211,7 +242,7 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
   }
   return unsupported("matrix interpretation " +
                      desc.getInterpretation().getName() +
-                     " (lowered here: F16, I8, U8, F8_E4M3, F8_E5M2)"),
+                     " (lowered here: F16, F32, I8, U8, F8_E4M3, F8_E5M2)"),
          failure();
 }
 
@@ -291,7 +322,7 @@ public:
   /// stages) is needed when `cooperative`.
   Value emit(bool cooperative, memref::GlobalOp stageGlobal = {}) {
     Value result;
-    if (!cooperative) {
+    if (!cooperative || plan.family == Family::F32) {
       result = perLane();
     } else {
       stage = memref::GetGlobalOp::create(b, loc, stageGlobal.getType(),
@@ -362,14 +393,7 @@ private:
 
   /// `buffer` (memref<?xi8>) as a memref of `element`s from byte 0.
   Value view(Value buffer, Type element, unsigned bytes) {
-    auto type = cast<MemRefType>(buffer.getType());
-    Value size = memref::DimOp::create(b, loc, buffer, 0);
-    Value count = arith::DivUIOp::create(b, loc, size, index(bytes));
-    auto viewType = MemRefType::get({ShapedType::kDynamic}, element,
-                                    MemRefLayoutAttrInterface(),
-                                    type.getMemorySpace());
-    return memref::ViewOp::create(b, loc, viewType, buffer, index(0),
-                                  ValueRange{count});
+    return viewBytesAs(b, loc, buffer, element, bytes);
   }
 
   /// Index (in `bytes`-sized elements) of stored element (row, col).
@@ -383,8 +407,17 @@ private:
         b, loc, arith::DivUIOp::create(b, loc, start, index(bytes)), minor);
   }
 
-  /// Matrix element (row, col) as f32 (F16, F8) or its exact i32 value.
+  /// Matrix element (row, col) as f32 (F16, F8, F32) or its exact i32
+  /// value.
   Value loadWeight(Value view16or8, Value row, Value col) {
+    if (plan.family == Family::F32) {
+      if (!plan.matrixF16)
+        return memref::LoadOp::create(b, loc, view16or8,
+                                      elementIndex(row, col, 4));
+      Value h =
+          memref::LoadOp::create(b, loc, view16or8, elementIndex(row, col, 2));
+      return arith::ExtFOp::create(b, loc, f32(), h);
+    }
     if (plan.family == Family::F8) {
       Value byte = memref::LoadOp::create(b, loc, view16or8,
                                           elementIndex(row, col, 1));
@@ -485,11 +518,21 @@ private:
 
   /// Input element `i` (static) as the value the product reads: an f16 for
   /// the F16 family, the exact i32 for the 8-bit integer family, the f32 of
-  /// the 8-bit float for F8.
+  /// the 8-bit float for F8, an f32 for F32.
   Value inputValue(int64_t i) {
     Value input = op.getInput();
     if (plan.family == Family::F8)
       return decodeF8(inputByteF8(i), plan.inputE5M2);
+    if (plan.family == Family::F32) {
+      // The f32 of the input read as F32 (f16 elements exactly) or as F16
+      // (f32 elements rounded by the DXIL rule first).
+      Value x = vector::ExtractOp::create(b, loc, input, i);
+      if (plan.inputKind == InterpKind::F16 && plan.inputElement.isF32())
+        x = dxilToF16(x);
+      return x.getType().isF32()
+                 ? x
+                 : Value(arith::ExtFOp::create(b, loc, f32(), x));
+    }
     if (plan.family == Family::F16) {
       Value x = vector::ExtractOp::create(b, loc, input, i);
       return plan.inputElement.isF16() ? x : dxilToF16(x);
@@ -547,8 +590,11 @@ private:
                        ? Value(arith::ExtFOp::create(b, loc, f32(), x))
                        : x);
     }
-    Value weights = plan.family == Family::F16
+    Value weights = plan.family == Family::F16 ||
+                            (plan.family == Family::F32 && plan.matrixF16)
                         ? view(op.getMatrix(), b.getF16Type(), 2)
+                    : plan.family == Family::F32
+                        ? view(op.getMatrix(), f32(), 4)
                         : view(op.getMatrix(), i8(), 1);
     if (plan.m * plan.k <= kUnrolledProducts) {
       // Unrolled: every value stays in a register.
@@ -1057,6 +1103,11 @@ private:
                    : Value(arith::ExtSIOp::create(b, loc, i64(), bias));
         wide = arith::AddIOp::create(b, loc, wide, bias);
       }
+      if (plan.resultElement.isF32()) {
+        // The exact sum rounded once (cvt.rn.f32.s64), as the CPU runtime.
+        results.push_back(arith::SIToFPOp::create(b, loc, f32(), wide));
+        continue;
+      }
       int64_t lo = plan.resultUnsigned ? 0 : INT32_MIN;
       int64_t hi = plan.resultUnsigned ? int64_t(UINT32_MAX) : INT32_MAX;
       Value clamped = arith::MinSIOp::create(
@@ -1067,6 +1118,61 @@ private:
         b, loc, cast<VectorType>(op.getResult().getType()), results);
   }
 };
+
+/// Rewrites a coopvec.batch_matvec or coopvec.mlp in device code into what
+/// it means there: the thread runs it on every row of its batch, one
+/// coopvec.matvec per row and layer (BatchesInKernels.h), which the matvec
+/// pattern then lowers with its own rules. A batch's rows are the smaller
+/// of its two batches' (a kernel cannot report the CPU runtime's
+/// row-count error; the verifier compares static counts). Requant scales
+/// are read through an f32 view of their byte buffer.
+LogicalResult expandBatchForNVVM(Operation *op) {
+  auto unsupported = [&](const Twine &what) {
+    return op->emitOpError("is not supported by convert-coopvec-to-nvvm: ")
+           << what;
+  };
+  if (!op->getParentOfType<gpu::GPUFuncOp>())
+    return unsupported("it is not inside a gpu.func (the thread runs the "
+                       "batch's rows)");
+  auto batch = dyn_cast<BatchMatVecOp>(op);
+  auto mlp = dyn_cast<MLPOp>(op);
+  if (batch && batch.isQuantized())
+    return unsupported("the quantized form (zero points, grouped scales, "
+                       "reductions) has no per-row coopvec.matvec here");
+  if (mlp) {
+    std::string why = whyMlpNotExpandable(mlp);
+    if (!why.empty())
+      return unsupported(why);
+  }
+  Value inputs = batch ? batch.getInputs() : mlp.getInputs();
+  Value outputs = batch ? batch.getOutputs() : mlp.getOutputs();
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  auto rowsOf = [&](Value batchValue) -> Value {
+    auto type = cast<MemRefType>(batchValue.getType());
+    if (!type.isDynamicDim(0))
+      return arith::ConstantIndexOp::create(b, loc, type.getDimSize(0));
+    return memref::DimOp::create(b, loc, batchValue, 0);
+  };
+  Value rows = arith::MinUIOp::create(b, loc, rowsOf(inputs), rowsOf(outputs));
+  if (batch) {
+    expandBatchInKernel(batch, rows);
+    return success();
+  }
+  // One f32 view per requant buffer, made where its first scale is read
+  // (the row loop's body, before every later read).
+  DenseMap<Value, Value> views;
+  expandMlpInKernel(
+      mlp, rows, [&](OpBuilder &b, Location loc, Value buffer, Value at) {
+        Value &scales = views[buffer];
+        if (!scales)
+          scales = viewBytesAs(b, loc, buffer, b.getF32Type(), 4);
+        Value i = arith::DivUIOp::create(
+            b, loc, at, arith::ConstantIndexOp::create(b, loc, 4));
+        return Value(memref::LoadOp::create(b, loc, scales, ValueRange{i}));
+      });
+  return success();
+}
 
 struct MatVecToNVVM : OpRewritePattern<MatVecOp> {
   MatVecToNVVM(MLIRContext *context, StringRef chip, bool cooperative,
@@ -1119,7 +1225,19 @@ struct ConvertCoopVecToNVVMPass
       return signalPassFailure();
     }
     // Device code only: coopvec ops in host code are the host pipeline's.
+    // Batches in device code first become loops of matvecs.
     bool failedAny = false;
+    module.walk([&](gpu::GPUModuleOp device) {
+      SmallVector<Operation *> batches;
+      device.walk([&](Operation *op) {
+        if (isa<BatchMatVecOp, MLPOp>(op))
+          batches.push_back(op);
+      });
+      for (Operation *op : batches)
+        failedAny |= failed(expandBatchForNVVM(op));
+    });
+    if (failedAny)
+      return signalPassFailure();
     module.walk([&](gpu::GPUModuleOp device) {
       device.walk([&](Operation *op) {
         if (auto matvec = dyn_cast<MatVecOp>(op)) {
@@ -1128,9 +1246,10 @@ struct ConvertCoopVecToNVVMPass
           failedAny |= failed(checkNumericsForNVVM(op, chip));
         } else if (isa<CoopVecDialect>(op->getDialect())) {
           op->emitOpError("is not supported by convert-coopvec-to-nvvm yet "
-                          "(lowered here: coopvec.matvec, coopvec.convert, "
-                          "coopvec.pack, coopvec.mx_quantize, "
-                          "coopvec.mx_dequantize)");
+                          "(lowered here: coopvec.matvec, "
+                          "coopvec.batch_matvec, coopvec.mlp, "
+                          "coopvec.convert, coopvec.pack, "
+                          "coopvec.mx_quantize, coopvec.mx_dequantize)");
           failedAny = true;
         }
       });

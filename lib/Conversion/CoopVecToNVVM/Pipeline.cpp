@@ -35,11 +35,13 @@ void mlir::coopvec::buildCoopVecNVVMPipeline(
   pm.addPass(createConvertCoopVecToNVVM(lowering));
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   // What the kernels around the coopvec ops are written with: strided
-  // memrefs, affine maps and structured control flow (vectors move with
-  // vector.load/vector.store, which convert-gpu-to-nvvm lowers).
+  // memrefs (subviews: expand-strided-metadata writes their offsets as
+  // affine.apply, so it runs before lower-affine), affine maps and
+  // structured control flow (vectors move with vector.load/vector.store,
+  // which convert-gpu-to-nvvm lowers).
+  device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
   device.addPass(createSCFToControlFlowPass());
-  device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
   device.addPass(createReconcileUnrealizedCastsPass());

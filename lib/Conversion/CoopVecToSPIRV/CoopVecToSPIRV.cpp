@@ -31,6 +31,7 @@
 #include "LinAlgCoop/Conversion/OptimalLayout.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
+#include "LinAlgCoop/Dialect/CoopVec/Transforms/BatchesInKernels.h"
 #include "WormholeArith.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -71,29 +72,6 @@ struct IndexArith {
   Value div(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
   Value rem(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
 };
-
-/// The `bytes` little-endian bytes of the byte buffer `buffer` from byte
-/// `at`, as an integer of 8 * `bytes` bits.
-Value loadLittleEndian(OpBuilder &b, Location loc, Value buffer, Value at,
-                       unsigned bytes) {
-  Type wide = b.getIntegerType(8 * bytes);
-  Value value;
-  for (unsigned i = 0; i < bytes; ++i) {
-    Value where =
-        i ? Value(arith::AddIOp::create(
-                b, loc, at, arith::ConstantIndexOp::create(b, loc, i)))
-          : at;
-    Value byte = memref::LoadOp::create(b, loc, buffer, ValueRange{where});
-    if (bytes == 1)
-      return byte;
-    Value part = arith::ExtUIOp::create(b, loc, wide, byte);
-    if (i)
-      part = arith::ShLIOp::create(
-          b, loc, part, arith::ConstantIntOp::create(b, loc, wide, 8 * i));
-    value = i ? Value(arith::OrIOp::create(b, loc, value, part)) : part;
-  }
-  return value;
-}
 
 /// Byte index of element (row, col) of `bytes` bytes of the (logical) M x
 /// K matrix `desc` at byte `offset` (with `stride` in the strided layouts);
@@ -664,7 +642,7 @@ private:
                     arith::DivUIOp::create(b, loc, k0, index(q.group)));
       at = add(at, mul(i, index(valueBytes(q.kind))));
     }
-    return loadLittleEndian(b, loc, q.values, at, valueBytes(q.kind));
+    return loadBytesLittleEndian(b, loc, q.values, at, valueBytes(q.kind));
   }
 
   /// An input-side value for batch row `row` at column k0: [B][K/G] (per
@@ -704,9 +682,9 @@ private:
   }
 
   Value biasBits(Value n, unsigned bytes) {
-    return loadLittleEndian(b, loc, op.getBias(),
-                            add(op.getBiasOffset(), mul(n, index(bytes))),
-                            bytes);
+    return loadBytesLittleEndian(b, loc, op.getBias(),
+                                 add(op.getBiasOffset(), mul(n, index(bytes))),
+                                 bytes);
   }
 
   /// The stored weight (n, kk) as i64 of its signedness: I8/U8 a byte,
@@ -818,153 +796,44 @@ LogicalResult expandQuantizedInKernel(BatchMatVecOp op) {
   return success();
 }
 
-/// Rewrites a coopvec.batch_matvec inside a kernel into what it means there:
-/// the invocation multiplies every row of its batch, one coopvec.matvec per
-/// row in a loop (vector.load of the row, vector.store of the result), which
-/// the matvec lowering then takes with its own rules, over the batch's
-/// staticRows. The quantized form has no per-row matvec: it is
-/// expandQuantizedInKernel's.
-LogicalResult expandBatchInKernel(BatchMatVecOp op) {
-  if (op.isQuantized())
-    return expandQuantizedInKernel(op);
-  auto inType = cast<MemRefType>(op.getInputs().getType());
-  auto outType = cast<MemRefType>(op.getOutputs().getType());
-  FailureOr<int64_t> rows = staticRows(op, op.getInputs(), op.getOutputs());
+/// The static row count of a batch op as an index constant before `op`, or
+/// a located error (staticRows).
+FailureOr<Value> staticRowsValue(Operation *op, Value inputs, Value outputs) {
+  FailureOr<int64_t> rows = staticRows(op, inputs, outputs);
   if (failed(rows))
     return failure();
   OpBuilder b(op);
-  Location loc = op.getLoc();
-  auto index = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  Value c0 = index(0);
-  auto loop = scf::ForOp::create(b, loc, c0, index(*rows), index(1));
-  b.setInsertionPointToStart(loop.getBody());
-  Value row = loop.getInductionVar();
-  Value vector = vector::LoadOp::create(
-      b, loc, VectorType::get({inType.getDimSize(1)}, inType.getElementType()),
-      op.getInputs(), ValueRange{row, c0});
-  Value exponents;
-  if (Value batch = op.getInputExponents()) {
-    auto type = cast<MemRefType>(batch.getType());
-    exponents = vector::LoadOp::create(
-        b, loc, VectorType::get({type.getDimSize(1)}, type.getElementType()),
-        batch, ValueRange{row, c0});
-  }
-  Value result = MatVecOp::create(
-      b, loc,
-      VectorType::get({outType.getDimSize(1)}, outType.getElementType()),
-      vector, op.getInputInterpAttr(), op.getInputUnsignedAttr(),
-      op.getMatrix(), op.getMatrixOffset(), op.getMatrixStride(),
-      op.getMatrixDescAttr(), op.getBias(), op.getBiasOffset(),
-      op.getBiasInterpAttr(), op.getOutputUnsignedAttr(), op.getScales(),
-      op.getScalesOffset(), op.getFidelityAttr(), exponents);
-  vector::StoreOp::create(b, loc, result, op.getOutputs(), ValueRange{row, c0});
-  op.erase();
+  return Value(arith::ConstantIndexOp::create(b, op->getLoc(), *rows));
+}
+
+/// A coopvec.batch_matvec inside a kernel: a loop of matvecs over its
+/// staticRows (expandBatchInKernel), or the quantized form's own loops.
+LogicalResult expandSPIRVBatch(BatchMatVecOp op) {
+  if (op.isQuantized())
+    return expandQuantizedInKernel(op);
+  FailureOr<Value> rows = staticRowsValue(op, op.getInputs(), op.getOutputs());
+  if (failed(rows))
+    return failure();
+  expandBatchInKernel(op, *rows);
   return success();
 }
 
-/// Rewrites a coopvec.mlp inside a kernel into what it means there: for
-/// every row of the batch (staticRows), the chain of layers as
-/// coopvec.matvec ops (each lowered with its own rules) and scalar code
-/// between them, in the CPU runtime's order (coopvecMlpForward):
-///   * float networks (F32 or F16 weights): layer inputs read as F32, the
-///     F32 bias added in f32, ReLU as `x > 0 ? x : 0` (NaN gives 0);
-///   * I8 networks: the row times `input_scale` in f32, read as I8; each
-///     layer's exact i32 sum plus its I32 bias rounded once to f32 (an
-///     f32-result matvec), ReLU, times the row's requant scale in f32; a
-///     hidden layer's values are read by the next as U8 after a ReLU, else
-///     as I8 (the DXIL rule: nearest even, saturated, NaN 0, as the CPU's
-///     floatToU8/floatToS8), the last layer's are the results;
-///   * `exp` on the results (math.exp, so GL.Exp: within the driver's exp
-///     precision of the CPU's glibc expf).
-/// BF16 networks (the CPU's BF16 network is not ported) are a located error.
-LogicalResult expandMlpInKernel(MLPOp op) {
-  InterpKind kind = op.getLayerDesc(0).getInterpretation().getKind();
-  if (kind == InterpKind::BF16)
-    return op.emitOpError("is not supported by convert-coopvec-to-spirv: "
-                          "BF16 layers (only F32, F16 and I8 networks are "
-                          "expanded here)");
-  FailureOr<int64_t> rows = staticRows(op, op.getInputs(), op.getOutputs());
+/// A coopvec.mlp inside a kernel: the chain of matvecs per row over its
+/// staticRows (expandMlpInKernel), requant scales read byte by byte.
+LogicalResult expandSPIRVMlp(MLPOp op) {
+  std::string why = whyMlpNotExpandable(op);
+  if (!why.empty())
+    return op.emitOpError("is not supported by convert-coopvec-to-spirv: ")
+           << why;
+  FailureOr<Value> rows = staticRowsValue(op, op.getInputs(), op.getOutputs());
   if (failed(rows))
     return failure();
-  bool int8 = kind == InterpKind::I8;
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  MLIRContext *ctx = op.getContext();
-  auto index = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  FloatType f32 = b.getF32Type();
-  auto interp = [&](InterpKind k) { return InterpretationAttr::get(ctx, k); };
-  auto isRelu = [&](unsigned l) {
-    return op.getActivations()[l] == static_cast<int32_t>(Activation::Relu);
-  };
-  Value c0 = index(0);
-  int64_t k0 = cast<MemRefType>(op.getInputs().getType()).getDimSize(1);
-  auto loop = scf::ForOp::create(b, loc, c0, index(*rows), index(1));
-  b.setInsertionPointToStart(loop.getBody());
-  Value row = loop.getInductionVar();
-  Value zero = arith::ConstantFloatOp::create(b, loc, f32, APFloat(0.0f));
-  // `f` applied to each element of an f32 vector, in scalar code (a long
-  // vector constant could not be split).
-  auto map = [&](Value v, function_ref<Value(int64_t, Value)> f) {
-    auto type = cast<VectorType>(v.getType());
-    SmallVector<Value> elements;
-    for (int64_t i = 0; i < type.getNumElements(); ++i)
-      elements.push_back(f(i, vector::ExtractOp::create(b, loc, v, i)));
-    return Value(vector::FromElementsOp::create(b, loc, type, elements));
-  };
-
-  Value h = vector::LoadOp::create(b, loc, VectorType::get({k0}, f32),
-                                   op.getInputs(), ValueRange{row, c0});
-  if (int8)
-    h = map(h, [&](int64_t, Value x) {
-      return Value(arith::MulFOp::create(b, loc, x, op.getInputScale()));
-    });
-  for (unsigned l = 0; l < op.getNumLayers(); ++l) {
-    MatrixDescAttr desc = op.getLayerDesc(l);
-    InterpKind input = InterpKind::F32;
-    if (int8)
-      input = l > 0 && isRelu(l - 1) ? InterpKind::U8 : InterpKind::I8;
-    Value bias, biasOffset;
-    InterpretationAttr biasInterp;
-    if (std::optional<unsigned> i = op.getBiasIndex(l)) {
-      bias = op.getBiases()[*i];
-      biasOffset = op.getBiasOffsets()[*i];
-      biasInterp = interp(int8 ? InterpKind::I32 : InterpKind::F32);
-    }
-    Value stride = desc.isStrided() ? op.getWeightStrides()[l] : Value();
-    h = MatVecOp::create(b, loc, VectorType::get({desc.getRows()}, f32), h,
-                         interp(input), /*input_unsigned=*/nullptr,
-                         op.getWeights()[l], op.getWeightOffsets()[l], stride,
-                         desc, bias, biasOffset, biasInterp,
-                         /*output_unsigned=*/nullptr, /*scales=*/Value(),
-                         /*scales_offset=*/Value(), /*fidelity=*/nullptr,
-                         /*input_exponents=*/Value());
-    if (isRelu(l))
-      h = map(h, [&](int64_t, Value x) {
-        Value positive =
-            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
-        return Value(arith::SelectOp::create(b, loc, positive, x, zero));
-      });
-    if (int8) {
-      Value scales = op.getRequantScales()[l];
-      Value offset = op.getRequantOffsets()[l];
-      h = map(h, [&](int64_t r, Value x) {
-        Value at = arith::AddIOp::create(b, loc, offset, index(4 * r));
-        Value scale = arith::BitcastOp::create(
-            b, loc, f32, loadLittleEndian(b, loc, scales, at, 4));
-        return Value(arith::MulFOp::create(b, loc, x, scale));
-      });
-    }
-  }
-  if (op.getOutputExp())
-    h = map(h, [&](int64_t, Value x) {
-      return Value(math::ExpOp::create(b, loc, x));
-    });
-  vector::StoreOp::create(b, loc, h, op.getOutputs(), ValueRange{row, c0});
-  op.erase();
+  expandMlpInKernel(op, *rows,
+                    [](OpBuilder &b, Location loc, Value buffer, Value at) {
+                      return Value(arith::BitcastOp::create(
+                          b, loc, b.getF32Type(),
+                          loadBytesLittleEndian(b, loc, buffer, at, 4)));
+                    });
   return success();
 }
 
@@ -1026,7 +895,7 @@ private:
   }
 
   Value loadBytes(Value buffer, Value at, unsigned bytes) {
-    return loadLittleEndian(b, loc, buffer, at, bytes);
+    return loadBytesLittleEndian(b, loc, buffer, at, bytes);
   }
 
   /// Byte index of element (row, col) of `bytes` bytes of the (logical)
@@ -2034,9 +1903,9 @@ struct ConvertCoopVecToSPIRVPass
       });
       for (Operation *op : batches)
         if (auto batch = dyn_cast<BatchMatVecOp>(op))
-          failedAny |= failed(expandBatchInKernel(batch));
+          failedAny |= failed(expandSPIRVBatch(batch));
         else
-          failedAny |= failed(expandMlpInKernel(cast<MLPOp>(op)));
+          failedAny |= failed(expandSPIRVMlp(cast<MLPOp>(op)));
     }
     if (failedAny)
       return signalPassFailure();

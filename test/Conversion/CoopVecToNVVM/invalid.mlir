@@ -153,9 +153,9 @@ module attributes {gpu.container_module} {
     gpu.func @int8_result(%x: vector<8xi32>, %w: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 32 : index
-      // expected-error@+1 {{an I8/U8 matrix gives i32 results here}}
+      // expected-error@+1 {{an I8/U8 matrix gives i32 or f32 results here}}
       %r = coopvec.matvec %x as PackedS8x32, %w[%c0] matrix<I8, 16x32, RowMajor> stride %s
-             : vector<8xi32>, memref<?xi8> -> vector<16xf32>
+             : vector<8xi32>, memref<?xi8> -> vector<16xf16>
       gpu.return
     }
   }
@@ -242,11 +242,11 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @m {
-    gpu.func @f32_matrix(%x: vector<8xf32>, %w: memref<?xi8>) kernel {
+    gpu.func @bf16_matrix(%x: vector<8xf32>, %w: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 32 : index
-      // expected-error@+1 {{matrix interpretation F32 (lowered here: F16, I8, U8, F8_E4M3, F8_E5M2)}}
-      %r = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 16x8, RowMajor> stride %s
+      // expected-error@+1 {{matrix interpretation BF16 (lowered here: F16, F32, I8, U8, F8_E4M3, F8_E5M2)}}
+      %r = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 16x8, RowMajor> stride %s
              : vector<8xf32>, memref<?xi8> -> vector<16xf32>
       gpu.return
     }
@@ -259,8 +259,55 @@ module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @other_op(%v: vector<16xf16>, %buf: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
-      // expected-error@+1 {{is not supported by convert-coopvec-to-nvvm yet (lowered here: coopvec.matvec, coopvec.convert, coopvec.pack, coopvec.mx_quantize, coopvec.mx_dequantize)}}
+      // expected-error@+1 {{is not supported by convert-coopvec-to-nvvm yet (lowered here: coopvec.matvec, coopvec.batch_matvec, coopvec.mlp, coopvec.convert, coopvec.pack, coopvec.mx_quantize, coopvec.mx_dequantize)}}
       coopvec.vector_accumulate %v, %buf[%c0] : vector<16xf16>, memref<?xi8>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Batches in device code: the thread runs every row, so it needs a gpu.func.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    func.func @batch_not_in_kernel(%x: memref<4x32xf16>, %w: memref<?xi8>, %y: memref<4x16xf32>) {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 64 : index
+      // expected-error@+1 {{'coopvec.batch_matvec' op is not supported by convert-coopvec-to-nvvm: it is not inside a gpu.func (the thread runs the batch's rows)}}
+      coopvec.batch_matvec %x as F16, %w[%c0] matrix<F16, 16x32, RowMajor> stride %s
+          into %y : memref<4x32xf16>, memref<?xi8> -> memref<4x16xf32>
+      return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @quantized_batch(%x: memref<4x32xi8>, %w: memref<?xi8>, %zw: memref<?xi8>, %y: memref<4x16xi32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c32 = arith.constant 32 : index
+      // expected-error@+1 {{'coopvec.batch_matvec' op is not supported by convert-coopvec-to-nvvm: the quantized form (zero points, grouped scales, reductions) has no per-row coopvec.matvec here}}
+      coopvec.batch_matvec %x as I8, %w[%c0] matrix<U8, 16x32, RowMajor> stride %c32
+          weight_zero_points %zw[%c0] as U8 group 32 : memref<?xi8>
+          into %y : memref<4x32xi8>, memref<?xi8> -> memref<4x16xi32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @bf16_network(%x: memref<4x32xf32>, %w: memref<?xi8>, %y: memref<4x16xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c64 = arith.constant 64 : index
+      // expected-error@+1 {{'coopvec.mlp' op is not supported by convert-coopvec-to-nvvm: BF16 layers (only F32, F16 and I8 networks are expanded into matvecs)}}
+      coopvec.mlp %x layers [%w[%c0] matrix<BF16, 16x32, RowMajor> stride %c64 relu]
+        into %y : memref<4x32xf32>, memref<4x16xf32>, memref<?xi8>
       gpu.return
     }
   }

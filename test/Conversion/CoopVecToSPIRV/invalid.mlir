@@ -378,7 +378,7 @@ module attributes {gpu.container_module} {
     gpu.func @k(%x: memref<4x16xf32>, %w: memref<?xi8>, %y: memref<4x8xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c32 = arith.constant 32 : index
-      // expected-error@+1 {{'coopvec.mlp' op is not supported by convert-coopvec-to-spirv: BF16 layers (only F32, F16 and I8 networks are expanded here)}}
+      // expected-error@+1 {{'coopvec.mlp' op is not supported by convert-coopvec-to-spirv: BF16 layers (only F32, F16 and I8 networks are expanded into matvecs)}}
       coopvec.mlp %x layers [%w[%c0] matrix<BF16, 8x16, RowMajor> stride %c32 relu] into %y
           : memref<4x16xf32>, memref<4x8xf32>, memref<?xi8>
       gpu.return

@@ -5,10 +5,12 @@
 // vector (seed 000): the rows of a warp then share the matrix, which is the
 // case the target lowerings turn into a tensor-core product. This pass
 // writes that program: device copies of the buffers, a gpu.launch whose
-// threads each run a coopvec.matvec on their row, the results copied back.
+// threads each run a coopvec.matvec on their row (a coopvec.mlp: its chain
+// of matvecs, BatchesInKernels.h), the results copied back.
 //
 //===----------------------------------------------------------------------===//
 
+#include "LinAlgCoop/Dialect/CoopVec/Transforms/BatchesInKernels.h"
 #include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h"
 #include "LinAlgCoop/Runtime/Layout.h"
 
@@ -16,10 +18,12 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::coopvec {
 #define GEN_PASS_DEF_COOPVECBATCHTOGPU
@@ -38,14 +42,21 @@ int64_t rowAlignment(MemRefType batch) {
   return std::min<int64_t>(16, bytes & -bytes);
 }
 
-/// Why `op` (in `root`) cannot run as a GPU launch, or "".
-std::string checkBatch(BatchMatVecOp op, ModuleOp root) {
-  if (op.isQuantized())
-    return "the quantized form (zero points, grouped scales, reductions) "
-           "has no per-row coopvec.matvec to run on a GPU";
-  if (op.getInputExponents())
-    return "a block-float input's exponents are not copied to the GPU (no "
-           "GPU target here reads block-float inputs)";
+/// Why `op` (a batch_matvec or mlp in `root`) cannot run as a GPU launch,
+/// or "".
+std::string checkBatch(Operation *op, ModuleOp root) {
+  if (auto batch = dyn_cast<BatchMatVecOp>(op)) {
+    if (batch.isQuantized())
+      return "the quantized form (zero points, grouped scales, reductions) "
+             "has no per-row coopvec.matvec to run on a GPU";
+    if (batch.getInputExponents())
+      return "a block-float input's exponents are not copied to the GPU (no "
+             "GPU target here reads block-float inputs)";
+  } else {
+    std::string why = whyMlpNotExpandable(cast<MLPOp>(op));
+    if (!why.empty())
+      return why;
+  }
   if (op->getParentOfType<gpu::GPUModuleOp>() ||
       op->getParentOfType<gpu::LaunchOp>())
     return "it is already in GPU code (coopvec-batch-to-gpu rewrites "
@@ -75,12 +86,14 @@ struct CoopVecBatchToGPUPass
           << static_cast<int64_t>(blockSize);
       return signalPassFailure();
     }
-    SmallVector<BatchMatVecOp> batches;
+    SmallVector<Operation *> batches;
     bool failedAny = false;
-    module.walk([&](BatchMatVecOp op) {
+    module.walk([&](Operation *op) {
+      if (!isa<BatchMatVecOp, MLPOp>(op))
+        return;
       std::string why = checkBatch(op, module);
       if (!why.empty()) {
-        op.emitOpError("cannot run on a GPU: ") << why;
+        op->emitOpError("cannot run on a GPU: ") << why;
         failedAny = true;
         return;
       }
@@ -92,7 +105,7 @@ struct CoopVecBatchToGPUPass
       return;
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
-    for (BatchMatVecOp op : batches)
+    for (Operation *op : batches)
       rewrite(op);
   }
 
@@ -100,13 +113,13 @@ struct CoopVecBatchToGPUPass
   /// coopvecCpuReportError (which does not return) unless the batches have
   /// the same number of rows, as the CPU lowering does: the verifier
   /// compares static row counts only.
-  void checkSameRows(OpBuilder &b, BatchMatVecOp op, Value rows,
-                     Value outputRows) {
-    auto inType = cast<MemRefType>(op.getInputs().getType());
-    auto outType = cast<MemRefType>(op.getOutputs().getType());
+  void checkSameRows(OpBuilder &b, Operation *op, Value inputs, Value outputs,
+                     Value rows, Value outputRows) {
+    auto inType = cast<MemRefType>(inputs.getType());
+    auto outType = cast<MemRefType>(outputs.getType());
     if (!inType.isDynamicDim(0) && !outType.isDynamicDim(0))
       return;
-    Location loc = op.getLoc();
+    Location loc = op->getLoc();
     auto module = op->getParentOfType<ModuleOp>();
     auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
     constexpr StringLiteral kReport = "coopvecCpuReportError";
@@ -131,40 +144,46 @@ struct CoopVecBatchToGPUPass
         ValueRange{status, LLVM::AddressOfOp::create(b, loc, site)});
   }
 
-  void rewrite(BatchMatVecOp op) {
+  void rewrite(Operation *op) {
     OpBuilder b(op);
-    Location loc = op.getLoc();
+    Location loc = op->getLoc();
     auto index = [&](int64_t v) {
       return arith::ConstantIndexOp::create(b, loc, v).getResult();
     };
+    auto batch = dyn_cast<BatchMatVecOp>(op);
+    auto mlp = dyn_cast<MLPOp>(op);
+    Value hostInputs = batch ? batch.getInputs() : mlp.getInputs();
+    Value hostOutputs = batch ? batch.getOutputs() : mlp.getOutputs();
     Value c0 = index(0);
-    Value rows = memref::DimOp::create(b, loc, op.getInputs(), 0);
-    checkSameRows(b, op, rows,
-                  memref::DimOp::create(b, loc, op.getOutputs(), 0));
+    Value rows = memref::DimOp::create(b, loc, hostInputs, 0);
+    checkSameRows(b, op, hostInputs, hostOutputs, rows,
+                  memref::DimOp::create(b, loc, hostOutputs, 0));
 
-    // Device copies: the read operands copied in, the outputs allocated.
+    // Device copies: the read operands copied in (each buffer once, however
+    // many operands name it), the outputs allocated.
     SmallVector<Value> deviceBuffers;
-    auto deviceCopy = [&](Value host, bool copyIn) -> Value {
-      if (!host)
-        return host;
+    IRMapping device;
+    auto deviceCopy = [&](Value host, bool copyIn) {
+      if (!host || device.contains(host))
+        return;
       auto type = cast<MemRefType>(host.getType());
       SmallVector<Value> sizes;
       for (int64_t d = 0; d < type.getRank(); ++d)
         if (type.isDynamicDim(d))
           sizes.push_back(memref::DimOp::create(b, loc, host, d));
-      Value device = gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(),
-                                          ValueRange{}, sizes, ValueRange{})
-                         .getMemref();
+      Value copy = gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(),
+                                        ValueRange{}, sizes, ValueRange{})
+                       .getMemref();
       if (copyIn)
-        gpu::MemcpyOp::create(b, loc, TypeRange{}, ValueRange{}, device, host);
-      deviceBuffers.push_back(device);
-      return device;
+        gpu::MemcpyOp::create(b, loc, TypeRange{}, ValueRange{}, copy, host);
+      deviceBuffers.push_back(copy);
+      device.map(host, copy);
     };
-    Value inputs = deviceCopy(op.getInputs(), true);
-    Value matrix = deviceCopy(op.getMatrix(), true);
-    Value bias = deviceCopy(op.getBias(), true);
-    Value scales = deviceCopy(op.getScales(), true);
-    Value outputs = deviceCopy(op.getOutputs(), false);
+    for (Value operand : op->getOperands())
+      if (isa<MemRefType>(operand.getType()))
+        deviceCopy(operand, operand != hostOutputs);
+    Value inputs = device.lookup(hostInputs);
+    Value outputs = device.lookup(hostOutputs);
 
     // One thread per row; an empty batch launches one block that does
     // nothing (a grid of zero blocks is an invalid launch).
@@ -193,19 +212,36 @@ struct CoopVecBatchToGPUPass
       auto outType = cast<MemRefType>(outputs.getType());
       auto inVector =
           VectorType::get({inType.getDimSize(1)}, inType.getElementType());
-      auto outVector =
-          VectorType::get({outType.getDimSize(1)}, outType.getElementType());
       Value vector = vector::LoadOp::create(
           b, loc, inVector, inputs, ValueRange{row, c0}, /*nontemporal=*/false,
           llvm::MaybeAlign(rowAlignment(inType)));
-      Value result =
-          MatVecOp::create(b, loc, outVector, vector, op.getInputInterpAttr(),
-                           op.getInputUnsignedAttr(), matrix,
-                           op.getMatrixOffset(), op.getMatrixStride(),
-                           op.getMatrixDescAttr(), bias, op.getBiasOffset(),
-                           op.getBiasInterpAttr(), op.getOutputUnsignedAttr(),
-                           scales, op.getScalesOffset(), op.getFidelityAttr(),
-                           /*input_exponents=*/Value());
+      Value result;
+      if (batch) {
+        auto outVector =
+            VectorType::get({outType.getDimSize(1)}, outType.getElementType());
+        auto lookup = [&](Value v) { return v ? device.lookup(v) : v; };
+        result = MatVecOp::create(
+            b, loc, outVector, vector, batch.getInputInterpAttr(),
+            batch.getInputUnsignedAttr(), lookup(batch.getMatrix()),
+            batch.getMatrixOffset(), batch.getMatrixStride(),
+            batch.getMatrixDescAttr(), lookup(batch.getBias()),
+            batch.getBiasOffset(), batch.getBiasInterpAttr(),
+            batch.getOutputUnsignedAttr(), lookup(batch.getScales()),
+            batch.getScalesOffset(), batch.getFidelityAttr(),
+            /*input_exponents=*/Value());
+      } else {
+        // The chain reads the device copies: the op cloned onto them (it is
+        // only read by emitMlpRow, then erased).
+        auto onDevice = cast<MLPOp>(b.clone(*mlp, device));
+        result =
+            emitMlpRow(b, onDevice, vector,
+                       [](OpBuilder &b, Location loc, Value buffer, Value at) {
+                         return Value(arith::BitcastOp::create(
+                             b, loc, b.getF32Type(),
+                             loadBytesLittleEndian(b, loc, buffer, at, 4)));
+                       });
+        onDevice.erase();
+      }
       vector::StoreOp::create(b, loc, result, outputs, ValueRange{row, c0},
                               /*nontemporal=*/false,
                               llvm::MaybeAlign(rowAlignment(outType)));
@@ -213,12 +249,11 @@ struct CoopVecBatchToGPUPass
       gpu::TerminatorOp::create(b, loc);
     }
 
-    gpu::MemcpyOp::create(b, loc, TypeRange{}, ValueRange{}, op.getOutputs(),
+    gpu::MemcpyOp::create(b, loc, TypeRange{}, ValueRange{}, hostOutputs,
                           outputs);
-    for (Value device : deviceBuffers)
-      gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{},
-                             device);
-    op.erase();
+    for (Value copy : deviceBuffers)
+      gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, copy);
+    op->erase();
   }
 };
 

@@ -107,13 +107,29 @@ constexpr Tile kTilesFp8[] = {{16, 8, 32}};
 constexpr Tile kTilesTcgen05F16[] = {{128, 256, 16}, {64, 8, 16}};
 constexpr Tile kTilesTcgen05F8F6F4[] = {{128, 256, 32}, {64, 8, 32}};
 
+// s32 accumulators give i32 results (saturated with the bias) or the exact
+// sum rounded once to f32 (what coopvec.mlp's I8 layers scale); the bias is
+// read as 16 or 32 bits and added exactly.
+constexpr I kNvIntResults[] = {I::I32, I::F32};
+constexpr I kNvIntBiases[] = {I::I32, I::U32, I::I16, I::U16};
+
+// F32 products (F32 matrices, F16 ones read by F32 inputs): no mma.sync
+// (tf32 would round the operands), so no tiles: FMA-free per-thread loops
+// (convert-coopvec-to-nvvm's per-lane path) with f16/f32 results and biases.
+constexpr std::pair<I, I> kNvF32In[] = {
+    {I::F32, I::F32}, {I::F16, I::F32}, {I::F32, I::F16}};
+constexpr std::pair<I, I> kNvReadAsF32[] = {{I::F32, I::F32}, {I::F16, I::F32}};
+
 // sm_80 and later: f16 (f16 or f32 accumulators; ldmatrix .trans gives
-// transposed 16-bit operands), bf16, s8/u8 (mixed signs), s4/u4.
+// transposed 16-bit operands), bf16, s8/u8 (mixed signs), s4/u4; F32 products.
 #define NV_BASE_ROWS                                                           \
   {kNvF16In, kF16, kF16F32, true, kTilesF16},                                  \
+      {kNvF32In, kF32, kF16F32, false, {}, kF16F32},                           \
+      {kNvReadAsF32, kF16, kF16F32, false, {}, kF16F32},                       \
       {kNvBF16In, kBF16, kF32, true, kTilesF16},                               \
-      {kNvInt8In, kInt8, kI32, false, kTilesInt8},                             \
-      {kNvInt4In, kInt4, kI32, false, kTilesInt4}
+      {kNvInt8In, kInt8, kNvIntResults, false, kTilesInt8, kNvIntBiases}, {    \
+    kNvInt4In, kInt4, kI32, false, kTilesInt4                                  \
+  }
 constexpr MatVecGroup kSm80MatVec[] = {NV_BASE_ROWS};
 // sm_89 and later: e4m3/e5m2 (mixed) with f32 accumulators.
 #define NV_FP8_ROWS {kNvFp8In, kFp8, kF32, false, kTilesFp8}

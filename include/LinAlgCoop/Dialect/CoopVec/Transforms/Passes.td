@@ -150,8 +150,9 @@ def CoopVecBatch : Pass<"coopvec-batch"> {
 }
 
 def CoopVecBatchToGPU : Pass<"coopvec-batch-to-gpu", "ModuleOp"> {
-  let summary = "Run each host coopvec.batch_matvec on the GPU: one thread "
-                "per row, each a coopvec.matvec";
+  let summary = "Run each host coopvec.batch_matvec and coopvec.mlp on the "
+                "GPU: one thread per row, each a coopvec.matvec (an mlp: "
+                "its chain of them)";
   let description = [{
     Rewrites every `coopvec.batch_matvec` in host code (outside
     `gpu.module`s) into what a GPU program does with it: the batch, the
@@ -161,7 +162,14 @@ def CoopVecBatchToGPU : Pass<"coopvec-batch-to-gpu", "ModuleOp"> {
     with `coopvec.matvec` (the same operands and attributes) and stores the
     result row, and the results are copied back (`gpu.memcpy`) before the
     device buffers are freed. An empty batch launches one block that does
-    nothing. Batches whose row counts are dynamic are checked at run time
+    nothing. A `coopvec.mlp` becomes the same launch: every buffer it reads
+    is copied once, and each thread runs the network on its row as a chain
+    of `coopvec.matvec` and scalar code in the CPU runtime's order (an `I8`
+    network: the row times `input_scale` read as `I8`, exact sums plus bias
+    rounded once to `f32`, ReLU, requant scale, the next layer reading `U8`
+    after a ReLU, else `I8`; a float network: `F32` activations; `exp` as
+    `math.exp`), the rewriting the target lowerings apply to an `mlp` in a
+    kernel. A `BF16` network is a located error. Batches whose row counts are dynamic are checked at run time
     first, as on the CPU: different counts are reported through the CPU
     runtime (`coopvecCpuReportError`, `COOPVEC_ERROR_INVALID_DIMENSIONS`,
     naming the op's location), which ends the program. The module becomes
@@ -191,7 +199,8 @@ def CoopVecBatchToGPU : Pass<"coopvec-batch-to-gpu", "ModuleOp"> {
     stores carry the alignment that `gpu.alloc`'s buffers give the rows.
 
     The quantized form (zero points, grouped scales, reductions) has no
-    per-row `coopvec.matvec` and is a located error, as are batches and
+    per-row `coopvec.matvec` and is a located error, as are `BF16`
+    networks, batches and
     buffers whose layout is not the identity and batches in nested modules
     (`gpu-kernel-outlining` puts kernels in the top-level module). What the target lowering does
     not support is reported there, at the batch_matvec's location.
@@ -200,6 +209,7 @@ def CoopVecBatchToGPU : Pass<"coopvec-batch-to-gpu", "ModuleOp"> {
                            "::mlir::func::FuncDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];

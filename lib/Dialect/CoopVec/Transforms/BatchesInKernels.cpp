@@ -1,0 +1,169 @@
+//===- BatchesInKernels.cpp - batch ops inside GPU kernels
+//-----------------===//
+//
+// coopvec.batch_matvec and coopvec.mlp inside a kernel, as loops of
+// coopvec.matvec (see BatchesInKernels.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinAlgCoop/Dialect/CoopVec/Transforms/BatchesInKernels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::coopvec;
+
+Value mlir::coopvec::loadBytesLittleEndian(OpBuilder &b, Location loc,
+                                           Value buffer, Value at,
+                                           unsigned bytes) {
+  Type wide = b.getIntegerType(8 * bytes);
+  Value value;
+  for (unsigned i = 0; i < bytes; ++i) {
+    Value where =
+        i ? Value(arith::AddIOp::create(
+                b, loc, at, arith::ConstantIndexOp::create(b, loc, i)))
+          : at;
+    Value byte = memref::LoadOp::create(b, loc, buffer, ValueRange{where});
+    if (bytes == 1)
+      return byte;
+    Value part = arith::ExtUIOp::create(b, loc, wide, byte);
+    if (i)
+      part = arith::ShLIOp::create(
+          b, loc, part, arith::ConstantIntOp::create(b, loc, wide, 8 * i));
+    value = i ? Value(arith::OrIOp::create(b, loc, value, part)) : part;
+  }
+  return value;
+}
+
+void mlir::coopvec::expandBatchInKernel(BatchMatVecOp op, Value rows) {
+  auto inType = cast<MemRefType>(op.getInputs().getType());
+  auto outType = cast<MemRefType>(op.getOutputs().getType());
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  auto loop = scf::ForOp::create(b, loc, c0, rows,
+                                 arith::ConstantIndexOp::create(b, loc, 1));
+  b.setInsertionPointToStart(loop.getBody());
+  Value row = loop.getInductionVar();
+  Value vector = vector::LoadOp::create(
+      b, loc, VectorType::get({inType.getDimSize(1)}, inType.getElementType()),
+      op.getInputs(), ValueRange{row, c0});
+  Value exponents;
+  if (Value batch = op.getInputExponents()) {
+    auto type = cast<MemRefType>(batch.getType());
+    exponents = vector::LoadOp::create(
+        b, loc, VectorType::get({type.getDimSize(1)}, type.getElementType()),
+        batch, ValueRange{row, c0});
+  }
+  Value result = MatVecOp::create(
+      b, loc,
+      VectorType::get({outType.getDimSize(1)}, outType.getElementType()),
+      vector, op.getInputInterpAttr(), op.getInputUnsignedAttr(),
+      op.getMatrix(), op.getMatrixOffset(), op.getMatrixStride(),
+      op.getMatrixDescAttr(), op.getBias(), op.getBiasOffset(),
+      op.getBiasInterpAttr(), op.getOutputUnsignedAttr(), op.getScales(),
+      op.getScalesOffset(), op.getFidelityAttr(), exponents);
+  vector::StoreOp::create(b, loc, result, op.getOutputs(), ValueRange{row, c0});
+  op.erase();
+}
+
+std::string mlir::coopvec::whyMlpNotExpandable(MLPOp op) {
+  if (op.getLayerDesc(0).getInterpretation().getKind() == InterpKind::BF16)
+    return "BF16 layers (only F32, F16 and I8 networks are expanded into "
+           "matvecs)";
+  return "";
+}
+
+Value mlir::coopvec::emitMlpRow(OpBuilder &b, MLPOp op, Value row,
+                                LoadF32Fn loadF32) {
+  bool int8 =
+      op.getLayerDesc(0).getInterpretation().getKind() == InterpKind::I8;
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  FloatType f32 = b.getF32Type();
+  auto interp = [&](InterpKind k) { return InterpretationAttr::get(ctx, k); };
+  auto isRelu = [&](unsigned l) {
+    return op.getActivations()[l] == static_cast<int32_t>(Activation::Relu);
+  };
+  Value zero = arith::ConstantFloatOp::create(b, loc, f32, APFloat(0.0f));
+  // `f` applied to each element of an f32 vector, in scalar code (a long
+  // vector constant could not be split by the SPIR-V lowering).
+  auto map = [&](Value v, function_ref<Value(int64_t, Value)> f) {
+    auto type = cast<VectorType>(v.getType());
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < type.getNumElements(); ++i)
+      elements.push_back(f(i, vector::ExtractOp::create(b, loc, v, i)));
+    return Value(vector::FromElementsOp::create(b, loc, type, elements));
+  };
+
+  Value h = row;
+  if (int8)
+    h = map(h, [&](int64_t, Value x) {
+      return Value(arith::MulFOp::create(b, loc, x, op.getInputScale()));
+    });
+  for (unsigned l = 0; l < op.getNumLayers(); ++l) {
+    MatrixDescAttr desc = op.getLayerDesc(l);
+    InterpKind input = InterpKind::F32;
+    if (int8)
+      input = l > 0 && isRelu(l - 1) ? InterpKind::U8 : InterpKind::I8;
+    Value bias, biasOffset;
+    InterpretationAttr biasInterp;
+    if (std::optional<unsigned> i = op.getBiasIndex(l)) {
+      bias = op.getBiases()[*i];
+      biasOffset = op.getBiasOffsets()[*i];
+      biasInterp = interp(int8 ? InterpKind::I32 : InterpKind::F32);
+    }
+    Value stride = desc.isStrided() ? op.getWeightStrides()[l] : Value();
+    h = MatVecOp::create(b, loc, VectorType::get({desc.getRows()}, f32), h,
+                         interp(input), /*input_unsigned=*/nullptr,
+                         op.getWeights()[l], op.getWeightOffsets()[l], stride,
+                         desc, bias, biasOffset, biasInterp,
+                         /*output_unsigned=*/nullptr, /*scales=*/Value(),
+                         /*scales_offset=*/Value(), /*fidelity=*/nullptr,
+                         /*input_exponents=*/Value());
+    if (isRelu(l))
+      h = map(h, [&](int64_t, Value x) {
+        Value positive =
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+        return Value(arith::SelectOp::create(b, loc, positive, x, zero));
+      });
+    if (int8) {
+      Value scales = op.getRequantScales()[l];
+      Value offset = op.getRequantOffsets()[l];
+      h = map(h, [&](int64_t r, Value x) {
+        Value at = arith::AddIOp::create(b, loc, offset, index(4 * r));
+        return Value(
+            arith::MulFOp::create(b, loc, x, loadF32(b, loc, scales, at)));
+      });
+    }
+  }
+  if (op.getOutputExp())
+    h = map(h, [&](int64_t, Value x) {
+      return Value(math::ExpOp::create(b, loc, x));
+    });
+  return h;
+}
+
+void mlir::coopvec::expandMlpInKernel(MLPOp op, Value rows, LoadF32Fn loadF32) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  int64_t k0 = cast<MemRefType>(op.getInputs().getType()).getDimSize(1);
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  auto loop = scf::ForOp::create(b, loc, c0, rows,
+                                 arith::ConstantIndexOp::create(b, loc, 1));
+  b.setInsertionPointToStart(loop.getBody());
+  Value row = loop.getInductionVar();
+  Value h =
+      vector::LoadOp::create(b, loc, VectorType::get({k0}, b.getF32Type()),
+                             op.getInputs(), ValueRange{row, c0});
+  h = emitMlpRow(b, op, h, loadF32);
+  vector::StoreOp::create(b, loc, h, op.getOutputs(), ValueRange{row, c0});
+  op.erase();
+}
