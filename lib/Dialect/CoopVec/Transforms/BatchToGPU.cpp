@@ -217,30 +217,17 @@ struct CoopVecBatchToGPUPass
           llvm::MaybeAlign(rowAlignment(inType)));
       Value result;
       if (batch) {
-        auto outVector =
-            VectorType::get({outType.getDimSize(1)}, outType.getElementType());
-        auto lookup = [&](Value v) { return v ? device.lookup(v) : v; };
-        result = MatVecOp::create(
-            b, loc, outVector, vector, batch.getInputInterpAttr(),
-            batch.getInputUnsignedAttr(), lookup(batch.getMatrix()),
-            batch.getMatrixOffset(), batch.getMatrixStride(),
-            batch.getMatrixDescAttr(), lookup(batch.getBias()),
-            batch.getBiasOffset(), batch.getBiasInterpAttr(),
-            batch.getOutputUnsignedAttr(), lookup(batch.getScales()),
-            batch.getScalesOffset(), batch.getFidelityAttr(),
-            /*input_exponents=*/Value());
-      } else {
-        // The chain reads the device copies: the op cloned onto them (it is
-        // only read by emitMlpRow, then erased).
-        auto onDevice = cast<MLPOp>(b.clone(*mlp, device));
         result =
-            emitMlpRow(b, onDevice, vector,
-                       [](OpBuilder &b, Location loc, Value buffer, Value at) {
-                         return Value(arith::BitcastOp::create(
-                             b, loc, b.getF32Type(),
-                             loadBytesLittleEndian(b, loc, buffer, at, 4)));
-                       });
-        onDevice.erase();
+            createRowMatVec(b, batch, vector, /*exponents=*/Value(), &device);
+      } else {
+        result = emitMlpRow(
+            b, mlp, vector,
+            [](OpBuilder &b, Location loc, Value buffer, Value at) {
+              return Value(arith::BitcastOp::create(
+                  b, loc, b.getF32Type(),
+                  loadBytesLittleEndian(b, loc, buffer, at, 4)));
+            },
+            &device);
       }
       vector::StoreOp::create(b, loc, result, outputs, ValueRange{row, c0},
                               /*nontemporal=*/false,

@@ -39,9 +39,26 @@ Value mlir::coopvec::loadBytesLittleEndian(OpBuilder &b, Location loc,
   return value;
 }
 
+Value mlir::coopvec::createRowMatVec(OpBuilder &b, BatchMatVecOp op, Value row,
+                                     Value exponents,
+                                     const IRMapping *buffers) {
+  auto outType = cast<MemRefType>(op.getOutputs().getType());
+  auto buffer = [&](Value v) {
+    return v && buffers ? buffers->lookupOrDefault(v) : v;
+  };
+  return MatVecOp::create(
+      b, op.getLoc(),
+      VectorType::get({outType.getDimSize(1)}, outType.getElementType()), row,
+      op.getInputInterpAttr(), op.getInputUnsignedAttr(),
+      buffer(op.getMatrix()), op.getMatrixOffset(), op.getMatrixStride(),
+      op.getMatrixDescAttr(), buffer(op.getBias()), op.getBiasOffset(),
+      op.getBiasInterpAttr(), op.getOutputUnsignedAttr(),
+      buffer(op.getScales()), op.getScalesOffset(), op.getFidelityAttr(),
+      exponents);
+}
+
 void mlir::coopvec::expandBatchInKernel(BatchMatVecOp op, Value rows) {
   auto inType = cast<MemRefType>(op.getInputs().getType());
-  auto outType = cast<MemRefType>(op.getOutputs().getType());
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
@@ -59,14 +76,7 @@ void mlir::coopvec::expandBatchInKernel(BatchMatVecOp op, Value rows) {
         b, loc, VectorType::get({type.getDimSize(1)}, type.getElementType()),
         batch, ValueRange{row, c0});
   }
-  Value result = MatVecOp::create(
-      b, loc,
-      VectorType::get({outType.getDimSize(1)}, outType.getElementType()),
-      vector, op.getInputInterpAttr(), op.getInputUnsignedAttr(),
-      op.getMatrix(), op.getMatrixOffset(), op.getMatrixStride(),
-      op.getMatrixDescAttr(), op.getBias(), op.getBiasOffset(),
-      op.getBiasInterpAttr(), op.getOutputUnsignedAttr(), op.getScales(),
-      op.getScalesOffset(), op.getFidelityAttr(), exponents);
+  Value result = createRowMatVec(b, op, vector, exponents);
   vector::StoreOp::create(b, loc, result, op.getOutputs(), ValueRange{row, c0});
   op.erase();
 }
@@ -79,7 +89,10 @@ std::string mlir::coopvec::whyMlpNotExpandable(MLPOp op) {
 }
 
 Value mlir::coopvec::emitMlpRow(OpBuilder &b, MLPOp op, Value row,
-                                LoadF32Fn loadF32) {
+                                LoadF32Fn loadF32, const IRMapping *buffers) {
+  auto buffer = [&](Value v) {
+    return v && buffers ? buffers->lookupOrDefault(v) : v;
+  };
   bool int8 =
       op.getLayerDesc(0).getInterpretation().getKind() == InterpKind::I8;
   Location loc = op.getLoc();
@@ -116,15 +129,15 @@ Value mlir::coopvec::emitMlpRow(OpBuilder &b, MLPOp op, Value row,
     Value bias, biasOffset;
     InterpretationAttr biasInterp;
     if (std::optional<unsigned> i = op.getBiasIndex(l)) {
-      bias = op.getBiases()[*i];
+      bias = buffer(op.getBiases()[*i]);
       biasOffset = op.getBiasOffsets()[*i];
       biasInterp = interp(int8 ? InterpKind::I32 : InterpKind::F32);
     }
     Value stride = desc.isStrided() ? op.getWeightStrides()[l] : Value();
     h = MatVecOp::create(b, loc, VectorType::get({desc.getRows()}, f32), h,
                          interp(input), /*input_unsigned=*/nullptr,
-                         op.getWeights()[l], op.getWeightOffsets()[l], stride,
-                         desc, bias, biasOffset, biasInterp,
+                         buffer(op.getWeights()[l]), op.getWeightOffsets()[l],
+                         stride, desc, bias, biasOffset, biasInterp,
                          /*output_unsigned=*/nullptr, /*scales=*/Value(),
                          /*scales_offset=*/Value(), /*fidelity=*/nullptr,
                          /*input_exponents=*/Value());
@@ -135,7 +148,7 @@ Value mlir::coopvec::emitMlpRow(OpBuilder &b, MLPOp op, Value row,
         return Value(arith::SelectOp::create(b, loc, positive, x, zero));
       });
     if (int8) {
-      Value scales = op.getRequantScales()[l];
+      Value scales = buffer(op.getRequantScales()[l]);
       Value offset = op.getRequantOffsets()[l];
       h = map(h, [&](int64_t r, Value x) {
         Value at = arith::AddIOp::create(b, loc, offset, index(4 * r));

@@ -15,6 +15,7 @@
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::coopvec {
 
@@ -28,6 +29,13 @@ Value loadBytesLittleEndian(OpBuilder &b, Location loc, Value buffer, Value at,
 /// built the way the target reads its byte buffers.
 using LoadF32Fn =
     function_ref<Value(OpBuilder &, Location, Value buffer, Value at)>;
+
+/// The coopvec.matvec that multiplies one row `row` (a vector, with its
+/// block-float `exponents` or null) of the non-quantized batch `op`, built
+/// at `b`'s insertion point; `buffers` maps the op's buffers to the ones
+/// the matvec reads (device copies), if given.
+Value createRowMatVec(OpBuilder &b, BatchMatVecOp op, Value row,
+                      Value exponents, const IRMapping *buffers = nullptr);
 
 /// Rewrites the non-quantized coopvec.batch_matvec `op` into a loop over
 /// rows [0, `rows`) of its batch: vector.load of the row, coopvec.matvec,
@@ -52,8 +60,10 @@ std::string whyMlpNotExpandable(MLPOp op);
 ///     floatToU8/floatToS8), the last layer's are the results;
 ///   * `exp` on the results (math.exp: the target's exp, within its
 ///     precision of the CPU's glibc expf).
-/// whyMlpNotExpandable(op) must be "".
-Value emitMlpRow(OpBuilder &b, MLPOp op, Value row, LoadF32Fn loadF32);
+/// whyMlpNotExpandable(op) must be "". `buffers` maps the op's buffers to
+/// the ones the chain reads (device copies), if given.
+Value emitMlpRow(OpBuilder &b, MLPOp op, Value row, LoadF32Fn loadF32,
+                 const IRMapping *buffers = nullptr);
 
 /// Rewrites `op` (in a kernel) into a loop over rows [0, `rows`) of its
 /// batch, each row through emitMlpRow. `rows` is built before `op`.
