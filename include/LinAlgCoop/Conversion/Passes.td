@@ -364,7 +364,14 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
       matrices `m16n8k32.s32.{s8,u8}.{s8,u8}.s32`, `F8_E4M3`/`F8_E5M2`
       matrices (sm_89 and later) `m16n8k32.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32`
       through `llvm.call_intrinsic` (MLIR 22's `nvvm.mma.sync` has no fp8
-      forms). The B fragments and the `f32`/`s32` accumulator tiles move
+      forms); on sm_120a, `F6_E2M3`/`F6_E3M2`/`F4_E2M1` matrices
+      `m16n8k32.kind::f8f6f4.f32.{e2m3,e3m2,e2m1}.{e4m3,e5m2}.f32` (each
+      element in an 8-bit container: fp6 in bits 5..0, fp4 in bits 5..2) and
+      UE8M0 block-scaled matrices (`scale f8E8M0FNU block 32`: MXFP8, MXFP6,
+      MXFP4) `m16n8k32.kind::mxf8f6f4.block_scale.scale_vec::1X...ue8m0`
+      (one k-tile is one block; this lane's A scale byte, thread and byte
+      selectors 0: lane `4g` gives row `g`'s scale and lane `4g + 1` row
+      `g + 8`'s; the B scales are 0x7F, 1.0). The B fragments and the `f32`/`s32` accumulator tiles move
       between the lanes through a 1 KiB shared-memory stage per warp
       (stores, `bar.warp.sync`, loads; swizzled so that no access has a
       bank conflict), so each lane gets its own `M`-element result. The
@@ -373,7 +380,8 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
       functions: `known_block_size`, else `stage-warps` warps; a warp
       beyond them takes the per-lane path.
     * **The per-lane path** otherwise (a diverged or partial warp, matrices
-      that differ between lanes, and always for `F32` products): one dot
+      that differ between lanes, and always for `F32` products and, below
+      sm_120a, for fp6/fp4 and block-scaled matrices): one dot
       product per row, in the CPU reference's order and precision (`f32`
       `mul.rn` then `add.rn`, never fused; integers exactly in `i32`).
 
@@ -396,8 +404,13 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
     once) and `I32`/`U32`/`I16`/`U16` biases;
     `F8_E4M3`/`F8_E5M2` matrices with `F8_E4M3`/`F8_E5M2` inputs (`f16` or
     `f32` elements, converted by `cvt.rn.satfinite` with the DXIL rule),
-    `f16`/`f32` results and `F16`/`F32` biases;
-    `RowMajor` and `ColumnMajor` matrices in a `memref<?xi8>` with the
+    `f16`/`f32` results and `F16`/`F32` biases; the same for
+    `F6_E2M3`/`F6_E3M2`/`F4_E2M1` matrices on sm_100a and sm_120a (decoded
+    per lane by `cvt.rn.f16x2.{e2m3,e3m2,e2m1}x2`) and for UE8M0
+    block-scaled matrices of these five types with 32-element blocks (per
+    lane: each element times `2^(s-127)`, NaN for 0xFF, exact in `f32`);
+    other block scales (NVFP4's UE4M3, 16-element blocks) are located
+    errors; `RowMajor` and `ColumnMajor` matrices in a `memref<?xi8>` with the
     identity layout.
 
     `coopvec.batch_matvec` and `coopvec.mlp` in a `gpu.func` mean what

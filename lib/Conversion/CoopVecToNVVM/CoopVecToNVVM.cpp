@@ -52,11 +52,34 @@ using namespace mlir::coopvec;
 namespace {
 
 /// Which mma.sync the matrix feeds: m16n8k16 f16 (f32 accumulators),
-/// m16n8k32 s8/u8 (s32 accumulators) or m16n8k32 e4m3/e5m2 (f32
-/// accumulators, sm_89 and later). F32 products (an F32 matrix, or an F16
-/// one read by F32 inputs) have no mma.sync with the reference's numerics
-/// (tf32 would round the operands): they take the per-lane path only.
+/// m16n8k32 s8/u8 (s32 accumulators) or m16n8k32 with 8-bit containers and
+/// f32 accumulators (F8: e4m3/e5m2 matrices from sm_89; e3m2/e2m3/e2m1
+/// matrices through kind::f8f6f4 and UE8M0 block-scaled ones through
+/// kind::mxf8f6f4.block_scale on sm_120a). F32 products (an F32 matrix, or
+/// an F16 one read by F32 inputs) have no mma.sync with the reference's
+/// numerics (tf32 would round the operands): they take the per-lane path
+/// only.
 enum class Family { F16, Int8, F8, F32 };
+
+/// The PTX name of an 8-bit container type of kind::f8f6f4.
+StringRef f8f6f4Name(InterpKind kind) {
+  switch (kind) {
+  case InterpKind::F8_E5M2:
+    return "e5m2";
+  case InterpKind::F6_E2M3:
+    return "e2m3";
+  case InterpKind::F6_E3M2:
+    return "e3m2";
+  case InterpKind::F4_E2M1:
+    return "e2m1";
+  default:
+    return "e4m3";
+  }
+}
+
+bool isFp6(InterpKind kind) {
+  return kind == InterpKind::F6_E2M3 || kind == InterpKind::F6_E3M2;
+}
 
 /// What the lowering needs to know about one supported coopvec.matvec.
 struct Plan {
@@ -65,7 +88,17 @@ struct Plan {
   bool columnMajor;
   bool matrixUnsigned; ///< U8 matrix.
   bool matrixF16;      ///< F32 family: the matrix is F16 (else F32).
-  bool matrixE5M2, inputE5M2; ///< F8 family: which 8-bit float.
+  /// F8 family: the matrix's element type; the input is F8_E4M3 or
+  /// F8_E5M2.
+  InterpKind matrixKind;
+  bool inputE5M2;
+  /// F8 family: UE8M0 scales, one per row per 32 elements along K (MX).
+  bool blockScaled = false;
+  int64_t scalesPerRow = 0;
+  /// Whether the cooperative step may use tensor cores: fp6/fp4 and
+  /// block-scaled matrices have mma.sync on sm_120a only and take the
+  /// per-lane path elsewhere.
+  bool tensorCores = true;
   InterpKind inputKind;
   bool inputElementsUnsigned; ///< `unsigned` on an integer input vector.
   Type inputElement, resultElement;
@@ -130,10 +163,6 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
                        "lowering"),
            failure();
   MatrixDescAttr desc = op.getMatrixDesc();
-  if (desc.isBlockScaled())
-    return unsupported("block-scaled matrices are not lowered to "
-                       "mma.block_scale yet"),
-           failure();
   if (desc.getLayout() != MatrixLayout::RowMajor &&
       desc.getLayout() != MatrixLayout::ColumnMajor)
     return unsupported("layout " + stringifyMatrixLayout(desc.getLayout()) +
@@ -227,22 +256,60 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
              failure();
     return plan;
   }
-  if (matrixKind == InterpKind::F8_E4M3 || matrixKind == InterpKind::F8_E5M2) {
+  bool fp8 =
+      matrixKind == InterpKind::F8_E4M3 || matrixKind == InterpKind::F8_E5M2;
+  bool fp6fp4 = isFp6(matrixKind) || matrixKind == InterpKind::F4_E2M1;
+  if (desc.isBlockScaled() && !fp8 && !fp6fp4)
+    return unsupported("block scales on a " +
+                       desc.getInterpretation().getName() +
+                       " matrix (lowered here: UE8M0 scales of F8_E4M3, "
+                       "F8_E5M2, F6_E2M3, F6_E3M2 and F4_E2M1 matrices)"),
+           failure();
+  if (fp8 || fp6fp4) {
     plan.family = Family::F8;
-    plan.matrixE5M2 = matrixKind == InterpKind::F8_E5M2;
+    plan.matrixKind = matrixKind;
     plan.inputE5M2 = plan.inputKind == InterpKind::F8_E5M2;
     if (chip == "sm_80")
-      return unsupported("8-bit float mma.sync needs sm_89 or later, not " +
+      return unsupported("8-bit float products need sm_89 or later, not " +
                          chip),
              failure();
-    return floatFamily("F8",
+    // The per-lane path decodes fp6/fp4 with cvt.rn.f16x2.{e2m3,e3m2,e2m1}x2
+    // (sm_100a, sm_120a); mma.sync kind::f8f6f4 is sm_120a's only (llc
+    // cannot select it for sm_100a).
+    bool blackwell = chip == "sm_100a" || chip == "sm_120a";
+    if (fp6fp4 && !blackwell)
+      return unsupported("an " + desc.getInterpretation().getName() +
+                         " matrix needs sm_100a or sm_120a (cvt.rn.f16x2." +
+                         f8f6f4Name(matrixKind) + "x2), not " + chip),
+             failure();
+    if (desc.isBlockScaled()) {
+      // kind::mxf8f6f4 scale_vec::1X: one UE8M0 scale per row per 32
+      // elements along K, which is one k-tile of m16n8k32.
+      if (!isa<Float8E8M0FNUType>(desc.getScaleType()) ||
+          desc.getBlockSize() != 32)
+        return unsupported(
+                   "block scales of " + desc.getInterpretation().getName() +
+                   " other than UE8M0 (f8E8M0FNU) per 32 elements (MX, "
+                   "kind::mxf8f6f4 scale_vec::1X); NVFP4 and 16-element "
+                   "blocks are not lowered yet"),
+               failure();
+      if (!op.getScales() || !isByteBuffer(op.getScales()))
+        return unsupported("the scales buffer must be a 1-D i8 memref with "
+                           "the identity layout"),
+               failure();
+      plan.blockScaled = true;
+      plan.scalesPerRow = desc.getScalesPerRow();
+    }
+    plan.tensorCores = (fp8 && !plan.blockScaled) || chip == "sm_120a";
+    return floatFamily(desc.getInterpretation().getName(),
                        plan.inputKind == InterpKind::F8_E4M3 ||
                            plan.inputKind == InterpKind::F8_E5M2,
                        "F8_E4M3/F8_E5M2");
   }
   return unsupported("matrix interpretation " +
                      desc.getInterpretation().getName() +
-                     " (lowered here: F16, F32, I8, U8, F8_E4M3, F8_E5M2)"),
+                     " (lowered here: F16, F32, I8, U8, F8_E4M3, F8_E5M2, "
+                     "F6_E2M3, F6_E3M2, F4_E2M1)"),
          failure();
 }
 
@@ -321,8 +388,10 @@ public:
   /// `stageGlobal` (the gpu.module's memref.global of `stageWarps` warps'
   /// stages) is needed when `cooperative`.
   Value emit(bool cooperative, memref::GlobalOp stageGlobal = {}) {
+    if (plan.blockScaled)
+      scaleView = view(op.getScales(), i8(), 1);
     Value result;
-    if (!cooperative || plan.family == Family::F32) {
+    if (!cooperative || plan.family == Family::F32 || !plan.tensorCores) {
       result = perLane();
     } else {
       stage = memref::GetGlobalOp::create(b, loc, stageGlobal.getType(),
@@ -359,6 +428,12 @@ private:
   /// The warp stages (memref<N x i32, workgroup>) and the index of this
   /// warp's first word.
   Value stage, stageBase;
+  /// The scales buffer as bytes (made before both paths, so it dominates
+  /// them).
+  Value scaleView;
+  /// The per-lane path's scale values by (row, block), where both are
+  /// constants (the unrolled path reads each scale once).
+  DenseMap<std::pair<int64_t, int64_t>, Value> scaleCache;
 
   Type i8() { return b.getI8Type(); }
   Type i16() { return b.getI16Type(); }
@@ -419,10 +494,16 @@ private:
       return arith::ExtFOp::create(b, loc, f32(), h);
     }
     if (plan.family == Family::F8) {
-      Value byte = memref::LoadOp::create(b, loc, view16or8,
-                                          elementIndex(row, col, 1));
-      return decodeF8(arith::ExtUIOp::create(b, loc, i32(), byte),
-                      plan.matrixE5M2);
+      Value value = decodeMatrixCode(matrixCode(view16or8, row, col));
+      if (!plan.blockScaled)
+        return value;
+      // Exact: a power of two times at most four significant bits (an
+      // infinity where f32 overflows, NaN for the scale 0xFF).
+      std::optional<int64_t> constantCol = getConstantIntValue(col);
+      Value block = constantCol
+                        ? index(*constantCol / 32)
+                        : Value(arith::DivUIOp::create(b, loc, col, index(32)));
+      return arith::MulFOp::create(b, loc, value, scaleValue(row, block));
     }
     if (plan.family == Family::F16) {
       Value h = memref::LoadOp::create(b, loc, view16or8,
@@ -434,6 +515,103 @@ private:
     if (plan.matrixUnsigned)
       return arith::ExtUIOp::create(b, loc, i32(), byte);
     return arith::ExtSIOp::create(b, loc, i32(), byte);
+  }
+
+  /// The code of element (row, col) of an F8-family matrix (`bytes`, its
+  /// i8 view) in the low bits of an i32: its byte (fp8), the byte's low six
+  /// bits (fp6: the upper two are ignored), or its nibble (fp4: the byte
+  /// matrix of column pairs, the even column in the low nibble).
+  Value matrixCode(Value bytes, Value row, Value col) {
+    auto byteAt = [&](Value column) {
+      return arith::ExtUIOp::create(
+          b, loc, i32(),
+          memref::LoadOp::create(b, loc, bytes, elementIndex(row, column, 1)));
+    };
+    if (plan.matrixKind == InterpKind::F4_E2M1) {
+      Value pair = arith::DivUIOp::create(b, loc, col, index(2));
+      Value shift = arith::ShLIOp::create(
+          b, loc, toI32(arith::RemUIOp::create(b, loc, col, index(2))),
+          int32(2));
+      return arith::AndIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, byteAt(pair), shift),
+          int32(15));
+    }
+    Value byte = byteAt(col);
+    return isFp6(plan.matrixKind)
+               ? Value(arith::AndIOp::create(b, loc, byte, int32(0x3f)))
+               : byte;
+  }
+
+  /// `code` (matrixCode's) in kind::f8f6f4's 8-bit container: fp8 and fp6
+  /// as they are (fp6 in the low six bits), fp4 in bits 5..2.
+  Value containerOf(Value code) {
+    if (plan.matrixKind != InterpKind::F4_E2M1)
+      return code;
+    return arith::ShLIOp::create(b, loc, code, int32(2));
+  }
+
+  /// The exact f32 value of `code` (matrixCode's): cvt.rn.f16x2 of the
+  /// 8-, 6- or 4-bit pair (fp6/fp4 on sm_100a/sm_120a), then widened.
+  Value decodeMatrixCode(Value code) {
+    InterpKind kind = plan.matrixKind;
+    if (kind == InterpKind::F8_E4M3 || kind == InterpKind::F8_E5M2)
+      return decodeF8(code, kind == InterpKind::F8_E5M2);
+    auto halfType = VectorType::get({2}, b.getF16Type());
+    Value halves;
+    if (kind == InterpKind::F4_E2M1) {
+      halves = NVVM::ConvertF4x2ToF16x2Op::create(
+          b, loc, halfType, arith::TruncIOp::create(b, loc, i8(), code),
+          b.getBoolAttr(false), TypeAttr::get(b.getType<Float4E2M1FNType>()));
+    } else {
+      Value byte = arith::TruncIOp::create(b, loc, i8(), code);
+      Type element = kind == InterpKind::F6_E2M3
+                         ? Type(b.getType<Float6E2M3FNType>())
+                         : Type(b.getType<Float6E3M2FNType>());
+      halves = NVVM::ConvertF6x2ToF16x2Op::create(
+          b, loc, halfType,
+          vector::FromElementsOp::create(b, loc, VectorType::get({2}, i8()),
+                                         ValueRange{byte, byte}),
+          b.getBoolAttr(false), TypeAttr::get(element));
+    }
+    Value half = vector::ExtractOp::create(b, loc, halves, 0);
+    return arith::ExtFOp::create(b, loc, f32(), half);
+  }
+
+  /// The UE8M0 scale byte of matrix row `row` and K block `block` (index
+  /// values) as an i32: byte row * scalesPerRow + block after the scale
+  /// offset.
+  Value scaleByte(Value row, Value block) {
+    Value at = arith::AddIOp::create(
+        b, loc, op.getScalesOffset(),
+        arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, row, index(plan.scalesPerRow)),
+            block));
+    return arith::ExtUIOp::create(
+        b, loc, i32(), memref::LoadOp::create(b, loc, scaleView, at));
+  }
+
+  /// 2^(s - 127) as f32 for the scale of (row, block), NaN for 0xFF (as
+  /// coopvec.mx_dequantize reads it). 2^-127 (s = 0) is an f32 subnormal.
+  Value scaleValue(Value row, Value block) {
+    std::optional<int64_t> r = getConstantIntValue(row);
+    std::optional<int64_t> k = getConstantIntValue(block);
+    Value *cached = r && k ? &scaleCache[{*r, *k}] : nullptr;
+    if (cached && *cached)
+      return *cached;
+    Value s = scaleByte(row, block);
+    auto is = [&](int64_t v) {
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s,
+                                   int32(v));
+    };
+    Value bits =
+        arith::SelectOp::create(b, loc, is(0), int32(0x00400000),
+                                arith::ShLIOp::create(b, loc, s, int32(23)));
+    bits = arith::SelectOp::create(b, loc, is(255), int32(0x7fc00000), bits);
+    Value value = arith::BitcastOp::create(b, loc, f32(), bits);
+    if (cached)
+      *cached = value;
+    return value;
   }
 
   /// f32 -> f16 by the DXIL rule: round to nearest even, a finite value
@@ -786,6 +964,8 @@ private:
           b, loc, arith::DivUIOp::create(b, loc, start, index(4)),
           wordClamped);
       Value value = memref::LoadOp::create(b, loc, words, at);
+      if (plan.family == Family::F8 && isFp6(plan.matrixKind))
+        value = arith::AndIOp::create(b, loc, value, int32(0x3f3f3f3f));
       return arith::SelectOp::create(b, loc, inside, value, int32(0));
     }
     // Element by element.
@@ -800,14 +980,19 @@ private:
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
                                 index(plan.k)));
       Value colClamped = arith::MinUIOp::create(b, loc, col, index(plan.k - 1));
-      Value raw = memref::LoadOp::create(
-          b, loc, weights,
-          elementIndex(rowClamped, colClamped, plan.perWord() == 2 ? 2 : 1));
-      Value rawBits =
-          plan.family == Family::F16
-              ? Value(arith::BitcastOp::create(b, loc, i16(), raw))
-              : raw;
-      Value extended = arith::ExtUIOp::create(b, loc, i32(), rawBits);
+      Value extended;
+      if (plan.family == Family::F8) {
+        extended = containerOf(matrixCode(weights, rowClamped, colClamped));
+      } else {
+        Value raw = memref::LoadOp::create(
+            b, loc, weights,
+            elementIndex(rowClamped, colClamped, plan.perWord() == 2 ? 2 : 1));
+        Value rawBits =
+            plan.family == Family::F16
+                ? Value(arith::BitcastOp::create(b, loc, i16(), raw))
+                : raw;
+        extended = arith::ExtUIOp::create(b, loc, i32(), rawBits);
+      }
       Value masked = arith::SelectOp::create(b, loc, inside, extended, int32(0));
       result = arith::OrIOp::create(
           b, loc, result,
@@ -816,9 +1001,10 @@ private:
     return result;
   }
 
-  /// One mma.sync: A (4 words), B (2 words), C (4 accumulators).
+  /// One mma.sync: A (4 words), B (2 words), C (4 accumulators); for a
+  /// block-scaled matrix, this lane's A scale byte (an i32).
   SmallVector<Value> mma(ArrayRef<Value> a, ArrayRef<Value> bWords,
-                         ArrayRef<Value> c) {
+                         ArrayRef<Value> c, Value scaleA = {}) {
     auto resultType = LLVM::LLVMStructType::getLiteral(
         b.getContext(), SmallVector<Type>(4, accType()));
     Value d;
@@ -838,17 +1024,38 @@ private:
           std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                          NVVM::MMALayout::col});
     } else if (plan.family == Family::F8) {
-      // MLIR 22's nvvm.mma.sync has no e4m3/e5m2 forms: the intrinsic.
-      auto name = [](bool e5m2) { return e5m2 ? "e5m2" : "e4m3"; };
+      // MLIR 22's nvvm.mma.sync has no 8-bit float forms: the intrinsics.
+      // e4m3/e5m2 x e4m3/e5m2 is sm_89's form; fp6/fp4 matrices are
+      // kind::f8f6f4 (sm_120a); block-scaled ones kind::mxf8f6f4 with
+      // scale_vec::1X (sm_120a): this lane's A scale (byte 0, thread
+      // selector 0: lane 4g gives row g's scale, lane 4g + 1 row g + 8's)
+      // and B's scales 1.0 (0x7F in every lane: the inputs are not scaled).
+      StringRef matrix = f8f6f4Name(plan.matrixKind);
+      StringRef input = plan.inputE5M2 ? "e5m2" : "e4m3";
       SmallVector<Value> operands(a);
       llvm::append_range(operands, bWords);
       llvm::append_range(operands, c);
-      d = LLVM::CallIntrinsicOp::create(
-              b, loc, resultType,
-              b.getStringAttr(Twine("llvm.nvvm.mma.m16n8k32.row.col.f32.") +
-                              name(plan.matrixE5M2) + "." +
-                              name(plan.inputE5M2) + ".f32"),
-              operands)
+      std::string name;
+      if (plan.blockScaled) {
+        name = ("llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x."
+                "f32." +
+                matrix + "." + input + ".f32.ue8m0")
+                   .str();
+        Value zero16 = arith::ConstantIntOp::create(b, loc, i16(), 0);
+        llvm::append_range(operands, ValueRange{scaleA, zero16, zero16,
+                                                int32(0x7f), zero16, zero16});
+      } else if (isFp6(plan.matrixKind) ||
+                 plan.matrixKind == InterpKind::F4_E2M1) {
+        name = ("llvm.nvvm.mma.m16n8k32.row.col.kind.f8f6f4.f32." + matrix +
+                "." + input + ".f32")
+                   .str();
+      } else {
+        name = ("llvm.nvvm.mma.m16n8k32.row.col.f32." + matrix + "." + input +
+                ".f32")
+                   .str();
+      }
+      d = LLVM::CallIntrinsicOp::create(b, loc, resultType,
+                                        b.getStringAttr(name), operands)
               .getResult(0);
     } else {
       auto type = [](bool isUnsigned) {
@@ -919,7 +1126,9 @@ private:
       syncWarp(); // before the stage is written again
     }
 
-    bool wholeWords = !plan.columnMajor && plan.k % plan.perWord() == 0;
+    bool wholeWords =
+        !plan.columnMajor && plan.k % plan.perWord() == 0 &&
+        !(plan.family == Family::F8 && plan.matrixKind == InterpKind::F4_E2M1);
     Value wordView = wholeWords ? view(op.getMatrix(), i32(), 4) : Value();
     Value elementView =
         wholeWords ? Value()
@@ -1018,6 +1227,22 @@ private:
            loadMatrixWord(elementView, wordView, row0, w1),
            loadMatrixWord(elementView, wordView, row1, w1)});
     }
+    // A scales of this row tile, one per k-tile (a k-tile is a 32-element
+    // block): lane 4g + h gives row 16 mt + g + 8 h's (h = lane & 1; lanes
+    // 4g + 2 and 4g + 3 repeat it), clamped to the matrix's rows.
+    SmallVector<Value> aScale(kTiles);
+    if (plan.blockScaled) {
+      Value scaleRow = arith::MinUIOp::create(
+          b, loc,
+          arith::AddIOp::create(
+              b, loc, row0,
+              arith::MulIOp::create(
+                  b, loc, toIndex(arith::AndIOp::create(b, loc, t, int32(1))),
+                  index(8))),
+          index(plan.m - 1));
+      for (int64_t kt = 0; kt < kTiles; ++kt)
+        aScale[kt] = scaleByte(scaleRow, index(kt));
+    }
     // D tiles: d[nt][i].
     SmallVector<SmallVector<Value>> d;
     for (int64_t nt = 0; nt < 4; ++nt) {
@@ -1025,7 +1250,7 @@ private:
       for (int64_t kt = 0; kt < kTiles; ++kt) {
         Value b0 = bFrag[(nt * kTiles + kt) * 2];
         Value b1 = bFrag[(nt * kTiles + kt) * 2 + 1];
-        acc = mma(aFrag[kt], {b0, b1}, acc);
+        acc = mma(aFrag[kt], {b0, b1}, acc, aScale[kt]);
       }
       d.push_back(acc);
     }

@@ -9,7 +9,7 @@
 // SM80: fp8.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'coopvec.matvec' is not supported by profile 'sm_80': it does not list the matrix-vector combination input = F16, input_interp = F8_E4M3, matrix = F8_E4M3, output = F32
 // The pass alone checks it too.
 // RUN: not coopvec-opt %S/Inputs/fp8.mlir --convert-coopvec-to-nvvm=chip=sm_80 2>&1 | FileCheck %s --check-prefix=FP8SM80
-// FP8SM80: fp8.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'coopvec.matvec' op is not supported by convert-coopvec-to-nvvm: 8-bit float mma.sync needs sm_89 or later, not sm_80
+// FP8SM80: fp8.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'coopvec.matvec' op is not supported by convert-coopvec-to-nvvm: 8-bit float products need sm_89 or later, not sm_80
 
 module attributes {gpu.container_module} {
   gpu.module @m {
@@ -44,11 +44,11 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @m {
-    gpu.func @block_scaled(%x: vector<64xf32>, %w: memref<?xi8>, %sc: memref<?xi8>) kernel {
+    gpu.func @fp4_before_blackwell(%x: vector<64xf32>, %w: memref<?xi8>, %sc: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 32 : index
-      // expected-error@+1 {{block-scaled matrices are not lowered to mma.block_scale yet}}
-      %r = coopvec.matvec %x as F32, %w[%c0] matrix<F4_E2M1, 16x64, RowMajor, scale f8E8M0FNU block 32>
+      // expected-error@+1 {{an F4_E2M1 matrix needs sm_100a or sm_120a (cvt.rn.f16x2.e2m1x2), not sm_89}}
+      %r = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F4_E2M1, 16x64, RowMajor, scale f8E8M0FNU block 32>
              stride %s scales %sc[%c0] : memref<?xi8>
              : vector<64xf32>, memref<?xi8> -> vector<16xf32>
       gpu.return
@@ -199,7 +199,7 @@ module attributes {gpu.container_module} {
     gpu.func @f8_input(%x: vector<32xf16>, %w: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 32 : index
-      // expected-error@+1 {{an F8 matrix takes F8_E4M3/F8_E5M2 inputs of f16 or f32 elements here}}
+      // expected-error@+1 {{an F8_E4M3 matrix takes F8_E4M3/F8_E5M2 inputs of f16 or f32 elements here}}
       %r = coopvec.matvec %x as F16, %w[%c0] matrix<F8_E4M3, 16x32, RowMajor> stride %s
              : vector<32xf16>, memref<?xi8> -> vector<16xf32>
       gpu.return
@@ -214,7 +214,7 @@ module attributes {gpu.container_module} {
     gpu.func @f8_result(%x: vector<32xf16>, %w: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 32 : index
-      // expected-error@+1 {{an F8 matrix gives f16 or f32 results here}}
+      // expected-error@+1 {{an F8_E4M3 matrix gives f16 or f32 results here}}
       %r = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F8_E4M3, 16x32, RowMajor> stride %s
              : vector<32xf16>, memref<?xi8> -> vector<16xi32>
       gpu.return
@@ -229,7 +229,7 @@ module attributes {gpu.container_module} {
     gpu.func @f8_bias(%x: vector<32xf16>, %w: memref<?xi8>, %b: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 32 : index
-      // expected-error@+1 {{an F8 matrix takes an F16 or F32 bias here}}
+      // expected-error@+1 {{an F8_E4M3 matrix takes an F16 or F32 bias here}}
       %r = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F8_E4M3, 16x32, RowMajor> stride %s
              bias %b[%c0] as I32
              : vector<32xf16>, memref<?xi8>, memref<?xi8> -> vector<16xf32>
@@ -245,7 +245,7 @@ module attributes {gpu.container_module} {
     gpu.func @bf16_matrix(%x: vector<8xf32>, %w: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 32 : index
-      // expected-error@+1 {{matrix interpretation BF16 (lowered here: F16, F32, I8, U8, F8_E4M3, F8_E5M2)}}
+      // expected-error@+1 {{matrix interpretation BF16 (lowered here: F16, F32, I8, U8, F8_E4M3, F8_E5M2, F6_E2M3, F6_E3M2, F4_E2M1)}}
       %r = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 16x8, RowMajor> stride %s
              : vector<8xf32>, memref<?xi8> -> vector<16xf32>
       gpu.return

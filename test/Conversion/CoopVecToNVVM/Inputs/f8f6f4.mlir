@@ -1,0 +1,52 @@
+// fp6/fp4 matrices (kind::f8f6f4) and MX block-scaled ones (kind::mxf8f6f4,
+// UE8M0 scales per 32 elements along K) read by 8-bit float inputs.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @fp4(%x: vector<48xf32>, %w: memref<?xi8>, %y: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 32 : index
+      %r = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F4_E2M1, 16x48, RowMajor> stride %s
+             : vector<48xf32>, memref<?xi8> -> vector<16xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<16xf32>
+      gpu.return
+    }
+    gpu.func @fp6_column_major(%x: vector<40xf16>, %w: memref<?xi8>, %b: memref<?xi8>, %y: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 32 : index
+      %r = coopvec.matvec %x as F8_E5M2, %w[%c0] matrix<F6_E3M2, 24x40, ColumnMajor> stride %s
+             bias %b[%c0] as F32
+             : vector<40xf16>, memref<?xi8>, memref<?xi8> -> vector<24xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<24xf32>
+      gpu.return
+    }
+    gpu.func @mxfp6(%x: vector<64xf32>, %w: memref<?xi8>, %sc: memref<?xi8>, %y: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 64 : index
+      %r = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F6_E2M3, 16x64, RowMajor, scale f8E8M0FNU block 32>
+             stride %s scales %sc[%c0] : memref<?xi8>
+             : vector<64xf32>, memref<?xi8> -> vector<16xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<16xf32>
+      gpu.return
+    }
+    gpu.func @mxfp4(%x: vector<40xf32>, %w: memref<?xi8>, %sc: memref<?xi8>, %b: memref<?xi8>, %y: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %s = arith.constant 32 : index
+      %r = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F4_E2M1, 24x40, ColumnMajor, scale f8E8M0FNU block 32>
+             stride %s scales %sc[%c4] : memref<?xi8>
+             bias %b[%c0] as F32
+             : vector<40xf32>, memref<?xi8>, memref<?xi8> -> vector<24xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<24xf32>
+      gpu.return
+    }
+    gpu.func @mxfp8(%x: vector<32xf16>, %w: memref<?xi8>, %sc: memref<?xi8>, %y: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 32 : index
+      %r = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F8_E5M2, 16x32, RowMajor, scale f8E8M0FNU block 32>
+             stride %s scales %sc[%c0] : memref<?xi8>
+             : vector<32xf16>, memref<?xi8> -> vector<16xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<16xf32>
+      gpu.return
+    }
+  }
+}

@@ -1,0 +1,57 @@
+// fp6/fp4 matrices and UE8M0 block-scaled (MX) matrices read by 8-bit float
+// inputs. On sm_120a the warp's step is mma.sync kind::f8f6f4 (fp6 in the low
+// six bits of each 8-bit container, fp4 in bits 5..2) and kind::mxf8f6f4
+// block_scale scale_vec::1X (this lane's A scale byte, B scales 0x7F = 1.0);
+// the per-lane path decodes with cvt.rn.f16x2.{e2m1,e2m3,e3m2}x2 and
+// multiplies each element by 2^(s - 127) (NaN for 0xFF). On sm_100a, whose
+// mma.sync has no kind::f8f6f4 (llc cannot select it), only the per-lane path.
+// RUN: coopvec-opt %S/Inputs/f8f6f4.mlir --convert-coopvec-to-nvvm=chip=sm_120a | FileCheck %s
+// RUN: coopvec-opt %S/Inputs/f8f6f4.mlir --convert-coopvec-to-nvvm=chip=sm_100a | FileCheck %s --check-prefix=SM100A
+// RUN: coopvec-opt %S/Inputs/f8f6f4.mlir --coopvec-nvvm-pipeline="chip=sm_120a format=isa" \
+// RUN:   | sed -e 's/\\0A/\n/g' -e 's/\\09/ /g' | FileCheck %s --check-prefix=PTX
+
+// CHECK-LABEL: gpu.func @fp4
+// The A fragments: each fp4 code (its byte >> 0 or 4, & 15) moved to bits 5..2.
+// CHECK: %[[NIB:.*]] = arith.andi %{{.*}}, %c15_i32{{(_[0-9]+)?}} : i32
+// CHECK: arith.shli %[[NIB]], %c2_i32{{(_[0-9]+)?}} : i32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.kind.f8f6f4.f32.e2m1.e4m3.f32"({{.*}}) : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK: nvvm.convert.f4x2.to.f16x2 %{{.*}} : i8(f4E2M1FN) -> vector<2xf16>
+
+// CHECK-LABEL: gpu.func @fp6_column_major
+// CHECK: arith.andi %{{.*}}, %c63_i32{{(_[0-9]+)?}} : i32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.kind.f8f6f4.f32.e3m2.e5m2.f32"
+// CHECK: nvvm.convert.f6x2.to.f16x2 %{{.*}} : vector<2xi8>(f6E3M2FN) -> vector<2xf16>
+
+// CHECK-LABEL: gpu.func @mxfp6
+// Row-major whole words: one load, the upper two bits of each byte cleared.
+// CHECK: arith.andi %{{.*}}, %c1061109567_i32{{(_[0-9]+)?}} : i32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x.f32.e2m3.e4m3.f32.ue8m0"({{.*}}, %c0_i16{{(_[0-9]+)?}}, %c0_i16{{(_[0-9]+)?}}, %c127_i32{{(_[0-9]+)?}}, %c0_i16{{(_[0-9]+)?}}, %c0_i16{{(_[0-9]+)?}}) : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32, i32, i16, i16, i32, i16, i16) -> !llvm.struct<(f32, f32, f32, f32)>
+// The per-lane path: 2^(s - 127) from the scale byte, 2^-127 for 0, NaN for 0xFF.
+// CHECK: arith.shli %{{.*}}, %c23_i32{{(_[0-9]+)?}} : i32
+// CHECK: arith.constant 4194304 : i32
+// CHECK: arith.constant 2143289344 : i32
+// CHECK: nvvm.convert.f6x2.to.f16x2 %{{.*}} : vector<2xi8>(f6E2M3FN) -> vector<2xf16>
+// CHECK: arith.mulf
+
+// CHECK-LABEL: gpu.func @mxfp4
+// CHECK: llvm.call_intrinsic "llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x.f32.e2m1.e4m3.f32.ue8m0"
+// CHECK-LABEL: gpu.func @mxfp8
+// CHECK: llvm.call_intrinsic "llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x.f32.e5m2.e4m3.f32.ue8m0"
+
+// SM100A-NOT: mma
+// SM100A: nvvm.convert.f4x2.to.f16x2
+// SM100A-NOT: mma
+// SM100A: nvvm.convert.f6x2.to.f16x2 %{{.*}} : vector<2xi8>(f6E3M2FN)
+// SM100A-NOT: mma
+// SM100A: nvvm.convert.f6x2.to.f16x2 %{{.*}} : vector<2xi8>(f6E2M3FN)
+// SM100A-NOT: mma
+
+// PTX: .target sm_120a
+// PTX: mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e4m3.f32
+// PTX: cvt.rn.f16x2.e2m1x2
+// PTX: mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e3m2.e5m2.f32
+// PTX: cvt.rn.f16x2.e3m2x2
+// PTX: mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e2m3.e4m3.f32.ue8m0
+// PTX: cvt.rn.f16x2.e2m3x2
+// PTX: mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e2m1.e4m3.f32.ue8m0
+// PTX: mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e5m2.e4m3.f32.ue8m0
