@@ -828,12 +828,7 @@ LogicalResult expandSPIRVMlp(MLPOp op) {
   FailureOr<Value> rows = staticRowsValue(op, op.getInputs(), op.getOutputs());
   if (failed(rows))
     return failure();
-  expandMlpInKernel(op, *rows,
-                    [](OpBuilder &b, Location loc, Value buffer, Value at) {
-                      return Value(arith::BitcastOp::create(
-                          b, loc, b.getF32Type(),
-                          loadBytesLittleEndian(b, loc, buffer, at, 4)));
-                    });
+  expandMlpInKernel(op, *rows, loadF32Bytes);
   return success();
 }
 

@@ -220,14 +220,7 @@ struct CoopVecBatchToGPUPass
         result =
             createRowMatVec(b, batch, vector, /*exponents=*/Value(), &device);
       } else {
-        result = emitMlpRow(
-            b, mlp, vector,
-            [](OpBuilder &b, Location loc, Value buffer, Value at) {
-              return Value(arith::BitcastOp::create(
-                  b, loc, b.getF32Type(),
-                  loadBytesLittleEndian(b, loc, buffer, at, 4)));
-            },
-            &device);
+        result = emitMlpRow(b, mlp, vector, loadF32Bytes, &device);
       }
       vector::StoreOp::create(b, loc, result, outputs, ValueRange{row, c0},
                               /*nontemporal=*/false,

@@ -39,6 +39,12 @@ Value mlir::coopvec::loadBytesLittleEndian(OpBuilder &b, Location loc,
   return value;
 }
 
+Value mlir::coopvec::loadF32Bytes(OpBuilder &b, Location loc, Value buffer,
+                                  Value at) {
+  return arith::BitcastOp::create(b, loc, b.getF32Type(),
+                                  loadBytesLittleEndian(b, loc, buffer, at, 4));
+}
+
 Value mlir::coopvec::createRowMatVec(OpBuilder &b, BatchMatVecOp op, Value row,
                                      Value exponents,
                                      const IRMapping *buffers) {
@@ -57,10 +63,15 @@ Value mlir::coopvec::createRowMatVec(OpBuilder &b, BatchMatVecOp op, Value row,
       exponents);
 }
 
-void mlir::coopvec::expandBatchInKernel(BatchMatVecOp op, Value rows) {
-  auto inType = cast<MemRefType>(op.getInputs().getType());
+/// Replaces `op` by a loop over rows [0, `rows`) of its batch: each row of
+/// `inputs` loaded as a vector, `body` of (builder, row index, that vector)
+/// stored to the same row of `outputs`.
+static void expandRowLoop(Operation *op, Value rows, Value inputs,
+                          Value outputs,
+                          function_ref<Value(OpBuilder &, Value, Value)> body) {
+  auto inType = cast<MemRefType>(inputs.getType());
   OpBuilder b(op);
-  Location loc = op.getLoc();
+  Location loc = op->getLoc();
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   auto loop = scf::ForOp::create(b, loc, c0, rows,
                                  arith::ConstantIndexOp::create(b, loc, 1));
@@ -68,17 +79,27 @@ void mlir::coopvec::expandBatchInKernel(BatchMatVecOp op, Value rows) {
   Value row = loop.getInductionVar();
   Value vector = vector::LoadOp::create(
       b, loc, VectorType::get({inType.getDimSize(1)}, inType.getElementType()),
-      op.getInputs(), ValueRange{row, c0});
-  Value exponents;
-  if (Value batch = op.getInputExponents()) {
-    auto type = cast<MemRefType>(batch.getType());
-    exponents = vector::LoadOp::create(
-        b, loc, VectorType::get({type.getDimSize(1)}, type.getElementType()),
-        batch, ValueRange{row, c0});
-  }
-  Value result = createRowMatVec(b, op, vector, exponents);
-  vector::StoreOp::create(b, loc, result, op.getOutputs(), ValueRange{row, c0});
-  op.erase();
+      inputs, ValueRange{row, c0});
+  vector::StoreOp::create(b, loc, body(b, row, vector), outputs,
+                          ValueRange{row, c0});
+  op->erase();
+}
+
+void mlir::coopvec::expandBatchInKernel(BatchMatVecOp op, Value rows) {
+  expandRowLoop(
+      op, rows, op.getInputs(), op.getOutputs(),
+      [&](OpBuilder &b, Value row, Value vector) {
+        Value exponents;
+        if (Value batch = op.getInputExponents()) {
+          auto type = cast<MemRefType>(batch.getType());
+          Value c0 = arith::ConstantIndexOp::create(b, op.getLoc(), 0);
+          exponents = vector::LoadOp::create(
+              b, op.getLoc(),
+              VectorType::get({type.getDimSize(1)}, type.getElementType()),
+              batch, ValueRange{row, c0});
+        }
+        return createRowMatVec(b, op, vector, exponents);
+      });
 }
 
 std::string mlir::coopvec::whyMlpNotExpandable(MLPOp op) {
@@ -165,18 +186,10 @@ Value mlir::coopvec::emitMlpRow(OpBuilder &b, MLPOp op, Value row,
 }
 
 void mlir::coopvec::expandMlpInKernel(MLPOp op, Value rows, LoadF32Fn loadF32) {
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  int64_t k0 = cast<MemRefType>(op.getInputs().getType()).getDimSize(1);
-  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-  auto loop = scf::ForOp::create(b, loc, c0, rows,
-                                 arith::ConstantIndexOp::create(b, loc, 1));
-  b.setInsertionPointToStart(loop.getBody());
-  Value row = loop.getInductionVar();
-  Value h =
-      vector::LoadOp::create(b, loc, VectorType::get({k0}, b.getF32Type()),
-                             op.getInputs(), ValueRange{row, c0});
-  h = emitMlpRow(b, op, h, loadF32);
-  vector::StoreOp::create(b, loc, h, op.getOutputs(), ValueRange{row, c0});
-  op.erase();
+  // The network's inputs are f32 (the verifier's rule), so the loaded row is
+  // the first layer's K f32.
+  expandRowLoop(op, rows, op.getInputs(), op.getOutputs(),
+                [&](OpBuilder &b, Value, Value vector) {
+                  return emitMlpRow(b, op, vector, loadF32);
+                });
 }

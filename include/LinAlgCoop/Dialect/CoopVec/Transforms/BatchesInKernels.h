@@ -30,6 +30,10 @@ Value loadBytesLittleEndian(OpBuilder &b, Location loc, Value buffer, Value at,
 using LoadF32Fn =
     function_ref<Value(OpBuilder &, Location, Value buffer, Value at)>;
 
+/// A LoadF32Fn for any target: the f32 of four little-endian bytes
+/// (loadBytesLittleEndian), which needs no alignment of `at`.
+Value loadF32Bytes(OpBuilder &b, Location loc, Value buffer, Value at);
+
 /// The coopvec.matvec that multiplies one row `row` (a vector, with its
 /// block-float `exponents` or null) of the non-quantized batch `op`, built
 /// at `b`'s insertion point; `buffers` maps the op's buffers to the ones
