@@ -92,9 +92,12 @@ struct Plan {
   /// F8_E5M2.
   InterpKind matrixKind;
   bool inputE5M2;
-  /// F8 family: UE8M0 scales, one per row per 32 elements along K (MX).
+  /// F8 family: block scales, one per row per `scaleBlock` elements along
+  /// K: UE8M0 (MX; blocks of 32, or 16 over F4_E2M1) or UE4M3 (NVFP4, blocks
+  /// of 16).
   bool blockScaled = false;
-  int64_t scalesPerRow = 0;
+  bool scaleUE4M3 = false;
+  int64_t scaleBlock = 0, scalesPerRow = 0;
   /// Whether the cooperative step may use tensor cores: fp6/fp4 and
   /// block-scaled matrices have mma.sync on sm_120a only and take the
   /// per-lane path elsewhere.
@@ -283,24 +286,25 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
                          f8f6f4Name(matrixKind) + "x2), not " + chip),
              failure();
     if (desc.isBlockScaled()) {
-      // kind::mxf8f6f4 scale_vec::1X: one UE8M0 scale per row per 32
-      // elements along K, which is one k-tile of m16n8k32.
-      if (!isa<Float8E8M0FNUType>(desc.getScaleType()) ||
-          desc.getBlockSize() != 32)
-        return unsupported(
-                   "block scales of " + desc.getInterpretation().getName() +
-                   " other than UE8M0 (f8E8M0FNU) per 32 elements (MX, "
-                   "kind::mxf8f6f4 scale_vec::1X); NVFP4 and 16-element "
-                   "blocks are not lowered yet"),
-               failure();
+      // The verifier's schemes: UE8M0 x 32 over any of the five, UE8M0 x 16
+      // and UE4M3 x 16 over F4_E2M1.
       if (!op.getScales() || !isByteBuffer(op.getScales()))
         return unsupported("the scales buffer must be a 1-D i8 memref with "
                            "the identity layout"),
                failure();
       plan.blockScaled = true;
       plan.scalesPerRow = desc.getScalesPerRow();
+      plan.scaleBlock = desc.getBlockSize();
+      plan.scaleUE4M3 = isa<Float8E4M3FNType>(desc.getScaleType());
     }
-    plan.tensorCores = (fp8 && !plan.blockScaled) || chip == "sm_120a";
+    // kind::mxf8f6f4 scale_vec::1X takes one UE8M0 scale per row per 32
+    // elements along K, which is one k-tile of m16n8k32; 16-element blocks
+    // (kind::mxf4nvf4 scale_vec::4X, m16n8k64) need fp4 inputs, so they
+    // take the per-lane path.
+    bool mx32 =
+        !plan.blockScaled || (!plan.scaleUE4M3 && plan.scaleBlock == 32);
+    plan.tensorCores =
+        (fp8 && !plan.blockScaled) || (chip == "sm_120a" && mx32);
     return floatFamily(desc.getInterpretation().getName(),
                        plan.inputKind == InterpKind::F8_E4M3 ||
                            plan.inputKind == InterpKind::F8_E5M2,
@@ -500,9 +504,9 @@ private:
       // Exact: a power of two times at most four significant bits (an
       // infinity where f32 overflows, NaN for the scale 0xFF).
       std::optional<int64_t> constantCol = getConstantIntValue(col);
-      Value block = constantCol
-                        ? index(*constantCol / 32)
-                        : Value(arith::DivUIOp::create(b, loc, col, index(32)));
+      Value block = constantCol ? index(*constantCol / plan.scaleBlock)
+                                : Value(arith::DivUIOp::create(
+                                      b, loc, col, index(plan.scaleBlock)));
       return arith::MulFOp::create(b, loc, value, scaleValue(row, block));
     }
     if (plan.family == Family::F16) {
@@ -591,8 +595,10 @@ private:
         b, loc, i32(), memref::LoadOp::create(b, loc, scaleView, at));
   }
 
-  /// 2^(s - 127) as f32 for the scale of (row, block), NaN for 0xFF (as
-  /// coopvec.mx_dequantize reads it). 2^-127 (s = 0) is an f32 subnormal.
+  /// The f32 value of the scale of (row, block), as coopvec.mx_dequantize
+  /// reads it: UE8M0 s is 2^(s - 127) (2^-127, s = 0, an f32 subnormal),
+  /// NaN for 0xFF; UE4M3 s is the E4M3 value of its low seven bits
+  /// (cvt.rn.f16x2.e4m3x2, exact), NaN for 0x7F.
   Value scaleValue(Value row, Value block) {
     std::optional<int64_t> r = getConstantIntValue(row);
     std::optional<int64_t> k = getConstantIntValue(block);
@@ -600,6 +606,13 @@ private:
     if (cached && *cached)
       return *cached;
     Value s = scaleByte(row, block);
+    if (plan.scaleUE4M3) {
+      Value value = decodeF8(arith::AndIOp::create(b, loc, s, int32(0x7f)),
+                             /*e5m2=*/false);
+      if (cached)
+        *cached = value;
+      return value;
+    }
     auto is = [&](int64_t v) {
       return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s,
                                    int32(v));

@@ -1,9 +1,10 @@
-// fp6/fp4 matrices and UE8M0 block-scaled (MX) matrices read by 8-bit float
+// fp6/fp4 matrices and block-scaled ones (MX, NVFP4) read by 8-bit float
 // inputs. On sm_120a the warp's step is mma.sync kind::f8f6f4 (fp6 in the low
-// six bits of each 8-bit container, fp4 in bits 5..2) and kind::mxf8f6f4
-// block_scale scale_vec::1X (this lane's A scale byte, B scales 0x7F = 1.0);
-// the per-lane path decodes with cvt.rn.f16x2.{e2m1,e2m3,e3m2}x2 and
-// multiplies each element by 2^(s - 127) (NaN for 0xFF). On sm_100a, whose
+// six bits of each 8-bit container, fp4 in bits 5..2) and, for UE8M0 scales
+// per 32 elements, kind::mxf8f6f4 block_scale scale_vec::1X (this lane's A
+// scale byte, B scales 0x7F = 1.0). The per-lane path decodes with
+// cvt.rn.f16x2.{e2m1,e2m3,e3m2}x2 and multiplies each element by its scale
+// (UE8M0 2^(s - 127), NaN for 0xFF; UE4M3 its E4M3 value). On sm_100a, whose
 // mma.sync has no kind::f8f6f4 (llc cannot select it), only the per-lane path.
 // RUN: coopvec-opt %S/Inputs/f8f6f4.mlir --convert-coopvec-to-nvvm=chip=sm_120a | FileCheck %s
 // RUN: coopvec-opt %S/Inputs/f8f6f4.mlir --convert-coopvec-to-nvvm=chip=sm_100a | FileCheck %s --check-prefix=SM100A
@@ -37,6 +38,20 @@
 // CHECK: llvm.call_intrinsic "llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x.f32.e2m1.e4m3.f32.ue8m0"
 // CHECK-LABEL: gpu.func @mxfp8
 // CHECK: llvm.call_intrinsic "llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x.f32.e5m2.e4m3.f32.ue8m0"
+
+// 16-element blocks (NVFP4's UE4M3 scales, UE8M0 x 16) need fp4 inputs on
+// tensor cores (kind::mxf4nvf4, m16n8k64): per lane only. A UE4M3 scale is the
+// E4M3 value of its low seven bits.
+// CHECK-LABEL: gpu.func @nvfp4
+// CHECK-NOT: mma
+// CHECK: arith.andi %{{.*}}, %c127_i32{{(_[0-9]+)?}} : i32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.e4m3x2.to.f16x2.rn"
+// CHECK-NOT: mma
+// CHECK-LABEL: gpu.func @mxfp4_16
+// CHECK-NOT: mma
+// CHECK: arith.constant 2143289344 : i32
+// CHECK-NOT: mma
+// CHECK: gpu.return
 
 // SM100A-NOT: mma
 // SM100A: nvvm.convert.f4x2.to.f16x2

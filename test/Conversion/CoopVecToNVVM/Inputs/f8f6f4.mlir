@@ -48,5 +48,23 @@ module attributes {gpu.container_module} {
       vector.store %r, %y[%c0] : memref<?xf32>, vector<16xf32>
       gpu.return
     }
+    gpu.func @nvfp4(%x: vector<32xf32>, %w: memref<?xi8>, %sc: memref<?xi8>, %y: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 16 : index
+      %r = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F4_E2M1, 16x32, RowMajor, scale f8E4M3FN block 16>
+             stride %s scales %sc[%c0] : memref<?xi8>
+             : vector<32xf32>, memref<?xi8> -> vector<16xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<16xf32>
+      gpu.return
+    }
+    gpu.func @mxfp4_16(%x: vector<32xf32>, %w: memref<?xi8>, %sc: memref<?xi8>, %y: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 16 : index
+      %r = coopvec.matvec %x as F8_E5M2, %w[%c0] matrix<F4_E2M1, 16x32, RowMajor, scale f8E8M0FNU block 16>
+             stride %s scales %sc[%c0] : memref<?xi8>
+             : vector<32xf32>, memref<?xi8> -> vector<16xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<16xf32>
+      gpu.return
+    }
   }
 }
