@@ -406,13 +406,16 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
     `f32` elements, converted by `cvt.rn.satfinite` with the DXIL rule),
     `f16`/`f32` results and `F16`/`F32` biases; the same for
     `F6_E2M3`/`F6_E3M2`/`F4_E2M1` matrices on sm_100a and sm_120a (decoded
-    per lane by `cvt.rn.f16x2.{e2m3,e3m2,e2m1}x2`) and for block-scaled
+    per lane by `cvt.rn.f16x2.{e2m3,e3m2,e2m1}x2`), with inputs read as
+    any of the five on sm_100a/sm_120a (`cvt.rn.satfinite.{e2m3,e3m2,
+    e2m1}x2.f32` for fp6/fp4: nearest even, saturated, NaN +MAX_NORM; on
+    tensor cores only on sm_120a), and for block-scaled
     matrices of these five types (per lane: each element times its scale,
     exact in `f32`: UE8M0 `2^(s-127)`, NaN for 0xFF; UE4M3 the E4M3 value,
     NaN for 0x7F); 16-element blocks (NVFP4, UE8M0 x 16 over `F4_E2M1`) take
-    the per-lane path, since their tensor-core forms (`kind::mxf4nvf4`,
-    `m16n8k64`) multiply fp4 by fp4; `RowMajor` and `ColumnMajor` matrices in a `memref<?xi8>` with the
-    identity layout.
+    the per-lane path (their tensor-core forms, `kind::mxf4nvf4` `m16n8k64`
+    fp4 x fp4, are not emitted yet); `RowMajor` and `ColumnMajor` matrices
+    in a `memref<?xi8>` with the identity layout.
 
     `coopvec.batch_matvec` and `coopvec.mlp` in a `gpu.func` mean what
     they mean anywhere: the thread runs them on every row of its batch (as

@@ -88,10 +88,9 @@ struct Plan {
   bool columnMajor;
   bool matrixUnsigned; ///< U8 matrix.
   bool matrixF16;      ///< F32 family: the matrix is F16 (else F32).
-  /// F8 family: the matrix's element type; the input is F8_E4M3 or
-  /// F8_E5M2.
+  /// F8 family: the matrix's element type (the input's is inputKind: both
+  /// are one of kind::f8f6f4's e4m3, e5m2, e2m3, e3m2, e2m1).
   InterpKind matrixKind;
-  bool inputE5M2;
   /// F8 family: block scales, one per row per `scaleBlock` elements along
   /// K: UE8M0 (MX; blocks of 32, or 16 over F4_E2M1) or UE4M3 (NVFP4, blocks
   /// of 16).
@@ -271,7 +270,6 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
   if (fp8 || fp6fp4) {
     plan.family = Family::F8;
     plan.matrixKind = matrixKind;
-    plan.inputE5M2 = plan.inputKind == InterpKind::F8_E5M2;
     if (chip == "sm_80")
       return unsupported("8-bit float products need sm_89 or later, not " +
                          chip),
@@ -284,6 +282,15 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
       return unsupported("an " + desc.getInterpretation().getName() +
                          " matrix needs sm_100a or sm_120a (cvt.rn.f16x2." +
                          f8f6f4Name(matrixKind) + "x2), not " + chip),
+             failure();
+    // fp6/fp4 inputs: cvt.rn.satfinite.{e2m3,e3m2,e2m1}x2.f32 (sm_100a,
+    // sm_120a).
+    bool inputFp6Fp4 =
+        isFp6(plan.inputKind) || plan.inputKind == InterpKind::F4_E2M1;
+    if (inputFp6Fp4 && !blackwell)
+      return unsupported(op.getInputInterp().getName() +
+                         " inputs need sm_100a or sm_120a (cvt.rn.satfinite." +
+                         f8f6f4Name(plan.inputKind) + "x2.f32), not " + chip),
              failure();
     if (desc.isBlockScaled()) {
       // The verifier's schemes: UE8M0 x 32 over any of the five, UE8M0 x 16
@@ -299,16 +306,16 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
     }
     // kind::mxf8f6f4 scale_vec::1X takes one UE8M0 scale per row per 32
     // elements along K, which is one k-tile of m16n8k32; 16-element blocks
-    // (kind::mxf4nvf4 scale_vec::4X, m16n8k64) need fp4 inputs, so they
-    // take the per-lane path.
+    // (kind::mxf4nvf4 scale_vec::2X/4X, m16n8k64 with packed fp4 x fp4
+    // fragments, not emitted yet) take the per-lane path.
     bool mx32 =
         !plan.blockScaled || (!plan.scaleUE4M3 && plan.scaleBlock == 32);
-    plan.tensorCores =
-        (fp8 && !plan.blockScaled) || (chip == "sm_120a" && mx32);
+    plan.tensorCores = (fp8 && !inputFp6Fp4 && !plan.blockScaled) ||
+                       (chip == "sm_120a" && mx32);
     return floatFamily(desc.getInterpretation().getName(),
                        plan.inputKind == InterpKind::F8_E4M3 ||
-                           plan.inputKind == InterpKind::F8_E5M2,
-                       "F8_E4M3/F8_E5M2");
+                           plan.inputKind == InterpKind::F8_E5M2 || inputFp6Fp4,
+                       "F8_E4M3/F8_E5M2/F6_E2M3/F6_E3M2/F4_E2M1");
   }
   return unsupported("matrix interpretation " +
                      desc.getInterpretation().getName() +
@@ -498,7 +505,8 @@ private:
       return arith::ExtFOp::create(b, loc, f32(), h);
     }
     if (plan.family == Family::F8) {
-      Value value = decodeMatrixCode(matrixCode(view16or8, row, col));
+      Value value =
+          decodeCode(matrixCode(view16or8, row, col), plan.matrixKind);
       if (!plan.blockScaled)
         return value;
       // Exact: a power of two times at most four significant bits (an
@@ -546,18 +554,19 @@ private:
                : byte;
   }
 
-  /// `code` (matrixCode's) in kind::f8f6f4's 8-bit container: fp8 and fp6
-  /// as they are (fp6 in the low six bits), fp4 in bits 5..2.
-  Value containerOf(Value code) {
-    if (plan.matrixKind != InterpKind::F4_E2M1)
+  /// `code` (a `kind` code in the low bits of an i32) in kind::f8f6f4's
+  /// 8-bit container: fp8 and fp6 as they are (fp6 in the low six bits),
+  /// fp4 in bits 5..2.
+  Value containerOf(Value code, InterpKind kind) {
+    if (kind != InterpKind::F4_E2M1)
       return code;
     return arith::ShLIOp::create(b, loc, code, int32(2));
   }
 
-  /// The exact f32 value of `code` (matrixCode's): cvt.rn.f16x2 of the
-  /// 8-, 6- or 4-bit pair (fp6/fp4 on sm_100a/sm_120a), then widened.
-  Value decodeMatrixCode(Value code) {
-    InterpKind kind = plan.matrixKind;
+  /// The exact f32 value of `code` (a `kind` code in the low bits of an
+  /// i32): cvt.rn.f16x2 of the 8-, 6- or 4-bit pair (fp6/fp4 on
+  /// sm_100a/sm_120a), then widened.
+  Value decodeCode(Value code, InterpKind kind) {
     if (kind == InterpKind::F8_E4M3 || kind == InterpKind::F8_E5M2)
       return decodeF8(code, kind == InterpKind::F8_E5M2);
     auto halfType = VectorType::get({2}, b.getF16Type());
@@ -672,26 +681,46 @@ private:
     return arith::ExtFOp::create(b, loc, f32(), half);
   }
 
-  /// Input element `i` read as the input's 8-bit float (DXIL: round to
-  /// nearest even, finite values beyond the range saturate, infinities
-  /// saturate for E4M3, which has none, and stay for E5M2), in the low byte
-  /// of an i32. cvt.rn.satfinite.{e4m3,e5m2}x2.f32 of the value twice (so
-  /// the byte order does not matter); it saturates infinities, so an E5M2
-  /// infinity is put back.
-  Value inputByteF8(int64_t i) {
+  /// Input element `i` read as the input's 8-, 6- or 4-bit float (DXIL:
+  /// round to nearest even, finite values beyond the range saturate,
+  /// infinities saturate where the type has none and stay for E5M2; NaN is
+  /// E4M3's NaN, E5M2's with its sign, +MAX_NORM for fp6/fp4), as its code
+  /// in the low bits of an i32. cvt.rn.satfinite.{e4m3,e5m2}x2.f32 of the
+  /// value twice (so the byte order does not matter); it saturates
+  /// infinities, so an E5M2 infinity is put back. fp6/fp4:
+  /// cvt.rn.satfinite.{e2m3,e3m2,e2m1}x2.f32, which gives +MAX_NORM for NaN
+  /// as the DXIL rule does (NumericsToNVVM's coopvec.convert relies on it
+  /// too).
+  Value inputCode(int64_t i) {
     Value x = vector::ExtractOp::create(b, loc, op.getInput(), i);
     if (!plan.inputElement.isF32())
       x = arith::ExtFOp::create(b, loc, f32(), x);
-    Value pair =
-        LLVM::CallIntrinsicOp::create(
-            b, loc, i16(),
-            b.getStringAttr(plan.inputE5M2 ? "llvm.nvvm.ff.to.e5m2x2.rn"
-                                           : "llvm.nvvm.ff.to.e4m3x2.rn"),
-            ValueRange{x, x})
-            .getResult(0);
+    bool inputE5M2 = plan.inputKind == InterpKind::F8_E5M2;
+    if (plan.inputKind == InterpKind::F4_E2M1) {
+      Value pair = NVVM::ConvertF32x2ToF4x2Op::create(
+          b, loc, i8(), x, x, b.getBoolAttr(false),
+          TypeAttr::get(b.getType<Float4E2M1FNType>()));
+      return arith::AndIOp::create(
+          b, loc, arith::ExtUIOp::create(b, loc, i32(), pair), int32(15));
+    }
+    if (isFp6(plan.inputKind)) {
+      Type element = plan.inputKind == InterpKind::F6_E2M3
+                         ? Type(b.getType<Float6E2M3FNType>())
+                         : Type(b.getType<Float6E3M2FNType>());
+      Value pair = NVVM::ConvertF32x2ToF6x2Op::create(
+          b, loc, i16(), x, x, b.getBoolAttr(false), TypeAttr::get(element));
+      return arith::AndIOp::create(
+          b, loc, arith::ExtUIOp::create(b, loc, i32(), pair), int32(0x3f));
+    }
+    Value pair = LLVM::CallIntrinsicOp::create(
+                     b, loc, i16(),
+                     b.getStringAttr(inputE5M2 ? "llvm.nvvm.ff.to.e5m2x2.rn"
+                                               : "llvm.nvvm.ff.to.e4m3x2.rn"),
+                     ValueRange{x, x})
+                     .getResult(0);
     Value byte = arith::AndIOp::create(
         b, loc, arith::ExtUIOp::create(b, loc, i32(), pair), int32(255));
-    if (!plan.inputE5M2)
+    if (!inputE5M2)
       return byte;
     Value bits = arith::BitcastOp::create(b, loc, i32(), x);
     Value isInf = arith::CmpIOp::create(
@@ -713,7 +742,7 @@ private:
   Value inputValue(int64_t i) {
     Value input = op.getInput();
     if (plan.family == Family::F8)
-      return decodeF8(inputByteF8(i), plan.inputE5M2);
+      return decodeCode(inputCode(i), plan.inputKind);
     if (plan.family == Family::F32) {
       // The f32 of the input read as F32 (f16 elements exactly) or as F16
       // (f32 elements rounded by the DXIL rule first).
@@ -941,11 +970,10 @@ private:
         int64_t i = w * 4 + e;
         if (i >= plan.k)
           break;
-        Value byte =
-            plan.family == Family::F8
-                ? inputByteF8(i)
-                : Value(arith::AndIOp::create(b, loc, inputValue(i),
-                                              int32(255)));
+        Value byte = plan.family == Family::F8
+                         ? containerOf(inputCode(i), plan.inputKind)
+                         : Value(arith::AndIOp::create(b, loc, inputValue(i),
+                                                       int32(255)));
         word = arith::OrIOp::create(
             b, loc, word, arith::ShLIOp::create(b, loc, byte, int32(8 * e)));
       }
@@ -995,7 +1023,8 @@ private:
       Value colClamped = arith::MinUIOp::create(b, loc, col, index(plan.k - 1));
       Value extended;
       if (plan.family == Family::F8) {
-        extended = containerOf(matrixCode(weights, rowClamped, colClamped));
+        extended = containerOf(matrixCode(weights, rowClamped, colClamped),
+                               plan.matrixKind);
       } else {
         Value raw = memref::LoadOp::create(
             b, loc, weights,
@@ -1044,7 +1073,7 @@ private:
       // selector 0: lane 4g gives row g's scale, lane 4g + 1 row g + 8's)
       // and B's scales 1.0 (0x7F in every lane: the inputs are not scaled).
       StringRef matrix = f8f6f4Name(plan.matrixKind);
-      StringRef input = plan.inputE5M2 ? "e5m2" : "e4m3";
+      StringRef input = f8f6f4Name(plan.inputKind);
       SmallVector<Value> operands(a);
       llvm::append_range(operands, bWords);
       llvm::append_range(operands, c);
@@ -1058,7 +1087,9 @@ private:
         llvm::append_range(operands, ValueRange{scaleA, zero16, zero16,
                                                 int32(0x7f), zero16, zero16});
       } else if (isFp6(plan.matrixKind) ||
-                 plan.matrixKind == InterpKind::F4_E2M1) {
+                 plan.matrixKind == InterpKind::F4_E2M1 ||
+                 isFp6(plan.inputKind) ||
+                 plan.inputKind == InterpKind::F4_E2M1) {
         name = ("llvm.nvvm.mma.m16n8k32.row.col.kind.f8f6f4.f32." + matrix +
                 "." + input + ".f32")
                    .str();

@@ -1,5 +1,5 @@
-// fp6/fp4 matrices and block-scaled ones (MX, NVFP4) read by 8-bit float
-// inputs. On sm_120a the warp's step is mma.sync kind::f8f6f4 (fp6 in the low
+// fp6/fp4 matrices and block-scaled ones (MX, NVFP4) read by 8-, 6- and 4-bit
+// float inputs. On sm_120a the warp's step is mma.sync kind::f8f6f4 (fp6 in the low
 // six bits of each 8-bit container, fp4 in bits 5..2) and, for UE8M0 scales
 // per 32 elements, kind::mxf8f6f4 block_scale scale_vec::1X (this lane's A
 // scale byte, B scales 0x7F = 1.0). The per-lane path decodes with
@@ -39,8 +39,8 @@
 // CHECK-LABEL: gpu.func @mxfp8
 // CHECK: llvm.call_intrinsic "llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x.f32.e5m2.e4m3.f32.ue8m0"
 
-// 16-element blocks (NVFP4's UE4M3 scales, UE8M0 x 16) need fp4 inputs on
-// tensor cores (kind::mxf4nvf4, m16n8k64): per lane only. A UE4M3 scale is the
+// 16-element blocks (NVFP4's UE4M3 scales, UE8M0 x 16): per lane only (the
+// m16n8k64 kind::mxf4nvf4 forms are not emitted). A UE4M3 scale is the
 // E4M3 value of its low seven bits.
 // CHECK-LABEL: gpu.func @nvfp4
 // CHECK-NOT: mma
@@ -52,6 +52,18 @@
 // CHECK: arith.constant 2143289344 : i32
 // CHECK-NOT: mma
 // CHECK: gpu.return
+
+// fp6/fp4 inputs: cvt.rn.satfinite.{e2m3,e3m2,e2m1}x2.f32 (+MAX_NORM for NaN,
+// as the DXIL rule), fp6 codes in the low six bits of each B byte, fp4 codes
+// in bits 5..2.
+// CHECK-LABEL: gpu.func @fp6_inputs
+// CHECK: nvvm.convert.f32x2.to.f6x2 %{{.*}} : i16(f6E2M3FN)
+// CHECK: arith.andi %{{.*}}, %c63_i32{{(_[0-9]+)?}} : i32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.mma.m16n8k32.row.col.kind.f8f6f4.f32.e4m3.e2m3.f32"
+// CHECK-LABEL: gpu.func @fp4_inputs_mxfp6
+// CHECK: %[[IN:.*]] = arith.andi %{{.*}}, %c15_i32{{(_[0-9]+)?}} : i32
+// CHECK: arith.shli %[[IN]], %c2_i32{{(_[0-9]+)?}} : i32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x.f32.e3m2.e2m1.f32.ue8m0"
 
 // SM100A-NOT: mma
 // SM100A: nvvm.convert.f4x2.to.f16x2
@@ -70,3 +82,7 @@
 // PTX: cvt.rn.f16x2.e2m3x2
 // PTX: mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e2m1.e4m3.f32.ue8m0
 // PTX: mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e5m2.e4m3.f32.ue8m0
+// PTX: cvt.rn.satfinite.e2m3x2.f32
+// PTX: mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e2m3.f32
+// PTX: cvt.rn.satfinite.e2m1x2.f32
+// PTX: mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e3m2.e2m1.f32.ue8m0

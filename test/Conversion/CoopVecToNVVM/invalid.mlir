@@ -199,7 +199,7 @@ module attributes {gpu.container_module} {
     gpu.func @f8_input(%x: vector<32xf16>, %w: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 32 : index
-      // expected-error@+1 {{an F8_E4M3 matrix takes F8_E4M3/F8_E5M2 inputs of f16 or f32 elements here}}
+      // expected-error@+1 {{an F8_E4M3 matrix takes F8_E4M3/F8_E5M2/F6_E2M3/F6_E3M2/F4_E2M1 inputs of f16 or f32 elements here}}
       %r = coopvec.matvec %x as F16, %w[%c0] matrix<F8_E4M3, 16x32, RowMajor> stride %s
              : vector<32xf16>, memref<?xi8> -> vector<16xf32>
       gpu.return
@@ -308,6 +308,37 @@ module attributes {gpu.container_module} {
       // expected-error@+1 {{'coopvec.mlp' op is not supported by convert-coopvec-to-nvvm: BF16 layers (only F32, F16 and I8 networks are expanded into matvecs)}}
       coopvec.mlp %x layers [%w[%c0] matrix<BF16, 16x32, RowMajor> stride %c64 relu]
         into %y : memref<4x32xf32>, memref<4x16xf32>, memref<?xi8>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @fp4_inputs_before_blackwell(%x: vector<32xf32>, %w: memref<?xi8>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 32 : index
+      // expected-error@+1 {{F4_E2M1 inputs need sm_100a or sm_120a (cvt.rn.satfinite.e2m1x2.f32), not sm_89}}
+      %r = coopvec.matvec %x as F4_E2M1, %w[%c0] matrix<F8_E4M3, 16x32, RowMajor> stride %s
+             : vector<32xf32>, memref<?xi8> -> vector<16xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @scales_buffer(%x: vector<32xf32>, %w: memref<?xi8>, %sc: memref<?xi8, strided<[2]>>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 32 : index
+      // expected-error@+1 {{the scales buffer must be a 1-D i8 memref with the identity layout}}
+      %r = coopvec.matvec %x as F8_E4M3, %w[%c0] matrix<F8_E4M3, 16x32, RowMajor, scale f8E8M0FNU block 32>
+             stride %s scales %sc[%c0] : memref<?xi8, strided<[2]>>
+             : vector<32xf32>, memref<?xi8> -> vector<16xf32>
       gpu.return
     }
   }

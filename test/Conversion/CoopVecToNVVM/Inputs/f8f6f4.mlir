@@ -1,5 +1,6 @@
-// fp6/fp4 matrices (kind::f8f6f4) and MX block-scaled ones (kind::mxf8f6f4,
-// UE8M0 scales per 32 elements along K) read by 8-bit float inputs.
+// fp6/fp4 matrices (kind::f8f6f4) and block-scaled ones (MX: kind::mxf8f6f4,
+// UE8M0 scales per 32 elements along K; NVFP4 and UE8M0 x 16 per lane) read
+// by 8-, 6- and 4-bit float inputs.
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @fp4(%x: vector<48xf32>, %w: memref<?xi8>, %y: memref<?xf32>) kernel {
@@ -61,6 +62,23 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %s = arith.constant 16 : index
       %r = coopvec.matvec %x as F8_E5M2, %w[%c0] matrix<F4_E2M1, 16x32, RowMajor, scale f8E8M0FNU block 16>
+             stride %s scales %sc[%c0] : memref<?xi8>
+             : vector<32xf32>, memref<?xi8> -> vector<16xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<16xf32>
+      gpu.return
+    }
+    gpu.func @fp6_inputs(%x: vector<32xf32>, %w: memref<?xi8>, %y: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 32 : index
+      %r = coopvec.matvec %x as F6_E2M3, %w[%c0] matrix<F8_E4M3, 16x32, RowMajor> stride %s
+             : vector<32xf32>, memref<?xi8> -> vector<16xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<16xf32>
+      gpu.return
+    }
+    gpu.func @fp4_inputs_mxfp6(%x: vector<32xf32>, %w: memref<?xi8>, %sc: memref<?xi8>, %y: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 32 : index
+      %r = coopvec.matvec %x as F4_E2M1, %w[%c0] matrix<F6_E3M2, 16x32, RowMajor, scale f8E8M0FNU block 32>
              stride %s scales %sc[%c0] : memref<?xi8>
              : vector<32xf32>, memref<?xi8> -> vector<16xf32>
       vector.store %r, %y[%c0] : memref<?xf32>, vector<16xf32>
