@@ -73,6 +73,14 @@ CASES = [
          layout="ColumnMajor", inp=("F8_E4M3", "f32"), out="f32", bias=None),
     dict(name="f8_e4m3_e5m2_odd", mat="F8_E4M3", m=19, k=37, layout="RowMajor",
          inp=("F8_E5M2", "f32"), out="f32", bias="F32"),
+    # MXFP8: UE8M0 scales per 32 elements along K (a partial last block),
+    # kept in the bias buffer after the bias. Per lane before sm_120a (both
+    # variants), kind::mxf8f6f4.block_scale on sm_120a.
+    dict(name="mx_e5m2_e4m3", mat="F8_E5M2", m=32, k=72, layout="RowMajor",
+         inp=("F8_E4M3", "f16"), out="f32", bias="F32", scales=True),
+    dict(name="mx_e4m3_e5m2_cm", mat="F8_E4M3", m=24, k=64,
+         layout="ColumnMajor", inp=("F8_E5M2", "f32"), out="f32", bias=None,
+         scales=True),
     # Benchmarked (--bench) at BENCH_N threads against cuBLASLt.
     dict(name="bench_f16_64x64", mat="F16", m=64, k=64, layout="RowMajor",
          inp=("F16", "f16"), out="f16", bias=None, bench=True),
@@ -132,6 +140,19 @@ def matrix_bytes(c):
     return (major * stride_bytes(c) + 127) // 128 * 128
 
 
+def bias_bytes(c):
+    """The bias's bytes in the bias buffer (64 when there is none), where
+    a block-scaled case's scales start."""
+    if not c.get("bias"):
+        return 64
+    size = c["m"] * np.dtype(BIAS_DTYPE[c["bias"]]).itemsize
+    return (size + 63) // 64 * 64
+
+
+def scale_blocks(c):
+    return (c["k"] + 31) // 32
+
+
 def matvec_text(c, x, off):
     vin = "vector<%dx%s>" % (input_count(c), c["inp"][1])
     vout = "vector<%dx%s>" % (c["m"], c["out"])
@@ -139,10 +160,14 @@ def matvec_text(c, x, off):
     ures = " unsigned_result" if c.get("unsigned_result") else ""
     types = "%s, memref<?xi8>%s -> %s" % (
         vin, ", memref<?xi8>" if c.get("bias") else "", vout)
-    return ("%%r = coopvec.matvec %s%s as %s, %%w[%s] matrix<%s, %dx%d, %s> "
-            "stride %%stride%s%s : %s" % (
+    scale, scales = "", ""
+    if c.get("scales"):
+        scale = ", scale f8E8M0FNU block 32"
+        scales = " scales %b[%soff] : memref<?xi8>"
+    return ("%%r = coopvec.matvec %s%s as %s, %%w[%s] matrix<%s, %dx%d, %s%s> "
+            "stride %%stride%s%s%s : %s" % (
                 x, "", c["inp"][0], off, c["mat"], c["m"], c["k"],
-                c["layout"], bias, ures, types))
+                c["layout"], scale, scales, bias, ures, types))
 
 
 def vector_alignment(count, dtype):
@@ -165,6 +190,7 @@ def body(c, t, device=False):
         "%%kin = arith.constant %d : index" % kin,
         "%%mo = arith.constant %d : index" % m,
         "%%stride = arith.constant %d : index" % stride_bytes(c),
+        "%%soff = arith.constant %d : index" % bias_bytes(c),
         "%%xb = arith.muli %s, %%kin : index" % t,
         "%%xv = vector.load %%x[%%xb]%s : memref<?x%s>, vector<%dx%s>" % (
             xalign, c["inp"][1], kin, c["inp"][1]),
@@ -276,6 +302,14 @@ def draw(c, rng):
             bv = rng.integers(max(info.min, -2**20), min(info.max, 2**20), m).astype(bd)
         bias = np.zeros((bv.nbytes + 63) // 64 * 64, np.uint8)
         bias[:bv.nbytes] = bv.view(np.uint8)
+    if c.get("scales"):
+        # 2^-8 .. 2^8, and 2^-127 (code 0: an f32 subnormal) and 2^40
+        # once each (2^127 would overflow the products to infinities and
+        # their sums to NaNs, whose bits differ between CPU and GPU).
+        sc = rng.integers(119, 136, (m, scale_blocks(c))).astype(np.uint8)
+        sc[0, 0], sc[1, -1] = 0, 167
+        bias = np.concatenate([bias, sc.reshape(-1),
+                               np.zeros(64, np.uint8)])
     return x.reshape(-1), wbytes, bias
 
 
@@ -381,9 +415,10 @@ def prepare_aot(args, run):
         print("prepared aot/" + name)
 
 
-def abs_products(c, x, w):
-    """sum_k |w x| per (thread, row) of an F16 or F8 matrix, in float64
-    (an F8 input counted as |x| (1 + 2^-3), above its rounded value)."""
+def abs_products(c, x, w, b):
+    """sum_k |w x| per (thread, row) of an F16 or F8 matrix (times its
+    block scales, read from the bias buffer `b`), in float64 (an F8 input
+    counted as |x| (1 + 2^-3), above its rounded value)."""
     m, k, stride = c["m"], c["k"], stride_bytes(c)
     copies = 2 if c.get("differ") else 1
     mats = []
@@ -398,8 +433,14 @@ def abs_products(c, x, w):
             rows = np.stack([decode_f8(raw[r * stride: r * stride + minor],
                                        c["mat"] == "F8_E5M2")
                              for r in range(major)])
-        mats.append(np.abs(rows if c["layout"] == "RowMajor" else rows.T)
-                    .astype(np.float64))
+        mat = np.abs(rows if c["layout"] == "RowMajor" else rows.T) \
+            .astype(np.float64)
+        if c.get("scales"):
+            codes = b[bias_bytes(c): bias_bytes(c) + m * scale_blocks(c)]
+            scales = np.ldexp(1.0, codes.astype(np.int64) - 127) \
+                .reshape(m, -1)
+            mat = mat * np.repeat(scales, 32, axis=1)[:, :k]
+        mats.append(mat)
     # f32 inputs are read as F16 saturating (70000 -> 65504).
     if c["inp"][0].startswith("F8"):
         xs = np.abs(x.reshape(c["n"], -1).astype(np.float64)) * 1.125
@@ -464,7 +505,8 @@ def run(args):
             ulp16 = np.spacing(np.abs(e64).astype(np.float16)).astype(np.float64) \
                 if c["out"] == "f16" else 0.0
             bound = 2 * c["k"] * 2.0**-24 * abs_products(
-                c, np.load(d + ".x.npy"), np.load(d + ".w.npy")) + ulp16
+                c, np.load(d + ".x.npy"), np.load(d + ".w.npy"),
+                np.load(d + ".b.npy")) + ulp16
             # Non-finite results (an E5M2 infinity in, a NaN from inf x 0)
             # must be the same; an infinite input leaves its bound infinite.
             bound = np.nan_to_num(bound, nan=np.inf)

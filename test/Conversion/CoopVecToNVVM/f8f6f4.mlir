@@ -8,6 +8,9 @@
 // mma.sync has no kind::f8f6f4 (llc cannot select it), only the per-lane path.
 // RUN: coopvec-opt %S/Inputs/f8f6f4.mlir --convert-coopvec-to-nvvm=chip=sm_120a | FileCheck %s
 // RUN: coopvec-opt %S/Inputs/f8f6f4.mlir --convert-coopvec-to-nvvm=chip=sm_100a | FileCheck %s --check-prefix=SM100A
+// Before sm_120a a block-scaled fp8 matrix (the sm_89/sm_90 profiles list
+// block_scale) is multiplied per lane: no mma in the kernel.
+// RUN: coopvec-opt %S/Inputs/mxfp8.mlir --convert-coopvec-to-nvvm=chip=sm_90 | FileCheck %s --check-prefix=SM90
 // RUN: coopvec-opt %S/Inputs/f8f6f4.mlir --coopvec-nvvm-pipeline="chip=sm_120a format=isa" \
 // RUN:   | sed -e 's/\\0A/\n/g' -e 's/\\09/ /g' | FileCheck %s --check-prefix=PTX
 
@@ -72,6 +75,13 @@
 // SM100A-NOT: mma
 // SM100A: nvvm.convert.f6x2.to.f16x2 %{{.*}} : vector<2xi8>(f6E2M3FN)
 // SM100A-NOT: mma
+
+// SM90-LABEL: gpu.func @mxfp8
+// SM90-NOT: mma
+// SM90: arith.constant 2143289344 : i32
+// SM90: llvm.call_intrinsic "llvm.nvvm.e5m2x2.to.f16x2.rn"
+// SM90-NOT: mma
+// SM90: gpu.return
 
 // PTX: .target sm_120a
 // PTX: mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e4m3.f32

@@ -158,10 +158,12 @@ constexpr StringRef kSm80Features[] = {
     "mma.tf32"};
 // MX block quantization with fp8 elements needs only the fp8 cvt: the UE8M0
 // scales are integer arithmetic (convert-coopvec-to-nvvm), so sm_89 lists
-// "mx" and "e8m0"; fp6/fp4 elements still need those features.
+// "mx" and "e8m0"; fp6/fp4 elements still need those features. For the same
+// reason it lists "block_scale": a block-scaled fp8 matrix is multiplied per
+// lane (each element times 2^(s-127); no mma.block_scale before sm_120a).
 constexpr StringRef kSm89Features[] = {
-    "mma.sync", "batch_matvec", "mlp", "convert", "pack", "bf16", "tf32",
-    "mma.tf32", "fp8", "mx", "e8m0"};
+    "mma.sync", "batch_matvec", "mlp", "convert", "pack", "bf16",
+    "tf32",     "mma.tf32",     "fp8", "mx",      "e8m0", "block_scale"};
 constexpr StringRef kSm100aFeatures[] = {
     "mma.sync", "tcgen05", "mma.f8f6f4", "block_scale", "mma.block_scale",
     "mma.block_scale.mxf8f6f4", "mma.block_scale.mxf4",

@@ -47,11 +47,13 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
       `tcgen05` tiles 128x256xK / 64x8xK for f16 and `kind::f8f6f4`;
       `sm_120a` `mma.sync` `kind::f8f6f4` 16x8x32 (mixed e4m3, e5m2, e3m2,
       e2m3, e2m1, f16/f32 accumulators). tf32 (`mma.tf32`, 16x8x8, 16x8x4)
-      and the block-scaled kinds (`mma.block_scale.mxf8f6f4` 16x8x32,
-      `.mxf4`/`.mxf4nvf4` 16x8x64 on `sm_100a`/`sm_120a`) are features until
-      the IR has a tf32 interpretation and scale operands. Features
-      `batch_matvec mlp convert pack bf16 tf32`, `fp8` from `sm_89`,
-      `mx fp6 fp4 e8m0` on `sm_100a`/`sm_120a`. Accumulation: outer products
+      is a feature until the IR has a tf32 interpretation; so are the
+      block-scaled kinds (`mma.block_scale.mxf8f6f4` 16x8x32, which
+      convert-coopvec-to-nvvm emits on `sm_120a`, and `.mxf4`/`.mxf4nvf4`
+      16x8x64 on `sm_100a`/`sm_120a`). Features
+      `batch_matvec mlp convert pack bf16 tf32`, `fp8 mx e8m0 block_scale`
+      from `sm_89` (block-scaled fp8 matrices are multiplied per lane there),
+      `fp6 fp4` on `sm_100a`/`sm_120a`. Accumulation: outer products
       of f16 into F16/F32 and f32 into F32; vector accumulation of f16, f32,
       i32 (`red.global.add`). Base `sm_90` has no `wgmma` (that needs
       `sm_90a`).
