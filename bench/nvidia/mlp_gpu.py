@@ -280,12 +280,12 @@ def run(args):
             np.save(os.path.join(args.save, "gpu_frame%s.npy" % (
                 "_f16" if variant.endswith("_f16") else "_i8")), got)
     if args.bench:
-        bench(cp, d, x, launch)
+        bench(cp, d, x, launch, meta["input_scale"])
     print("%d failures" % failures)
     return int(failures != 0)
 
 
-def bench(cp, d, x, launch):
+def bench(cp, d, x, launch, qs):
     import torch
 
     pixels = FULL[0] * FULL[1]
@@ -330,8 +330,6 @@ def bench(cp, d, x, launch):
         sl[:m] = sq[256 * l: 256 * l + 4 * m].view(np.float32)
         biases.append(torch.as_tensor(bl, device="cuda"))
         scales.append(torch.as_tensor(sl, device="cuda"))
-    with open(os.path.join(d, "frame.json")) as f:
-        qs = json.load(f)["input_scale"]
     x16 = torch.zeros((pixels, 16), device="cuda")
     x16[:, :12] = tx
 

@@ -590,9 +590,9 @@ private:
     return arith::ExtFOp::create(b, loc, f32(), half);
   }
 
-  /// The UE8M0 scale byte of matrix row `row` and K block `block` (index
-  /// values) as an i32: byte row * scalesPerRow + block after the scale
-  /// offset.
+  /// The scale byte (UE8M0 or UE4M3) of matrix row `row` and K block
+  /// `block` (index values) as an i32: byte row * scalesPerRow + block after
+  /// the scale offset.
   Value scaleByte(Value row, Value block) {
     Value at = arith::AddIOp::create(
         b, loc, op.getScalesOffset(),
