@@ -505,8 +505,8 @@ private:
       return arith::ExtFOp::create(b, loc, f32(), h);
     }
     if (plan.family == Family::F8) {
-      Value value =
-          decodeCode(matrixCode(view16or8, row, col), plan.matrixKind);
+      Value value = decodeCode(matrixCode(view16or8, row, col),
+                               op.getMatrixDesc().getInterpretation());
       if (!plan.blockScaled)
         return value;
       // Exact: a power of two times at most four significant bits (an
@@ -563,28 +563,27 @@ private:
     return arith::ShLIOp::create(b, loc, code, int32(2));
   }
 
-  /// The exact f32 value of `code` (a `kind` code in the low bits of an
+  /// The exact f32 value of `code` (an `interp` code in the low bits of an
   /// i32): cvt.rn.f16x2 of the 8-, 6- or 4-bit pair (fp6/fp4 on
   /// sm_100a/sm_120a), then widened.
-  Value decodeCode(Value code, InterpKind kind) {
+  Value decodeCode(Value code, InterpretationAttr interp) {
+    InterpKind kind = interp.getKind();
     if (kind == InterpKind::F8_E4M3 || kind == InterpKind::F8_E5M2)
       return decodeF8(code, kind == InterpKind::F8_E5M2);
     auto halfType = VectorType::get({2}, b.getF16Type());
+    TypeAttr element = TypeAttr::get(interp.getElementType());
     Value halves;
     if (kind == InterpKind::F4_E2M1) {
       halves = NVVM::ConvertF4x2ToF16x2Op::create(
           b, loc, halfType, arith::TruncIOp::create(b, loc, i8(), code),
-          b.getBoolAttr(false), TypeAttr::get(b.getType<Float4E2M1FNType>()));
+          b.getBoolAttr(false), element);
     } else {
       Value byte = arith::TruncIOp::create(b, loc, i8(), code);
-      Type element = kind == InterpKind::F6_E2M3
-                         ? Type(b.getType<Float6E2M3FNType>())
-                         : Type(b.getType<Float6E3M2FNType>());
       halves = NVVM::ConvertF6x2ToF16x2Op::create(
           b, loc, halfType,
           vector::FromElementsOp::create(b, loc, VectorType::get({2}, i8()),
                                          ValueRange{byte, byte}),
-          b.getBoolAttr(false), TypeAttr::get(element));
+          b.getBoolAttr(false), element);
     }
     Value half = vector::ExtractOp::create(b, loc, halves, 0);
     return arith::ExtFOp::create(b, loc, f32(), half);
@@ -615,22 +614,21 @@ private:
     if (cached && *cached)
       return *cached;
     Value s = scaleByte(row, block);
+    Value value;
     if (plan.scaleUE4M3) {
-      Value value = decodeF8(arith::AndIOp::create(b, loc, s, int32(0x7f)),
-                             /*e5m2=*/false);
-      if (cached)
-        *cached = value;
-      return value;
+      value = decodeF8(arith::AndIOp::create(b, loc, s, int32(0x7f)),
+                       /*e5m2=*/false);
+    } else {
+      auto is = [&](int64_t v) {
+        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s,
+                                     int32(v));
+      };
+      Value bits =
+          arith::SelectOp::create(b, loc, is(0), int32(0x00400000),
+                                  arith::ShLIOp::create(b, loc, s, int32(23)));
+      bits = arith::SelectOp::create(b, loc, is(255), int32(0x7fc00000), bits);
+      value = arith::BitcastOp::create(b, loc, f32(), bits);
     }
-    auto is = [&](int64_t v) {
-      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, s,
-                                   int32(v));
-    };
-    Value bits =
-        arith::SelectOp::create(b, loc, is(0), int32(0x00400000),
-                                arith::ShLIOp::create(b, loc, s, int32(23)));
-    bits = arith::SelectOp::create(b, loc, is(255), int32(0x7fc00000), bits);
-    Value value = arith::BitcastOp::create(b, loc, f32(), bits);
     if (cached)
       *cached = value;
     return value;
@@ -696,19 +694,16 @@ private:
     if (!plan.inputElement.isF32())
       x = arith::ExtFOp::create(b, loc, f32(), x);
     bool inputE5M2 = plan.inputKind == InterpKind::F8_E5M2;
+    TypeAttr element = TypeAttr::get(op.getInputInterp().getElementType());
     if (plan.inputKind == InterpKind::F4_E2M1) {
       Value pair = NVVM::ConvertF32x2ToF4x2Op::create(
-          b, loc, i8(), x, x, b.getBoolAttr(false),
-          TypeAttr::get(b.getType<Float4E2M1FNType>()));
+          b, loc, i8(), x, x, b.getBoolAttr(false), element);
       return arith::AndIOp::create(
           b, loc, arith::ExtUIOp::create(b, loc, i32(), pair), int32(15));
     }
     if (isFp6(plan.inputKind)) {
-      Type element = plan.inputKind == InterpKind::F6_E2M3
-                         ? Type(b.getType<Float6E2M3FNType>())
-                         : Type(b.getType<Float6E3M2FNType>());
       Value pair = NVVM::ConvertF32x2ToF6x2Op::create(
-          b, loc, i16(), x, x, b.getBoolAttr(false), TypeAttr::get(element));
+          b, loc, i16(), x, x, b.getBoolAttr(false), element);
       return arith::AndIOp::create(
           b, loc, arith::ExtUIOp::create(b, loc, i32(), pair), int32(0x3f));
     }
@@ -742,7 +737,7 @@ private:
   Value inputValue(int64_t i) {
     Value input = op.getInput();
     if (plan.family == Family::F8)
-      return decodeCode(inputCode(i), plan.inputKind);
+      return decodeCode(inputCode(i), op.getInputInterp());
     if (plan.family == Family::F32) {
       // The f32 of the input read as F32 (f16 elements exactly) or as F16
       // (f32 elements rounded by the DXIL rule first).
