@@ -3,10 +3,12 @@
 // The byte offset of a stored element in the InferencingOptimal and
 // TrainingOptimal layouts, as index arithmetic of a lowering's builder, for
 // lowerings that read the matrix element by element in generated code (the
-// RISC-V packers, the Vulkan shaders). The formulas are Layout.h's (the CPU
-// runtime computes them in lib/Runtime/Layout/LayoutMath.h, which generated
-// code cannot call): 8-row panels of column groups (pairs of 8-bit
-// elements, single wider ones), and 8 x 8 tiles stored column by column.
+// RISC-V packers, the Vulkan shaders, the NVIDIA kernels); and, in arith,
+// the byte of a matrix element in any layout (matrixElementByte). The formulas
+// are Layout.h's (the CPU runtime computes them in
+// lib/Runtime/Layout/LayoutMath.h, which generated code cannot call): 8-row
+// panels of column groups (pairs of 8-bit elements, single wider ones), and 8 x
+// 8 tiles stored column by column.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,8 @@
 #define LINALGCOOP_CONVERSION_OPTIMALLAYOUT_H
 
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecAttrs.h"
+
+#include "mlir/IR/Builders.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -54,6 +58,31 @@ V optimalLayoutOffset(B &c, MatrixLayout layout, int64_t storedCols,
   return c.add(c.mul(c.add(c.mul(rp, c.c(tileCols)), sp), c.c(64 * elemSize)),
                c.mul(c.add(c.mul(si, c.c(kPanelRows)), ri), c.c(elemSize)));
 }
+
+/// optimalLayoutOffset's builder for arith index arithmetic.
+struct IndexArith {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v);
+  Value add(Value x, Value y);
+  Value mul(Value x, Value y);
+  Value div(Value x, Value y);
+  Value rem(Value x, Value y);
+};
+
+/// Byte index of element (row, col) of `bytes` bytes of the (logical) M x
+/// K matrix `desc` at byte `offset` (with `stride` in the strided layouts);
+/// with `nibbles` (4-bit elements), of the byte of its stored column pair.
+Value matrixElementByte(OpBuilder &b, Location loc, MatrixDescAttr desc,
+                        Value offset, Value stride, Value row, Value col,
+                        unsigned bytes, bool nibbles);
+
+/// The byte `byte` (an i32) of the 4-bit element (row, col) of `desc`
+/// shifted so that the element is its low nibble (the even stored column
+/// is the low one); an even column's neighbour stays above it, so a reader
+/// of more than the low four bits masks them.
+Value storedNibble(OpBuilder &b, Location loc, MatrixDescAttr desc, Value byte,
+                   Value row, Value col);
 
 } // namespace mlir::coopvec
 

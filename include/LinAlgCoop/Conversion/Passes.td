@@ -414,8 +414,14 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
     exact in `f32`: UE8M0 `2^(s-127)`, NaN for 0xFF; UE4M3 the E4M3 value,
     NaN for 0x7F); 16-element blocks (NVFP4, UE8M0 x 16 over `F4_E2M1`) take
     the per-lane path (their tensor-core forms, `kind::mxf4nvf4` `m16n8k64`
-    fp4 x fp4, are not emitted yet); `RowMajor` and `ColumnMajor` matrices
-    in a `memref<?xi8>` with the identity layout.
+    fp4 x fp4, are not emitted yet). Matrices in every layout, in a
+    `memref<?xi8>` with the identity layout: `RowMajor`/`ColumnMajor` with
+    the op's stride, and the optimal layouts (plain or transposed) at the
+    byte offsets of `LinAlgCoop/Runtime/Layout.h`, computed in the kernel
+    (`LinAlgCoop/Conversion/OptimalLayout.h`, shared with the Vulkan
+    shaders), so a matrix the CPU runtime converted runs unchanged. Only
+    row-major rows of whole 32-bit words are read a word at a time; the
+    other layouts build the tensor-core fragments element by element.
 
     `coopvec.batch_matvec` and `coopvec.mlp` in a `gpu.func` mean what
     they mean anywhere: the thread runs them on every row of its batch (as
@@ -444,9 +450,9 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
     results (a 19-bit builtin type with no LLVM type) and anything else are
     located errors.
 
-    Everything else (other interpretations, the optimal
-    layouts, block-scaled matrices, math fidelity, other coopvec ops, a
-    matvec or batch outside a `gpu.func`, M or K above 4096) is a located error, never an llc abort. Run
+    Everything else (other interpretations, block scales on other
+    matrices, math fidelity, other coopvec ops, a matvec or batch outside a
+    `gpu.func`, M or K above 4096) is a located error, never an llc abort. Run
     `coopvec-check-support{profile=<chip>}` first (the
     `coopvec-nvvm-pipeline` does) for what the SM itself lacks.
   }];

@@ -25,6 +25,7 @@
 
 #include "LinAlgCoop/Conversion/CoopVecToNVVM/CoopVecToNVVM.h"
 #include "LinAlgCoop/Conversion/DxilInputs.h"
+#include "LinAlgCoop/Conversion/OptimalLayout.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
 #include "LinAlgCoop/Dialect/CoopVec/Transforms/BatchesInKernels.h"
@@ -85,7 +86,9 @@ bool isFp6(InterpKind kind) {
 struct Plan {
   Family family;
   int64_t m, k;
-  bool columnMajor;
+  /// Row-major (not transposed): rows of whole 32-bit words along K can be
+  /// loaded a word at a time.
+  bool rowMajor;
   bool matrixUnsigned; ///< U8 matrix.
   bool matrixF16;      ///< F32 family: the matrix is F16 (else F32).
   /// F8 family: the matrix's element type (the input's is inputKind: both
@@ -165,12 +168,9 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
                        "lowering"),
            failure();
   MatrixDescAttr desc = op.getMatrixDesc();
-  if (desc.getLayout() != MatrixLayout::RowMajor &&
-      desc.getLayout() != MatrixLayout::ColumnMajor)
-    return unsupported("layout " + stringifyMatrixLayout(desc.getLayout()) +
-                       " (the NVIDIA optimal layouts are not defined yet; "
-                       "use RowMajor or ColumnMajor)"),
-           failure();
+  // Every layout: the optimal ones are coopvec's own (Layout.h), whose
+  // addresses the kernel computes as the CPU runtime and the Vulkan shaders
+  // do (OptimalLayout.h); the verifier gives the strided ones a stride.
   if (!isByteBuffer(op.getMatrix()) ||
       (op.getBias() && !isByteBuffer(op.getBias())))
     return unsupported("buffers must be 1-D i8 memrefs with the identity "
@@ -188,7 +188,7 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
   Plan plan;
   plan.m = desc.getRows();
   plan.k = desc.getCols();
-  plan.columnMajor = desc.getLayout() == MatrixLayout::ColumnMajor;
+  plan.rowMajor = desc.getLayout() == MatrixLayout::RowMajor;
   plan.inputKind = op.getInputInterp().getKind();
   plan.inputElementsUnsigned = op.getInputUnsigned();
   plan.inputElement = cast<VectorType>(op.getInput().getType()).getElementType();
@@ -482,15 +482,15 @@ private:
     return viewBytesAs(b, loc, buffer, element, bytes);
   }
 
-  /// Index (in `bytes`-sized elements) of stored element (row, col).
-  Value elementIndex(Value row, Value col, unsigned bytes) {
-    Value major = plan.columnMajor ? col : row;
-    Value minor = plan.columnMajor ? row : col;
-    Value start = arith::AddIOp::create(
-        b, loc, op.getMatrixOffset(),
-        arith::MulIOp::create(b, loc, major, op.getMatrixStride()));
-    return arith::AddIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, start, index(bytes)), minor);
+  /// Index (in `bytes`-sized elements) of element (row, col) of the
+  /// logical M x K matrix, in any layout; with `nibbles` (F4_E2M1), of the
+  /// byte of its stored column pair.
+  Value elementIndex(Value row, Value col, unsigned bytes,
+                     bool nibbles = false) {
+    Value at =
+        matrixElementByte(b, loc, op.getMatrixDesc(), op.getMatrixOffset(),
+                          op.getMatrixStride(), row, col, bytes, nibbles);
+    return bytes == 1 ? at : arith::DivUIOp::create(b, loc, at, index(bytes));
   }
 
   /// Matrix element (row, col) as f32 (F16, F8, F32) or its exact i32
@@ -534,21 +534,15 @@ private:
   /// bits (fp6: the upper two are ignored), or its nibble (fp4: the byte
   /// matrix of column pairs, the even column in the low nibble).
   Value matrixCode(Value bytes, Value row, Value col) {
-    auto byteAt = [&](Value column) {
-      return arith::ExtUIOp::create(
-          b, loc, i32(),
-          memref::LoadOp::create(b, loc, bytes, elementIndex(row, column, 1)));
-    };
-    if (plan.matrixKind == InterpKind::F4_E2M1) {
-      Value pair = arith::DivUIOp::create(b, loc, col, index(2));
-      Value shift = arith::ShLIOp::create(
-          b, loc, toI32(arith::RemUIOp::create(b, loc, col, index(2))),
-          int32(2));
+    bool nibbles = plan.matrixKind == InterpKind::F4_E2M1;
+    Value byte = arith::ExtUIOp::create(
+        b, loc, i32(),
+        memref::LoadOp::create(b, loc, bytes,
+                               elementIndex(row, col, 1, nibbles)));
+    if (nibbles)
       return arith::AndIOp::create(
-          b, loc, arith::ShRUIOp::create(b, loc, byteAt(pair), shift),
+          b, loc, storedNibble(b, loc, op.getMatrixDesc(), byte, row, col),
           int32(15));
-    }
-    Value byte = byteAt(col);
     return isFp6(plan.matrixKind)
                ? Value(arith::AndIOp::create(b, loc, byte, int32(0x3f)))
                : byte;
@@ -908,8 +902,9 @@ private:
     Value same = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
     for (Value v : SmallVector<Value>{pointer, op.getMatrixOffset(),
                                       op.getMatrixStride()}) {
-      if (matchPattern(v, m_Constant()))
-        continue; // the same in every lane
+      // No stride (optimal layouts), or one the same in every lane.
+      if (!v || matchPattern(v, m_Constant()))
+        continue;
       Value wide = arith::IndexCastUIOp::create(b, loc, i64(), v);
       Value lo = arith::TruncIOp::create(b, loc, i32(), wide);
       Value hi = arith::TruncIOp::create(
@@ -1166,7 +1161,7 @@ private:
     }
 
     bool wholeWords =
-        !plan.columnMajor && plan.k % plan.perWord() == 0 &&
+        plan.rowMajor && plan.k % plan.perWord() == 0 &&
         !(plan.family == Family::F8 && plan.matrixKind == InterpKind::F4_E2M1);
     Value wordView = wholeWords ? view(op.getMatrix(), i32(), 4) : Value();
     Value elementView =

@@ -60,20 +60,6 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @m {
-    gpu.func @optimal(%x: vector<8xf16>, %w: memref<?xi8>) kernel {
-      %c0 = arith.constant 0 : index
-      // expected-error@+1 {{layout InferencingOptimal (the NVIDIA optimal layouts are not defined yet; use RowMajor or ColumnMajor)}}
-      %r = coopvec.matvec %x as F16, %w[%c0] matrix<F16, 16x8, InferencingOptimal>
-             : vector<8xf16>, memref<?xi8> -> vector<16xf32>
-      gpu.return
-    }
-  }
-}
-
-// -----
-
-module attributes {gpu.container_module} {
-  gpu.module @m {
     gpu.func @strided(%x: vector<8xf16>, %w: memref<?xi8, strided<[1], offset: ?>>) kernel {
       %c0 = arith.constant 0 : index
       %s = arith.constant 16 : index

@@ -28,6 +28,14 @@
 // CHECK: mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32
 // CHECK: mul.lo.s32
 // CHECK: st.global.b32
+// The optimal layouts take the same tensor-core step, their A fragments
+// read element by element (Layout.h's addresses: no whole-word loads).
+// CHECK-LABEL: .entry f16_iopt(
+// CHECK: vote.sync.all.pred
+// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-LABEL: .entry int8_topt_t(
+// CHECK: vote.sync.all.pred
+// CHECK: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
 
 // LANE-NOT: .shared
 // LANE-LABEL: .entry f16(
@@ -35,6 +43,11 @@
 // LANE-NOT: fma.rn.f32
 // LANE: mul.rn.f32
 // LANE-LABEL: .entry int8(
+// LANE-NOT: mma.sync
+// LANE: ret;
+// LANE-LABEL: .entry f16_iopt(
+// LANE-NOT: mma.sync
+// LANE-LABEL: .entry int8_topt_t(
 // LANE-NOT: mma.sync
 // LANE: ret;
 module attributes {gpu.container_module} {
@@ -57,6 +70,22 @@ module attributes {gpu.container_module} {
              bias %b[%c0] as I32
              : vector<16xi32>, memref<?xi8>, memref<?xi8> -> vector<16xi32>
       vector.store %r, %y[%c0] : memref<?xi32>, vector<16xi32>
+      gpu.return
+    }
+    gpu.func @f16_iopt(%xs: memref<?xf16>, %w: memref<?xi8>, %y: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %x = vector.load %xs[%c0] : memref<?xf16>, vector<40xf16>
+      %r = coopvec.matvec %x as F16, %w[%c0] matrix<F16, 24x40, InferencingOptimal>
+             : vector<40xf16>, memref<?xi8> -> vector<24xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<24xf32>
+      gpu.return
+    }
+    gpu.func @int8_topt_t(%xs: memref<?xi32>, %w: memref<?xi8>, %y: memref<?xi32>) kernel {
+      %c0 = arith.constant 0 : index
+      %x = vector.load %xs[%c0] : memref<?xi32>, vector<9xi32>
+      %r = coopvec.matvec %x as PackedS8x32, %w[%c0] matrix<I8, 20x36, TrainingOptimal, transpose>
+             : vector<9xi32>, memref<?xi8> -> vector<20xi32>
+      vector.store %r, %y[%c0] : memref<?xi32>, vector<20xi32>
       gpu.return
     }
   }

@@ -120,30 +120,33 @@ constexpr std::pair<I, I> kNvF32In[] = {
     {I::F32, I::F32}, {I::F16, I::F32}, {I::F32, I::F16}};
 constexpr std::pair<I, I> kNvReadAsF32[] = {{I::F32, I::F32}, {I::F16, I::F32}};
 
-// sm_80 and later: f16 (f16 or f32 accumulators; ldmatrix .trans gives
-// transposed 16-bit operands), bf16, s8/u8 (mixed signs), s4/u4; F32 products.
+// sm_80 and later: f16 (f16 or f32 accumulators), bf16, s8/u8 (mixed
+// signs), s4/u4; F32 products. Every row transposes: the kernels read an
+// optimal-layout matrix element by element at Layout.h's addresses
+// (convert-coopvec-to-nvvm), so a transposed one is only other addresses.
 #define NV_BASE_ROWS                                                           \
   {kNvF16In, kF16, kF16F32, true, kTilesF16},                                  \
-      {kNvF32In, kF32, kF16F32, false, {}, kF16F32},                           \
-      {kNvReadAsF32, kF16, kF16F32, false, {}, kF16F32},                       \
+      {kNvF32In, kF32, kF16F32, true, {}, kF16F32},                            \
+      {kNvReadAsF32, kF16, kF16F32, true, {}, kF16F32},                        \
       {kNvBF16In, kBF16, kF32, true, kTilesF16},                               \
-      {kNvInt8In, kInt8, kNvIntResults, false, kTilesInt8, kNvIntBiases}, {    \
-    kNvInt4In, kInt4, kI32, false, kTilesInt4                                  \
+      {kNvInt8In, kInt8, kNvIntResults, true, kTilesInt8, kNvIntBiases}, {     \
+    kNvInt4In, kInt4, kI32, true, kTilesInt4                                   \
   }
 constexpr MatVecGroup kSm80MatVec[] = {NV_BASE_ROWS};
 // sm_89 and later: e4m3/e5m2 (mixed) with f32 accumulators.
-#define NV_FP8_ROWS {kNvFp8In, kFp8, kF32, false, kTilesFp8}
+#define NV_FP8_ROWS                                                            \
+  { kNvFp8In, kFp8, kF32, true, kTilesFp8 }
 constexpr MatVecGroup kSm89MatVec[] = {NV_BASE_ROWS, NV_FP8_ROWS};
 // sm_100a: mma.sync as sm_90, and tcgen05.mma kind::f16 / kind::f8f6f4.
 constexpr MatVecGroup kSm100aMatVec[] = {
     NV_BASE_ROWS,
     NV_FP8_ROWS,
     {kNvF16In, kF16, kF16F32, true, kTilesTcgen05F16},
-    {kNvF8F6F4In, kF8F6F4, kF32, false, kTilesTcgen05F8F6F4}};
+    {kNvF8F6F4In, kF8F6F4, kF32, true, kTilesTcgen05F8F6F4}};
 // sm_120a: mma.sync kind::f8f6f4 m16n8k32 (mixed a/b types, f16 or f32
 // accumulators); the block-scaled kinds are the features mma.block_scale.*.
 constexpr MatVecGroup kSm120aMatVec[] = {
-    NV_BASE_ROWS, {kNvF8F6F4In, kF8F6F4, kF16F32, false, kTilesFp8}};
+    NV_BASE_ROWS, {kNvF8F6F4In, kF8F6F4, kF16F32, true, kTilesFp8}};
 #undef NV_BASE_ROWS
 #undef NV_FP8_ROWS
 
