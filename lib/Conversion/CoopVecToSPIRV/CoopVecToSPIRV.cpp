@@ -172,10 +172,9 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
     return unsupported("it is not inside a gpu.func (one vector per "
                        "invocation of a kernel or device function)");
   MatrixDescAttr desc = op.getMatrixDesc();
-  // The optimal layouts are coopvec's own (Layout.h): the shader computes
-  // their addresses as the CPU runtime does.
-  if (desc.isStrided() && !op.getMatrixStride())
-    return unsupported("a RowMajor/ColumnMajor matrix needs a stride");
+  // Every layout: the optimal ones are coopvec's own (Layout.h), whose
+  // addresses the shader computes as the CPU runtime does; the verifier
+  // gives the strided ones a stride.
   if (!isByteBuffer(op.getMatrix()) ||
       (op.getBias() && !isByteBuffer(op.getBias())) ||
       (op.getScales() && !isByteBuffer(op.getScales())))
@@ -229,17 +228,16 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
     plan.phases = static_cast<int64_t>(fidelity.getFidelity()) + 1;
     // A block-float input (the stored bytes with an exponents vector)
     // unpacks to BF16 as a block-float matrix does.
-    plan.inputBfpBits = plan.inputKind == InterpKind::BFP8   ? 8
-                        : plan.inputKind == InterpKind::BFP4 ? 4
-                                                             : 0;
+    auto bfpBits = [](InterpKind kind) {
+      return kind == InterpKind::BFP8 ? 8u : kind == InterpKind::BFP4 ? 4u : 0u;
+    };
+    plan.inputBfpBits = bfpBits(plan.inputKind);
     plan.srcBf16 = plan.inputKind == InterpKind::BF16 || plan.inputBfpBits;
     plan.dstBf16 = fidelity.getDst().isBF16();
     plan.packBf16 = fidelity.getL1Format().isBF16();
     plan.l1Acc = fidelity.getL1Acc();
     plan.kBlock = fidelity.getKBlock() ? fidelity.getKBlock() : plan.k;
-    plan.bfpBits = matrixKind == InterpKind::BFP8   ? 8
-                   : matrixKind == InterpKind::BFP4 ? 4
-                                                    : 0;
+    plan.bfpBits = bfpBits(matrixKind);
     if (plan.bfpBits)
       plan.scaleBlock = desc.getBlockSize();
     return plan;
