@@ -59,6 +59,8 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.coopvec_tools_dir, config.llvm_tools_dir]
 runner = "mlir-runner"
 if config.coopvec_sanitizers:
+    # Tests that only repeat slow JIT work under the sanitizers opt out.
+    config.available_features.add("sanitizers")
     config.environment["ASAN_OPTIONS"] = ":".join([
         "detect_leaks=1", "halt_on_error=1", "abort_on_error=1",
         "allow_user_poisoning=0", "detect_stack_use_after_return=1"])

@@ -141,7 +141,7 @@ module attributes {gpu.container_module} {
         %beyond = arith.cmpf ugt, %ad, %lim : f32
         %far = arith.andi %ne, %beyond : i1
         %out = arith.select %relative, %far, %ne : i1
-        %one = arith.index_cast %out : i1 to index
+        %one = arith.index_castui %out : i1 to index
         %next = arith.addi %a, %one : index
         scf.yield %next : index
       }
