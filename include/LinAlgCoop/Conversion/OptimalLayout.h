@@ -4,11 +4,11 @@
 // TrainingOptimal layouts, as index arithmetic of a lowering's builder, for
 // lowerings that read the matrix element by element in generated code (the
 // RISC-V packers, the Vulkan shaders, the NVIDIA kernels); and, in arith,
-// the byte of a matrix element in any layout (matrixElementByte). The formulas
-// are Layout.h's (the CPU runtime computes them in
+// the byte of a matrix element in any layout (matrixElementByte). The
+// formulas are Layout.h's (the CPU runtime computes them in
 // lib/Runtime/Layout/LayoutMath.h, which generated code cannot call): 8-row
-// panels of column groups (pairs of 8-bit elements, single wider ones), and 8 x
-// 8 tiles stored column by column.
+// panels of column groups (pairs of 8-bit elements, single wider ones), and
+// 8 x 8 tiles stored column by column.
 //
 //===----------------------------------------------------------------------===//
 
