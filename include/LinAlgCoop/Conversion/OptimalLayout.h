@@ -59,17 +59,6 @@ V optimalLayoutOffset(B &c, MatrixLayout layout, int64_t storedCols,
                c.mul(c.add(c.mul(si, c.c(kPanelRows)), ri), c.c(elemSize)));
 }
 
-/// optimalLayoutOffset's builder for arith index arithmetic.
-struct IndexArith {
-  OpBuilder &b;
-  Location loc;
-  Value c(int64_t v);
-  Value add(Value x, Value y);
-  Value mul(Value x, Value y);
-  Value div(Value x, Value y);
-  Value rem(Value x, Value y);
-};
-
 /// Byte index of element (row, col) of `bytes` bytes of the (logical) M x
 /// K matrix `desc` at byte `offset` (with `stride` in the strided layouts);
 /// with `nibbles` (4-bit elements), of the byte of its stored column pair.

@@ -7,21 +7,18 @@
 using namespace mlir;
 using namespace mlir::coopvec;
 
-Value IndexArith::c(int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-Value IndexArith::add(Value x, Value y) {
-  return arith::AddIOp::create(b, loc, x, y);
-}
-Value IndexArith::mul(Value x, Value y) {
-  return arith::MulIOp::create(b, loc, x, y);
-}
-Value IndexArith::div(Value x, Value y) {
-  return arith::DivUIOp::create(b, loc, x, y);
-}
-Value IndexArith::rem(Value x, Value y) {
-  return arith::RemUIOp::create(b, loc, x, y);
-}
+namespace {
+/// optimalLayoutOffset's builder for arith index arithmetic.
+struct IndexArith {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
+  Value rem(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
+};
+} // namespace
 
 Value mlir::coopvec::matrixElementByte(OpBuilder &b, Location loc,
                                        MatrixDescAttr desc, Value offset,

@@ -1532,8 +1532,9 @@ struct VectorAccumulateToSPIRV : OpRewritePattern<VectorAccumulateOp> {
 /// matrix[i][j] += a[i] * b[j]: the vectors go to Function-storage arrays
 /// (f32 for float vectors, i64 for integer ones), two loops visit the
 /// elements, and each adds its product with a compare-and-swap loop into the
-/// element at offset + i * stride + j * size (RowMajor) or offset + j *
-/// stride + i * size (ColumnMajor), as the CPU runtime does: a float
+/// element at offset + i * stride + j * size (RowMajor), offset + j *
+/// stride + i * size (ColumnMajor) or Layout.h's offset of (i, j) in an
+/// optimal layout (matrixElementByte), as the CPU runtime does: a float
 /// product is one f32 multiplication (no contraction) added in f32 into an
 /// F16, F32, F8_E4M3 or F8_E5M2 element (atomicAddFloat); an integer product
 /// is exact in i64 and added exactly into an integer element, saturating
@@ -1556,7 +1557,6 @@ struct OuterProductToSPIRV : OpRewritePattern<OuterProductAccumulateOp> {
         isa<IntegerType>(op.getLhs().getType().getElementType());
     Type arrayElement =
         integerVectors ? Type(rewriter.getI64Type()) : rewriter.getF32Type();
-    bool rowMajor = desc.getLayout() == MatrixLayout::RowMajor;
     auto index = [&](int64_t v) {
       return Value(arith::ConstantIndexOp::create(rewriter, loc, v));
     };
@@ -1588,7 +1588,6 @@ struct OuterProductToSPIRV : OpRewritePattern<OuterProductAccumulateOp> {
       return array;
     };
     Value as = toArray(op.getLhs()), bs = toArray(op.getRhs());
-    Value stride = op.getMatrixStride() ? op.getMatrixStride() : index(0);
     int64_t size = desc.getInterpretation().getStorageBits() / 8;
     auto rows = scf::ForOp::create(rewriter, loc, index(0),
                                    index(desc.getRows()), index(1));
@@ -1608,22 +1607,10 @@ struct OuterProductToSPIRV : OpRewritePattern<OuterProductAccumulateOp> {
       } else {
         product = exactOp<spirv::FMulOp>(rewriter, loc, a, b);
       }
-      Value major = rowMajor ? i : j, minor = rowMajor ? j : i;
-      Value address;
-      if (desc.isOptimal()) {
-        IndexArith c{rewriter, loc};
-        address = arith::AddIOp::create(rewriter, loc, op.getMatrixOffset(),
-                                        optimalLayoutOffset(c, desc.getLayout(),
-                                                            desc.getCols(),
-                                                            size, i, j));
-      } else {
-        address = arith::AddIOp::create(
-            rewriter, loc,
-            arith::AddIOp::create(
-                rewriter, loc, op.getMatrixOffset(),
-                arith::MulIOp::create(rewriter, loc, major, stride)),
-            arith::MulIOp::create(rewriter, loc, minor, index(size)));
-      }
+      Value address =
+          matrixElementByte(rewriter, loc, desc, op.getMatrixOffset(),
+                            op.getMatrixStride(), i, j, size,
+                            /*nibbles=*/false);
       if (integerMatrix && integerVectors)
         atomicAddInteger(rewriter, loc, op.getMatrix(), address, product,
                          interp, /*saturate=*/true);
