@@ -81,6 +81,16 @@ CASES = [
     dict(name="mx_e4m3_e5m2_cm", mat="F8_E4M3", m=24, k=64,
          layout="ColumnMajor", inp=("F8_E5M2", "f32"), out="f32", bias=None,
          scales=True),
+    # fp4 x fp4 (prepared for sm_120a only): MXFP4 (UE8M0 x 32) through
+    # m16n8k64 kind::mxf4 scale_vec::2X and NVFP4 (UE4M3 x 16) through
+    # kind::mxf4nvf4 scale_vec::4X, K not a multiple of 64; f32 inputs
+    # rounded to E2M1 (NaN +6, infinities saturate).
+    dict(name="mxfp4_fp4", mat="F4_E2M1", m=32, k=80, layout="RowMajor",
+         inp=("F4_E2M1", "f32"), out="f32", bias="F32", scales=True,
+         chips=("sm_120a",)),
+    dict(name="nvfp4_fp4_cm", mat="F4_E2M1", m=24, k=71,
+         layout="ColumnMajor", inp=("F4_E2M1", "f32"), out="f32", bias=None,
+         scales="ue4m3", chips=("sm_120a",)),
     # Benchmarked (--bench) at BENCH_N threads against cuBLASLt.
     dict(name="bench_f16_64x64", mat="F16", m=64, k=64, layout="RowMajor",
          inp=("F16", "f16"), out="f16", bias=None, bench=True),
@@ -101,7 +111,9 @@ N = 1000  # threads: 31 full warps and a partial one
 BLOCK = 128
 
 NP = {"f16": np.float16, "f32": np.float32, "i32": np.int32, "i16": np.int16}
-ELEM_BYTES = {"F16": 2, "I8": 1, "U8": 1, "F8_E4M3": 1, "F8_E5M2": 1}
+ELEM_BITS = {"F16": 16, "I8": 8, "U8": 8, "F8_E4M3": 8, "F8_E5M2": 8,
+             "F4_E2M1": 4}
+E2M1 = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6], np.float64)
 
 
 def decode_f8(codes, e5m2):
@@ -114,6 +126,12 @@ def decode_f8(codes, e5m2):
     value = np.where(exp == 0, man * 2.0 ** (1 - bias - mbits),
                      (1 + man / 2.0 ** mbits) * 2.0 ** (exp - bias))
     return sign * value
+
+
+def decode_fp4(codes):
+    """Exact values of E2M1 nibbles."""
+    codes = np.asarray(codes, np.int64)
+    return np.where(codes & 8, -1.0, 1.0) * E2M1[codes & 7]
 
 
 def finite_f8_codes(rng, shape, e5m2):
@@ -130,14 +148,22 @@ def input_count(c):
     return (c["k"] + 3) // 4 if c["inp"][0].startswith("Packed") else c["k"]
 
 
+def stored_shape(c):
+    """(stored rows, bytes of each) of the strided matrix. fp4 packs two
+    elements along K per byte in both layouts (the even one low), so a
+    column-major fp4 matrix stores column pairs of M bytes."""
+    m, k, bits = c["m"], c["k"], ELEM_BITS[c["mat"]]
+    units = (k + 1) // 2 if bits == 4 else k
+    size = max(bits // 8, 1)
+    return (m, units * size) if c["layout"] == "RowMajor" else (units, m * size)
+
+
 def stride_bytes(c):
-    stored = c["k"] if c["layout"] == "RowMajor" else c["m"]
-    return (stored * ELEM_BYTES[c["mat"]] + 15) // 16 * 16
+    return (stored_shape(c)[1] + 15) // 16 * 16
 
 
 def matrix_bytes(c):
-    major = c["m"] if c["layout"] == "RowMajor" else c["k"]
-    return (major * stride_bytes(c) + 127) // 128 * 128
+    return (stored_shape(c)[0] * stride_bytes(c) + 127) // 128 * 128
 
 
 def bias_bytes(c):
@@ -149,8 +175,24 @@ def bias_bytes(c):
     return (size + 63) // 64 * 64
 
 
+def nvfp4(c):
+    """UE4M3 scales per 16 elements (else UE8M0 per 32)."""
+    return c.get("scales") == "ue4m3"
+
+
+def scale_block(c):
+    return 16 if nvfp4(c) else 32
+
+
 def scale_blocks(c):
-    return (c["k"] + 31) // 32
+    return (c["k"] + scale_block(c) - 1) // scale_block(c)
+
+
+def scale_values(c, codes):
+    """The scales' values: UE8M0 2^(s-127), UE4M3 its E4M3 value."""
+    if nvfp4(c):
+        return decode_f8(codes & 0x7F, False)
+    return np.ldexp(1.0, codes.astype(np.int64) - 127)
 
 
 def matvec_text(c, x, off):
@@ -162,7 +204,8 @@ def matvec_text(c, x, off):
         vin, ", memref<?xi8>" if c.get("bias") else "", vout)
     scale, scales = "", ""
     if c.get("scales"):
-        scale = ", scale f8E8M0FNU block 32"
+        scale = (", scale f8E4M3FN block 16" if nvfp4(c)
+                 else ", scale f8E8M0FNU block 32")
         scales = " scales %b[%soff] : memref<?xi8>"
     return ("%%r = coopvec.matvec %s%s as %s, %%w[%s] matrix<%s, %dx%d, %s%s> "
             "stride %%stride%s%s%s : %s" % (
@@ -262,10 +305,15 @@ def draw(c, rng):
             w = (rng.standard_normal((m, k)) * 0.5).astype(np.float16)
         elif c["mat"].startswith("F8"):
             w = finite_f8_codes(rng, (m, k), c["mat"] == "F8_E5M2")
+        elif c["mat"] == "F4_E2M1":
+            w = rng.integers(0, 16, (m, k)).astype(np.uint8)
         elif c["mat"] == "I8":
             w = rng.integers(-128, 128, (m, k)).astype(np.int8)
         else:
             w = rng.integers(0, 256, (m, k)).astype(np.uint8)
+        if c["mat"] == "F4_E2M1":  # two per byte along K, the even one low
+            w = np.pad(w, ((0, 0), (0, k % 2)))
+            w = w[:, 0::2] | (w[:, 1::2] << 4)
         stored = np.ascontiguousarray(w if c["layout"] == "RowMajor" else w.T)
         raw = stored.view(np.uint8).reshape(stored.shape[0], -1)
         base = copy * matrix_bytes(c)
@@ -273,7 +321,10 @@ def draw(c, rng):
             wbytes[base + r * stride: base + r * stride + raw.shape[1]] = raw[r]
     kin = input_count(c)
     interp, dt = c["inp"]
-    if interp.startswith("F8"):
+    if interp == "F4_E2M1":
+        x = (rng.standard_normal((N, kin)) * 3).astype(NP[dt])
+        x[0, :4] = [np.nan, 100.0, -np.inf, 0.25]  # +6, 6, -6, a tie to 0
+    elif interp.startswith("F8"):
         x = (rng.standard_normal((N, kin)) * 8).astype(NP[dt])
         if dt == "f32":
             x[0, :3] = [1000.0, -1e6, np.inf]  # saturate (E4M3) or stay
@@ -306,8 +357,13 @@ def draw(c, rng):
         # 2^-8 .. 2^8, and 2^-127 (code 0: an f32 subnormal) and 2^40
         # once each (2^127 would overflow the products to infinities and
         # their sums to NaNs, whose bits differ between CPU and GPU).
-        sc = rng.integers(119, 136, (m, scale_blocks(c))).astype(np.uint8)
-        sc[0, 0], sc[1, -1] = 0, 167
+        # NVFP4: E4M3 codes 2^-4 .. 15, a zero and the smallest subnormal.
+        if nvfp4(c):
+            sc = rng.integers(0x18, 0x58, (m, scale_blocks(c))).astype(np.uint8)
+            sc[0, 0], sc[1, -1] = 0, 1
+        else:
+            sc = rng.integers(119, 136, (m, scale_blocks(c))).astype(np.uint8)
+            sc[0, 0], sc[1, -1] = 0, 167
         bias = np.concatenate([bias, sc.reshape(-1),
                                np.zeros(64, np.uint8)])
     return x.reshape(-1), wbytes, bias
@@ -333,6 +389,9 @@ def prepare(args):
     rng = np.random.default_rng(17)
     meta = []
     for c in CASES:
+        if args.chip not in c.get("chips", (args.chip,)):
+            print("skipped", c["name"], "(needs", " or ".join(c["chips"]) + ")")
+            continue
         d = os.path.join(args.out, c["name"])
         x, w, b = draw(c, rng)
         np.save(d + ".x.npy", x)
@@ -356,6 +415,13 @@ def prepare(args):
                         "--out-arg", "3=%s.expected.npy" % d],
                        check=True)
         meta.append(dict(c, n=N, block=BLOCK))
+        if c["inp"][0] == "F4_E2M1":
+            beyond = fp4_model_check(meta[-1], d)
+            if beyond:
+                sys.exit("%s: %d CPU results differ from the NumPy model" % (
+                    c["name"], beyond))
+            print("prepared", c["name"], "(CPU JIT = NumPy model)")
+            continue
         print("prepared", c["name"])
     with open(os.path.join(args.out, "cases.json"), "w") as f:
         json.dump(dict(chip=args.chip, cases=meta), f, indent=1)
@@ -415,6 +481,42 @@ def prepare_aot(args, run):
         print("prepared aot/" + name)
 
 
+def round_e2m1(x):
+    """f32 inputs read as F4_E2M1 (the DXIL rule: nearest, ties to the even
+    code, saturated; NaN +6)."""
+    x = np.where(np.isnan(x), 6.0, x)
+    dist = np.abs(np.minimum(np.abs(x), 6.0)[..., None] - E2M1)
+    # On a tie the even code (its bit 0 clear) wins.
+    nearest = np.argmin(dist + (np.arange(8) % 2) * 1e-9, axis=-1)
+    return np.sign(x) * E2M1[nearest]
+
+
+def fp4_model_check(c, d):
+    """The CPU JIT's expected results of an fp4 x fp4 case against a float64
+    NumPy model of this harness's reading of the bytes (two nibbles per byte
+    along K, the even one low; the scales; E2M1 rounding of the inputs):
+    how many results lie beyond 2 K u sum|w x|."""
+    m, k = c["m"], c["k"]
+    x = np.load(d + ".x.npy")
+    w, b = np.load(d + ".w.npy"), np.load(d + ".b.npy")
+    units, size = stored_shape(c)
+    stride = stride_bytes(c)
+    packed = np.stack([w[r * stride: r * stride + size] for r in range(units)])
+    if c["layout"] != "RowMajor":
+        packed = packed.T
+    nibbles = np.stack([packed & 15, packed >> 4], axis=2).reshape(m, -1)
+    mat = decode_fp4(nibbles[:, :k])
+    codes = b[bias_bytes(c): bias_bytes(c) + m * scale_blocks(c)]
+    mat = mat * np.repeat(scale_values(c, codes).reshape(m, -1),
+                          scale_block(c), axis=1)[:, :k]
+    model = round_e2m1(x.reshape(c["n"], -1).astype(np.float64)) @ mat.T
+    if c.get("bias"):
+        model += b[:4 * m].view(np.float32).astype(np.float64)
+    expected = np.load(d + ".expected.npy").astype(np.float64)
+    bound = 2 * k * 2.0**-24 * abs_products(c, x, w, b)
+    return int((np.abs(expected - model.reshape(-1)) > bound).sum())
+
+
 def abs_products(c, x, w, b):
     """sum_k |w x| per (thread, row) of an F16 or F8 matrix (times its
     block scales, read from the bias buffer `b`), in float64 (an F8 input
@@ -426,23 +528,35 @@ def abs_products(c, x, w, b):
         raw = w[copy * matrix_bytes(c):]
         major = m if c["layout"] == "RowMajor" else k
         minor = k if c["layout"] == "RowMajor" else m
-        if c["mat"] == "F16":
+        if c["mat"] == "F4_E2M1":
+            units, size = stored_shape(c)
+            packed = np.stack([raw[r * stride: r * stride + size]
+                               for r in range(units)])
+            if c["layout"] != "RowMajor":
+                packed = packed.T  # (m, ceil(k / 2))
+            nibbles = np.stack([packed & 15, packed >> 4], axis=2)
+            rows = decode_fp4(nibbles.reshape(m, -1)[:, :k])
+        elif c["mat"] == "F16":
             rows = np.stack([raw[r * stride: r * stride + 2 * minor]
                              .view(np.float16) for r in range(major)])
         else:
             rows = np.stack([decode_f8(raw[r * stride: r * stride + minor],
                                        c["mat"] == "F8_E5M2")
                              for r in range(major)])
-        mat = np.abs(rows if c["layout"] == "RowMajor" else rows.T) \
-            .astype(np.float64)
+        if c["layout"] != "RowMajor" and c["mat"] != "F4_E2M1":
+            rows = rows.T
+        mat = np.abs(rows).astype(np.float64)
         if c.get("scales"):
             codes = b[bias_bytes(c): bias_bytes(c) + m * scale_blocks(c)]
-            scales = np.ldexp(1.0, codes.astype(np.int64) - 127) \
-                .reshape(m, -1)
-            mat = mat * np.repeat(scales, 32, axis=1)[:, :k]
+            scales = scale_values(c, codes).reshape(m, -1)
+            mat = mat * np.repeat(scales, scale_block(c), axis=1)[:, :k]
         mats.append(mat)
     # f32 inputs are read as F16 saturating (70000 -> 65504).
-    if c["inp"][0].startswith("F8"):
+    if c["inp"][0] == "F4_E2M1":  # rounded to E2M1: at most 6
+        xs = np.minimum(np.abs(x.reshape(c["n"], -1).astype(np.float64))
+                        * 1.25 + 0.25, 6.0)
+        xs = np.nan_to_num(xs, nan=6.0)
+    elif c["inp"][0].startswith("F8"):
         xs = np.abs(x.reshape(c["n"], -1).astype(np.float64)) * 1.125
     else:
         xs = np.abs(np.clip(x.reshape(c["n"], -1).astype(np.float64), -65504,

@@ -371,7 +371,13 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
       MXFP4) `m16n8k32.kind::mxf8f6f4.block_scale.scale_vec::1X...ue8m0`
       (one k-tile is one block; this lane's A scale byte, thread and byte
       selectors 0: lane `4g` gives row `g`'s scale and lane `4g + 1` row
-      `g + 8`'s; the B scales are 0x7F, 1.0). The B fragments and the `f32`/`s32` accumulator tiles move
+      `g + 8`'s; the B scales are 0x7F, 1.0); `F4_E2M1` matrices read by
+      `F4_E2M1` inputs with MXFP4 blocks (`scale f8E8M0FNU block 32`) or
+      NVFP4 blocks (`scale f8E4M3FN block 16`) `m16n8k64.kind::mxf4`
+      `scale_vec::2X` and `kind::mxf4nvf4` `scale_vec::4X` (eight packed
+      nibbles per register, as the matrix stores them; one k-tile of 64 is
+      two or four blocks, the bytes of this lane's scale word, lower K
+      first). The B fragments and the `f32`/`s32` accumulator tiles move
       between the lanes through a 1 KiB shared-memory stage per warp
       (stores, `bar.warp.sync`, loads; swizzled so that no access has a
       bank conflict), so each lane gets its own `M`-element result. The
@@ -412,9 +418,11 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
     tensor cores only on sm_120a), and for block-scaled
     matrices of these five types (per lane: each element times its scale,
     exact in `f32`: UE8M0 `2^(s-127)`, NaN for 0xFF; UE4M3 the E4M3 value,
-    NaN for 0x7F); 16-element blocks (NVFP4, UE8M0 x 16 over `F4_E2M1`) take
-    the per-lane path (their tensor-core forms, `kind::mxf4nvf4` `m16n8k64`
-    fp4 x fp4, are not emitted yet). Matrices in every layout, in a
+    NaN for 0x7F); 16-element blocks take tensor cores only for NVFP4 x
+    `F4_E2M1` inputs on sm_120a (above): NVFP4 read by other inputs and
+    UE8M0 x 16 over `F4_E2M1` (LLVM 22 has no intrinsic for
+    `kind::mxf4nvf4` `scale_vec::4X` with UE8M0) take the per-lane path.
+    Matrices in every layout, in a
     `memref<?xi8>` with the identity layout: `RowMajor`/`ColumnMajor` with
     the op's stride, and the optimal layouts (plain or transposed) at the
     byte offsets of `LinAlgCoop/Runtime/Layout.h`, computed in the kernel

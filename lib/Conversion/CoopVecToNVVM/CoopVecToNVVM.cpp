@@ -56,10 +56,11 @@ namespace {
 /// m16n8k32 s8/u8 (s32 accumulators) or m16n8k32 with 8-bit containers and
 /// f32 accumulators (F8: e4m3/e5m2 matrices from sm_89; e3m2/e2m3/e2m1
 /// matrices through kind::f8f6f4 and UE8M0 block-scaled ones through
-/// kind::mxf8f6f4.block_scale on sm_120a). F32 products (an F32 matrix, or
-/// an F16 one read by F32 inputs) have no mma.sync with the reference's
-/// numerics (tf32 would round the operands): they take the per-lane path
-/// only.
+/// kind::mxf8f6f4.block_scale on sm_120a; MXFP4/NVFP4 x fp4 inputs through
+/// m16n8k64 kind::mxf4/mxf4nvf4, see Plan::packedFp4). F32 products (an F32
+/// matrix, or an F16 one read by F32 inputs) have no mma.sync with the
+/// reference's numerics (tf32 would round the operands): they take the per-lane
+/// path only.
 enum class Family { F16, Int8, F8, F32 };
 
 /// The PTX name of an 8-bit container type of kind::f8f6f4.
@@ -104,6 +105,12 @@ struct Plan {
   /// block-scaled matrices have mma.sync on sm_120a only and take the
   /// per-lane path elsewhere.
   bool tensorCores = true;
+  /// F8 family, sm_120a: an F4_E2M1 matrix with 32-element UE8M0 blocks
+  /// (MXFP4) or 16-element UE4M3 blocks (NVFP4) read by F4_E2M1 inputs
+  /// multiplies through m16n8k64 (kind::mxf4 scale_vec::2X, kind::mxf4nvf4
+  /// scale_vec::4X): both fragments hold eight packed nibbles per word
+  /// (element e at bits 4e..4e+3), not 8-bit containers.
+  bool packedFp4 = false;
   InterpKind inputKind;
   bool inputElementsUnsigned; ///< `unsigned` on an integer input vector.
   Type inputElement, resultElement;
@@ -111,7 +118,9 @@ struct Plan {
   std::optional<InterpKind> biasKind;
 
   /// Values per 32-bit word along K.
-  int64_t perWord() const { return family == Family::F16 ? 2 : 4; }
+  int64_t perWord() const {
+    return family == Family::F16 ? 2 : packedFp4 ? 8 : 4;
+  }
   bool floatSums() const { return family != Family::Int8; }
   /// K of one mma.sync: eight words.
   int64_t tileK() const { return 8 * perWord(); }
@@ -305,13 +314,19 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
       plan.scaleUE4M3 = isa<Float8E4M3FNType>(desc.getScaleType());
     }
     // kind::mxf8f6f4 scale_vec::1X takes one UE8M0 scale per row per 32
-    // elements along K, which is one k-tile of m16n8k32; 16-element blocks
-    // (kind::mxf4nvf4 scale_vec::2X/4X, m16n8k64 with packed fp4 x fp4
-    // fragments, not emitted yet) take the per-lane path.
+    // elements along K, which is one k-tile of m16n8k32.
     bool mx32 =
         !plan.blockScaled || (!plan.scaleUE4M3 && plan.scaleBlock == 32);
+    // fp4 x fp4 with MXFP4 or NVFP4 blocks: m16n8k64 (kind::mxf4
+    // scale_vec::2X, kind::mxf4nvf4 scale_vec::4X). LLVM 22 has no
+    // intrinsic for 16-element UE8M0 blocks (kind::mxf4nvf4 scale_vec::4X
+    // with .ue8m0): those stay on the per-lane path.
+    bool nvfp4 = plan.scaleUE4M3 && plan.scaleBlock == 16;
+    plan.packedFp4 = chip == "sm_120a" && plan.blockScaled &&
+                     matrixKind == InterpKind::F4_E2M1 &&
+                     plan.inputKind == InterpKind::F4_E2M1 && (mx32 || nvfp4);
     plan.tensorCores = (fp8 && !inputFp6Fp4 && !plan.blockScaled) ||
-                       (chip == "sm_120a" && mx32);
+                       (chip == "sm_120a" && mx32) || plan.packedFp4;
     return floatFamily(desc.getInterpretation().getName(),
                        plan.inputKind == InterpKind::F8_E4M3 ||
                            plan.inputKind == InterpKind::F8_E5M2 || inputFp6Fp4,
@@ -725,6 +740,25 @@ private:
     return arith::SelectOp::create(b, loc, isInf, inf, byte);
   }
 
+  /// Input elements `i` and `i + 1` (zero when `!second`) as an e2m1x2
+  /// byte: element i in the low nibble, as a packed fp4 matrix stores them.
+  Value inputFp4Pair(int64_t i, bool second) {
+    auto asF32 = [&](int64_t j) {
+      Value x = vector::ExtractOp::create(b, loc, op.getInput(), j);
+      return plan.inputElement.isF32()
+                 ? x
+                 : Value(arith::ExtFOp::create(b, loc, f32(), x));
+    };
+    Value low = asF32(i);
+    Value high = second ? asF32(i + 1)
+                        : Value(arith::ConstantFloatOp::create(
+                              b, loc, b.getF32Type(),
+                              APFloat::getZero(APFloat::IEEEsingle())));
+    return NVVM::ConvertF32x2ToF4x2Op::create(
+        b, loc, i8(), high, low, b.getBoolAttr(false),
+        TypeAttr::get(op.getInputInterp().getElementType()));
+  }
+
   /// Input element `i` (static) as the value the product reads: an f16 for
   /// the F16 family, the exact i32 for the 8-bit integer family, the f32 of
   /// the 8-bit float for F8, an f32 for F32.
@@ -956,6 +990,21 @@ private:
         continue;
       }
       Value word = int32(0);
+      if (plan.packedFp4) {
+        // Eight nibbles: one cvt.rn.satfinite.e2m1x2.f32 per byte (its
+        // second operand, the even element, goes to the low nibble).
+        for (int64_t e = 0; e < 4; ++e) {
+          int64_t i = w * 8 + 2 * e;
+          if (i >= plan.k)
+            break;
+          Value byte = arith::ExtUIOp::create(b, loc, i32(),
+                                              inputFp4Pair(i, i + 1 < plan.k));
+          word = arith::OrIOp::create(
+              b, loc, word, arith::ShLIOp::create(b, loc, byte, int32(8 * e)));
+        }
+        words.push_back(word);
+        continue;
+      }
       for (int64_t e = 0; e < 4; ++e) {
         int64_t i = w * 4 + e;
         if (i >= plan.k)
@@ -1013,8 +1062,8 @@ private:
       Value colClamped = arith::MinUIOp::create(b, loc, col, index(plan.k - 1));
       Value extended;
       if (plan.family == Family::F8) {
-        extended = containerOf(matrixCode(weights, rowClamped, colClamped),
-                               plan.matrixKind);
+        Value code = matrixCode(weights, rowClamped, colClamped);
+        extended = plan.packedFp4 ? code : containerOf(code, plan.matrixKind);
       } else {
         Value raw = memref::LoadOp::create(
             b, loc, weights,
@@ -1033,8 +1082,11 @@ private:
     return result;
   }
 
+  /// The scale byte of 1.0: UE8M0 127, UE4M3 0x38.
+  int64_t unitScale() const { return plan.scaleUE4M3 ? 0x38 : 0x7f; }
+
   /// One mma.sync: A (4 words), B (2 words), C (4 accumulators); for a
-  /// block-scaled matrix, this lane's A scale byte (an i32).
+  /// block-scaled matrix, this lane's A scale word (an i32, see tileRows).
   SmallVector<Value> mma(ArrayRef<Value> a, ArrayRef<Value> bWords,
                          ArrayRef<Value> c, Value scaleA = {}) {
     auto resultType = LLVM::LLVMStructType::getLiteral(
@@ -1068,7 +1120,20 @@ private:
       llvm::append_range(operands, bWords);
       llvm::append_range(operands, c);
       std::string name;
-      if (plan.blockScaled) {
+      if (plan.packedFp4) {
+        // m16n8k64 over packed fp4 (sm_120a): scale_vec::2X takes bytes 0
+        // and 1 of the scale word, scale_vec::4X all four (byte selector 0,
+        // thread selector 0, as for scale_vec::1X). B's scales are 1.0 in
+        // every byte.
+        name = plan.scaleUE4M3 ? "llvm.nvvm.mma.block.scale.m16n8k64.row.col."
+                                 "mxf4nvf4.scale.4x.f32.e2m1.e2m1.f32.ue4m3"
+                               : "llvm.nvvm.mma.block.scale.m16n8k64.row.col."
+                                 "mxf4.scale.2x.f32.e2m1.e2m1.f32.ue8m0";
+        Value zero16 = arith::ConstantIntOp::create(b, loc, i16(), 0);
+        llvm::append_range(operands, ValueRange{scaleA, zero16, zero16,
+                                                int32(unitScale() * 0x01010101),
+                                                zero16, zero16});
+      } else if (plan.blockScaled) {
         name = ("llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x."
                 "f32." +
                 matrix + "." + input + ".f32.ue8m0")
@@ -1160,9 +1225,12 @@ private:
       syncWarp(); // before the stage is written again
     }
 
+    // Row-major rows of whole words: the matrix's own bytes are the A
+    // registers, except fp4 in 8-bit containers (packed fp4 is as stored).
     bool wholeWords =
         plan.rowMajor && plan.k % plan.perWord() == 0 &&
-        !(plan.family == Family::F8 && plan.matrixKind == InterpKind::F4_E2M1);
+        !(plan.family == Family::F8 && plan.matrixKind == InterpKind::F4_E2M1 &&
+          !plan.packedFp4);
     Value wordView = wholeWords ? view(op.getMatrix(), i32(), 4) : Value();
     Value elementView =
         wholeWords ? Value()
@@ -1261,9 +1329,14 @@ private:
            loadMatrixWord(elementView, wordView, row0, w1),
            loadMatrixWord(elementView, wordView, row1, w1)});
     }
-    // A scales of this row tile, one per k-tile (a k-tile is a 32-element
-    // block): lane 4g + h gives row 16 mt + g + 8 h's (h = lane & 1; lanes
-    // 4g + 2 and 4g + 3 repeat it), clamped to the matrix's rows.
+    // A scales of this row tile, one word per k-tile: lane 4g + h gives row
+    // 16 mt + g + 8 h's (h = lane & 1; lanes 4g + 2 and 4g + 3 repeat it),
+    // clamped to the matrix's rows. m16n8k32's k-tile is one 32-element
+    // block (byte 0); m16n8k64's is two 32-element blocks (scale_vec::2X,
+    // bytes 0 and 1) or four 16-element ones (scale_vec::4X, bytes 0..3),
+    // the lower K first. A block past the row's last (K below the tile) gets
+    // 1.0: its elements are zero in A and B, and a NaN scale would poison
+    // the sums.
     SmallVector<Value> aScale(kTiles);
     if (plan.blockScaled) {
       Value scaleRow = arith::MinUIOp::create(
@@ -1274,8 +1347,19 @@ private:
                   b, loc, toIndex(arith::AndIOp::create(b, loc, t, int32(1))),
                   index(8))),
           index(plan.m - 1));
-      for (int64_t kt = 0; kt < kTiles; ++kt)
-        aScale[kt] = scaleByte(scaleRow, index(kt));
+      int64_t perTile = plan.tileK() / plan.scaleBlock;
+      for (int64_t kt = 0; kt < kTiles; ++kt) {
+        Value word = int32(0);
+        for (int64_t j = 0; j < perTile; ++j) {
+          int64_t block = kt * perTile + j;
+          Value byte = block < plan.scalesPerRow
+                           ? scaleByte(scaleRow, index(block))
+                           : int32(unitScale());
+          word = arith::OrIOp::create(
+              b, loc, word, arith::ShLIOp::create(b, loc, byte, int32(8 * j)));
+        }
+        aScale[kt] = word;
+      }
     }
     // D tiles: d[nt][i].
     SmallVector<SmallVector<Value>> d;

@@ -42,9 +42,9 @@
 // CHECK-LABEL: gpu.func @mxfp8
 // CHECK: llvm.call_intrinsic "llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x.f32.e5m2.e4m3.f32.ue8m0"
 
-// 16-element blocks (NVFP4's UE4M3 scales, UE8M0 x 16): per lane only (the
-// m16n8k64 kind::mxf4nvf4 forms are not emitted). A UE4M3 scale is the
-// E4M3 value of its low seven bits.
+// 16-element blocks read by fp8 inputs (NVFP4's UE4M3 scales, UE8M0 x 16):
+// per lane only (no m16n8k32 form takes them; fp4 x fp4 below). A UE4M3
+// scale is the E4M3 value of its low seven bits.
 // CHECK-LABEL: gpu.func @nvfp4
 // CHECK-NOT: mma
 // CHECK: arith.andi %{{.*}}, %c127_i32{{(_[0-9]+)?}} : i32
@@ -67,6 +67,33 @@
 // CHECK: %[[IN:.*]] = arith.andi %{{.*}}, %c15_i32{{(_[0-9]+)?}} : i32
 // CHECK: arith.shli %[[IN]], %c2_i32{{(_[0-9]+)?}} : i32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x.f32.e3m2.e2m1.f32.ue8m0"
+
+// fp4 x fp4 with MXFP4 or NVFP4 blocks: m16n8k64 kind::mxf4 scale_vec::2X /
+// kind::mxf4nvf4 scale_vec::4X, eight packed nibbles per register. Each input
+// byte is one cvt of two elements, the even one in the low nibble (the cvt's
+// second operand); the row-major matrix is read as whole i32 words (no
+// containers). The second k-tile's scale word of @mxfp4_fp4 (K = 80) holds
+// block 2 in byte 0 and 1.0 (127) in byte 1, past the row's last block. B's
+// scales are 1.0 in every byte: 0x7F7F7F7F, 0x38383838.
+// CHECK-LABEL: gpu.func @mxfp4_fp4
+// CHECK: %[[E0:.*]] = vector.extract %arg0[0] : f32 from vector<80xf32>
+// CHECK: %[[E1:.*]] = vector.extract %arg0[1] : f32 from vector<80xf32>
+// CHECK: nvvm.convert.f32x2.to.f4x2 %[[E1]], %[[E0]] : i8(f4E2M1FN)
+// CHECK: memref.load %{{.*}} : memref<?xi32>
+// CHECK-NOT: arith.shli %{{.*}}, %c2_i32
+// CHECK: %[[UNIT:.*]] = arith.constant 127 : i32
+// CHECK: arith.shli %[[UNIT]], %c8_i32{{(_[0-9]+)?}} : i32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.mma.block.scale.m16n8k64.row.col.mxf4.scale.2x.f32.e2m1.e2m1.f32.ue8m0"({{.*}}, %c2139062143_i32{{(_[0-9]+)?}}, %c0_i16{{(_[0-9]+)?}}, %c0_i16{{(_[0-9]+)?}}) : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32, i32, i16, i16, i32, i16, i16)
+// CHECK-NOT: m16n8k32
+// CHECK-LABEL: gpu.func @nvfp4_fp4
+// The last input byte (K = 39): element 38 and a zero.
+// CHECK: %[[LAST:.*]] = vector.extract %arg0[38] : f32 from vector<39xf32>
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: nvvm.convert.f32x2.to.f4x2 %[[ZERO]], %[[LAST]] : i8(f4E2M1FN)
+// Column-major: A element by element, nibble 7 of a word at bits 28..31.
+// CHECK: arith.shli %{{.*}}, %c28_i32{{(_[0-9]+)?}} : i32
+// CHECK: llvm.call_intrinsic "llvm.nvvm.mma.block.scale.m16n8k64.row.col.mxf4nvf4.scale.4x.f32.e2m1.e2m1.f32.ue4m3"({{.*}}, %c943208504_i32{{(_[0-9]+)?}}, %c0_i16{{(_[0-9]+)?}}, %c0_i16{{(_[0-9]+)?}})
+// CHECK-NOT: m16n8k32
 
 // SM100A-NOT: mma
 // SM100A: nvvm.convert.f4x2.to.f16x2
@@ -96,3 +123,5 @@
 // PTX: mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e4m3.e2m3.f32
 // PTX: cvt.rn.satfinite.e2m1x2.f32
 // PTX: mma.sync.aligned.m16n8k32.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e3m2.e2m1.f32.ue8m0
+// PTX: mma.sync.aligned.m16n8k64.row.col.kind::mxf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0
+// PTX: mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3

@@ -84,5 +84,27 @@ module attributes {gpu.container_module} {
       vector.store %r, %y[%c0] : memref<?xf32>, vector<16xf32>
       gpu.return
     }
+    // fp4 x fp4 (m16n8k64 on sm_120a): MXFP4 with K = 80, one and a half
+    // k-tiles (the second tile's upper block is past the row), and NVFP4
+    // column-major (A element by element) with K = 39 (the last input
+    // byte's high nibble is zero).
+    gpu.func @mxfp4_fp4(%x: vector<80xf32>, %w: memref<?xi8>, %sc: memref<?xi8>, %y: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 48 : index
+      %r = coopvec.matvec %x as F4_E2M1, %w[%c0] matrix<F4_E2M1, 16x80, RowMajor, scale f8E8M0FNU block 32>
+             stride %s scales %sc[%c0] : memref<?xi8>
+             : vector<80xf32>, memref<?xi8> -> vector<16xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<16xf32>
+      gpu.return
+    }
+    gpu.func @nvfp4_fp4(%x: vector<39xf32>, %w: memref<?xi8>, %sc: memref<?xi8>, %y: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 16 : index
+      %r = coopvec.matvec %x as F4_E2M1, %w[%c0] matrix<F4_E2M1, 16x39, ColumnMajor, scale f8E4M3FN block 16>
+             stride %s scales %sc[%c0] : memref<?xi8>
+             : vector<39xf32>, memref<?xi8> -> vector<16xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<16xf32>
+      gpu.return
+    }
   }
 }
