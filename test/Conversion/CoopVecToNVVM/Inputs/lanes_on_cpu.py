@@ -3,26 +3,27 @@
 
 Without a GPU nothing runs the NVIDIA kernels, but the per-lane path of the
 F16, F32 and 8-bit integer products is plain arith/memref/vector code: no
-NVVM op. This script lowers one device function per case
-(`--convert-coopvec-to-nvvm=cooperative=false`), turns each lowered
-`gpu.func` into a `func.func` of a host module, and runs it with
-coopvec-run next to the same `coopvec.matvec` on the host (the CPU
-runtime), over 8 input vectors and the same matrix buffer. It prints one
-line per case, `<case> <differing elements>`: the lowering's addresses,
-element decoding and sums against the runtime's, bit for bit (the float
-values are small multiples of 1/4, so every sum is exact in any order).
+NVVM op. `emit` prints a GPU program: one kernel per case (thread t
+multiplies input vector t), and host functions that fill the matrix and
+VECTORS input vectors, launch the kernel with VECTORS threads and compare
+its results with the same `coopvec.matvec` on the host (the CPU runtime),
+bit for bit (the float values are small multiples of 1/4, so every sum is
+exact in any order); @main returns each case's count of differing
+elements. test/Integration/GPU/Inputs/lanes_on_host.py lowers the program
+with `cooperative=false` and makes its kernels and launches host code, as
+for the GPU programs there; coopvec-run runs it, and `report` names the
+counts:
+
+  lanes_on_cpu.py emit > GPU.mlir
+  lanes_on_host.py --opt coopvec-opt GPU.mlir > HOST.mlir
+  coopvec-run HOST.mlir -e main | lanes_on_cpu.py report
 
 The cooperative path reads the matrix through the same element addresses
 (elementIndex) and is assembled by ptxas in ptxas.mlir; only a GPU runs it
 (test/Integration/GPU).
-
-  lanes_on_cpu.py --opt coopvec-opt --runner coopvec-run --tmp DIR
 """
 
 import argparse
-import os
-import re
-import subprocess
 import sys
 
 # name, matrix interpretation, M, K, layout, transpose, input
@@ -70,42 +71,26 @@ def matvec(case):
     return "\n".join(lines)
 
 
-def kernels():
-    funcs = []
-    for case in CASES:
-        name, _, m, k, _, _, _, xel, rel, _ = case
-        funcs.append(
-            f"    gpu.func @lane_{name}(%x: vector<{k}x{xel}>, "
-            f"%w: memref<?xi8>) -> vector<{m}x{rel}> {{\n"
-            f"{matvec(case)}\n"
-            f"      gpu.return %r : vector<{m}x{rel}>\n    }}")
-    return ("module attributes {gpu.container_module} {\n"
-            "  gpu.module @lanes {\n" + "\n".join(funcs) + "\n  }\n}\n")
-
-
-def host_functions(lowered):
-    """The lowered gpu.funcs of @lanes as func.funcs."""
-    out, inside = [], False
-    for line in lowered.splitlines():
-        if re.match(r"\s*gpu\.module @lanes", line):
-            inside = True
-            continue
-        if inside and re.match(r"^  \}$", line):
-            break
-        if inside:
-            line = re.sub(r"\bgpu\.func\b", "func.func", line)
-            line = re.sub(r"\bgpu\.return\b", "return", line)
-            out.append(line)
-    if not out:
-        sys.exit("lanes_on_cpu.py: no gpu.module @lanes in the lowered code")
-    if re.search(r"\b(nvvm|gpu)\.", "\n".join(out)):
-        sys.exit("lanes_on_cpu.py: the per-lane code uses NVVM or GPU ops")
-    return "\n".join(out)
+def kernel(case):
+    """Thread t multiplies input vector t (elements t * K...) into result
+    vector t."""
+    name, _, m, k, _, _, _, xel, rel, _ = case
+    return f"""    gpu.func @lane_{name}(%x: memref<?x{xel}>, %w: memref<?xi8>, %y: memref<?x{rel}>) kernel {{
+      %t = gpu.thread_id x
+      %kc = arith.constant {k} : index
+      %mc = arith.constant {m} : index
+      %xb = arith.muli %t, %kc : index
+      %xv = vector.load %x[%xb] : memref<?x{xel}>, vector<{k}x{xel}>
+{matvec(case).replace("%x as", "%xv as")}
+      %yb = arith.muli %t, %mc : index
+      vector.store %r, %y[%yb] : memref<?x{rel}>, vector<{m}x{rel}>
+      gpu.return
+    }}"""
 
 
 def fill(name, elem, count, a, b, m, bias, scale):
-    """func @name(buf): elements i of `elem` = ((i*a + b) % m - bias) * scale
-    (scale only for floats)."""
+    """func @name(buf, base, at): buf[at + i] for i < count = ((j*a + b) % m
+    - bias) * scale with j = i + base (scale only for floats)."""
     conv = ""
     if elem.startswith("f"):
         conv = (f"      %f = arith.sitofp %v : i32 to f32\n"
@@ -118,7 +103,7 @@ def fill(name, elem, count, a, b, m, bias, scale):
         value = "%v" if elem == "i32" else "%e"
         if elem != "i32":
             conv = f"      %e = arith.trunci %v : i32 to {elem}\n"
-    return f"""  func.func private @{name}(%buf: memref<?x{elem}>, %base: index) {{
+    return f"""  func.func private @{name}(%buf: memref<?x{elem}>, %base: index, %at: index) {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %n = arith.constant {count} : index
@@ -133,7 +118,8 @@ def fill(name, elem, count, a, b, m, bias, scale):
       %q = arith.addi %p, %b : i32
       %u = arith.remui %q, %m : i32
       %v = arith.subi %u, %bias : i32
-{conv}      memref.store {value}, %buf[%i] : memref<?x{elem}>
+{conv}      %to = arith.addi %i, %at : index
+      memref.store {value}, %buf[%to] : memref<?x{elem}>
     }}
     return
   }}"""
@@ -175,15 +161,25 @@ def check_function(case):
     %c1 = arith.constant 1 : index
     %nv = arith.constant {VECTORS} : index
     %cw = arith.constant {MATRIX_BYTES // msize} : index
+    %kc = arith.constant {k} : index
+    %mc = arith.constant {m} : index
     %wv = memref.view %w[%c0][%cw] : memref<?xi8> to memref<?x{melem}>
-    func.call @fill_w_{name}({view}, %c0) : (memref<?x{melem}>, index) -> ()
-    %xbuf = memref.alloc() : memref<{k}x{xel}>
-    %xd = memref.cast %xbuf : memref<{k}x{xel}> to memref<?x{xel}>
-    %total = scf.for %v = %c0 to %nv step %c1 iter_args(%acc = %c0) -> (index) {{
+    func.call @fill_w_{name}({view}, %c0, %c0) : (memref<?x{melem}>, index, index) -> ()
+    %xbuf = memref.alloc() : memref<{VECTORS * k}x{xel}>
+    %xd = memref.cast %xbuf : memref<{VECTORS * k}x{xel}> to memref<?x{xel}>
+    %ybuf = memref.alloc() : memref<{VECTORS * m}x{rel}>
+    %yd = memref.cast %ybuf : memref<{VECTORS * m}x{rel}> to memref<?x{rel}>
+    scf.for %v = %c0 to %nv step %c1 {{
       %base = arith.muli %v, %nv : index
-      func.call @fill_x_{name}(%xd, %base) : (memref<?x{xel}>, index) -> ()
-      %xv = vector.load %xbuf[%c0] : memref<{k}x{xel}>, vector<{k}x{xel}>
-      %lane = func.call @lane_{name}(%xv, %w) : (vector<{k}x{xel}>, memref<?xi8>) -> vector<{m}x{rel}>
+      %at = arith.muli %v, %kc : index
+      func.call @fill_x_{name}(%xd, %base, %at) : (memref<?x{xel}>, index, index) -> ()
+    }}
+    gpu.launch_func @lanes::@lane_{name} blocks in (%c1, %c1, %c1) threads in (%nv, %c1, %c1) args(%xd : memref<?x{xel}>, %w : memref<?xi8>, %yd : memref<?x{rel}>)
+    %total = scf.for %v = %c0 to %nv step %c1 iter_args(%acc = %c0) -> (index) {{
+      %xb = arith.muli %v, %kc : index
+      %xv = vector.load %xbuf[%xb] : memref<{VECTORS * k}x{xel}>, vector<{k}x{xel}>
+      %yb = arith.muli %v, %mc : index
+      %lane = vector.load %ybuf[%yb] : memref<{VECTORS * m}x{rel}>, vector<{m}x{rel}>
 {cpu}
 {to_bits}      %ne = arith.cmpi ne, {lv}, {cv} : vector<{m}x{rint}>
       %ones = arith.extui %ne : vector<{m}xi1> to vector<{m}xi32>
@@ -192,19 +188,22 @@ def check_function(case):
       %next = arith.addi %acc, %ci : index
       scf.yield %next : index
     }}
-    memref.dealloc %xbuf : memref<{k}x{xel}>
+    memref.dealloc %xbuf : memref<{VECTORS * k}x{xel}>
+    memref.dealloc %ybuf : memref<{VECTORS * m}x{rel}>
     return %total : index
   }}"""
 
 
-def host(lowered):
+def program():
     results = ", ".join(["index"] * len(CASES))
     calls = "\n".join(
         f"    %r{i} = func.call @check_{c[0]}(%wd) : (memref<?xi8>) -> index"
         for i, c in enumerate(CASES))
     values = ", ".join(f"%r{i}" for i in range(len(CASES)))
-    return f"""module {{
-{host_functions(lowered)}
+    return f"""module attributes {{gpu.container_module}} {{
+  gpu.module @lanes {{
+{chr(10).join(kernel(c) for c in CASES)}
+  }}
 {chr(10).join(check_function(c) for c in CASES)}
   func.func @main() -> ({results}) {{
     %w = memref.alloc() : memref<{MATRIX_BYTES}xi8>
@@ -217,38 +216,24 @@ def host(lowered):
 """
 
 
-def run(command):
-    """stdout of `command`; its stderr and exit on failure."""
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode:
-        sys.exit(f"lanes_on_cpu.py: {' '.join(command)} failed "
-                 f"({done.returncode}):\n{done.stderr}")
-    return done.stdout
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--opt", default="coopvec-opt")
-    parser.add_argument("--runner", default="coopvec-run")
-    parser.add_argument("--tmp", required=True)
-    args = parser.parse_args()
-    os.makedirs(args.tmp, exist_ok=True)
-    source = os.path.join(args.tmp, "lanes.mlir")
-    with open(source, "w") as f:
-        f.write(kernels())
-    lowered = run(
-        [args.opt, source, "--convert-coopvec-to-nvvm=cooperative=false",
-         "--canonicalize"])
-    program = os.path.join(args.tmp, "host.mlir")
-    with open(program, "w") as f:
-        f.write(host(lowered))
-    output = run([args.runner, program, "-e", "main"])
+def report(output):
+    """`<case> <count>` per case from coopvec-run's output of @main."""
     counts = output.split()
     if len(counts) != len(CASES):
         sys.exit(f"lanes_on_cpu.py: expected {len(CASES)} counts, got "
                  f"{output!r}")
     for case, count in zip(CASES, counts):
         print(case[0], count)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=("emit", "report"))
+    args = parser.parse_args()
+    if args.mode == "emit":
+        sys.stdout.write(program())
+    else:
+        report(sys.stdin.read())
 
 
 if __name__ == "__main__":

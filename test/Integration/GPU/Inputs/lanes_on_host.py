@@ -17,9 +17,10 @@ program:
 
 The host code keeps its own coopvec ops (the CPU runtime), so a program that
 checks its kernels against the host, as the ones here do, checks the
-per-lane lowering without a GPU (mlp-on-host.test; matvec-check.mlir works
-the same way, but lanes-on-cpu.test in test/Conversion/CoopVecToNVVM covers
-its products at a fraction of the JIT time).
+per-lane lowering without a GPU: mlp-on-host.test (mlp-check.mlir), and
+test/Conversion/CoopVecToNVVM/lanes-on-cpu.test (the program its
+lanes_on_cpu.py writes: every layout of the products; matvec-check.mlir
+works the same way, at many times the JIT time).
 
   lanes_on_host.py --opt coopvec-opt PROGRAM > HOST.mlir
 """
