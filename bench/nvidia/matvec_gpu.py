@@ -11,9 +11,9 @@ Two steps, because the GPU machine has CUDA and CuPy but no LLVM/MLIR:
     (`coopvec-run`, the same matvec in a host loop). Everything goes to one
     folder: cases.json, the .ptx files and the .npy inputs/results.
     It also compiles test/Integration/GPU/Inputs/matvec-check.mlir,
-    batch-check.mlir (after coopvec-batch-to-gpu) and mlp-check.mlir ahead
-    of time into aot/check, aot/batch and aot/mlp (with the two runtime
-    libraries beside them).
+    batch-check.mlir (after coopvec-batch-to-gpu), mlp-check.mlir and
+    mlp-bf16-check.mlir ahead of time into aot/check, aot/batch, aot/mlp and
+    aot/mlp_bf16 (with the two runtime libraries beside them).
   run (on the GPU machine, CuPy): runs the aot programs, loads each PTX with the
     driver, launches
     it over N threads (a partial last warp, so both paths run), compares
@@ -81,6 +81,12 @@ CASES = [
     dict(name="mx_e4m3_e5m2_cm", mat="F8_E4M3", m=24, k=64,
          layout="ColumnMajor", inp=("F8_E5M2", "f32"), out="f32", bias=None,
          scales=True),
+    # BF16 (sm_80 and later): m16n8k16.bf16 on tensor cores, f32 inputs
+    # rounded to bf16 (nearest even).
+    dict(name="bf16_rm", mat="BF16", m=48, k=72, layout="RowMajor",
+         inp=("BF16", "f32"), out="f32", bias="F32"),
+    dict(name="bf16_cm_f16out", mat="BF16", m=33, k=40, layout="ColumnMajor",
+         inp=("BF16", "f32"), out="f16", bias=None),
     # fp4 x fp4 (prepared for sm_120a only): MXFP4 (UE8M0 x 32) through
     # m16n8k64 kind::mxf4 scale_vec::2X and NVFP4 (UE4M3 x 16) through
     # kind::mxf4nvf4 scale_vec::4X, K not a multiple of 64; f32 inputs
@@ -111,7 +117,7 @@ N = 1000  # threads: 31 full warps and a partial one
 BLOCK = 128
 
 NP = {"f16": np.float16, "f32": np.float32, "i32": np.int32, "i16": np.int16}
-ELEM_BITS = {"F16": 16, "I8": 8, "U8": 8, "F8_E4M3": 8, "F8_E5M2": 8,
+ELEM_BITS = {"F16": 16, "BF16": 16, "I8": 8, "U8": 8, "F8_E4M3": 8, "F8_E5M2": 8,
              "F4_E2M1": 4}
 E2M1 = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6], np.float64)
 
@@ -303,6 +309,9 @@ def draw(c, rng):
     for copy in range(copies):
         if c["mat"] == "F16":
             w = (rng.standard_normal((m, k)) * 0.5).astype(np.float16)
+        elif c["mat"] == "BF16":  # the upper halves of f32s
+            w = ((rng.standard_normal((m, k)) * 0.5).astype(np.float32)
+                 .view(np.uint32) >> 16).astype(np.uint16)
         elif c["mat"].startswith("F8"):
             w = finite_f8_codes(rng, (m, k), c["mat"] == "F8_E5M2")
         elif c["mat"] == "F4_E2M1":
@@ -321,7 +330,9 @@ def draw(c, rng):
             wbytes[base + r * stride: base + r * stride + raw.shape[1]] = raw[r]
     kin = input_count(c)
     interp, dt = c["inp"]
-    if interp == "F4_E2M1":
+    if interp == "BF16":
+        x = (rng.standard_normal((N, kin)) * 0.5).astype(np.float32)
+    elif interp == "F4_E2M1":
         x = (rng.standard_normal((N, kin)) * 3).astype(NP[dt])
         x[0, :4] = [np.nan, 100.0, -np.inf, 0.25]  # +6, 6, -6, a tie to 0
     elif interp.startswith("F8"):
@@ -430,10 +441,11 @@ def prepare(args):
 
 AOT_PROGRAMS = [
     # name, source in test/Integration/GPU/Inputs, coopvec-batch-to-gpu
-    # first, the names of @check's two mismatch counts
+    # first, the names of @check's mismatch counts (two, or one)
     ("check", "matvec-check.mlir", False, ("f16", "int8")),
     ("batch", "batch-check.mlir", True, ("f16", "int8")),
     ("mlp", "mlp-check.mlir", False, ("i8-network", "i8-network-exp")),
+    ("mlp_bf16", "mlp-bf16-check.mlir", False, ("bf16-network",)),
 ]
 
 
@@ -452,7 +464,7 @@ def prepare_aot(args, run):
     lib = os.path.join(args.build, "lib")
     for name in ("libcoopvec_cuda_runtime.so", "libcoopvec_runtime.so"):
         subprocess.run(["cp", os.path.join(lib, name), out], check=True)
-    for name, source, batch_to_gpu, _ in AOT_PROGRAMS:
+    for name, source, batch_to_gpu, labels in AOT_PROGRAMS:
         src = os.path.join(inputs, source)
         if batch_to_gpu:
             gpu_src = os.path.join(out, name + ".gpu.mlir")
@@ -471,7 +483,8 @@ def prepare_aot(args, run):
         subprocess.run(["clang-22", "-c", "-O1", "-fPIC",
                         "-Wno-override-module", base + ".ll", "-o",
                         base + ".o"], check=True)
-        subprocess.run(["clang-22", os.path.join(os.path.dirname(__file__),
+        one = ["-DCOOPVEC_ONE_COUNT"] if len(labels) == 1 else []
+        subprocess.run(["clang-22"] + one + [os.path.join(os.path.dirname(__file__),
                                                  "check_main.c"),
                         base + ".o", "-L" + out, "-lcoopvec_cuda_runtime",
                         "-lcoopvec_runtime", "-lstdc++", "-lm", "-o", base],
@@ -539,6 +552,10 @@ def abs_products(c, x, w, b):
         elif c["mat"] == "F16":
             rows = np.stack([raw[r * stride: r * stride + 2 * minor]
                              .view(np.float16) for r in range(major)])
+        elif c["mat"] == "BF16":
+            rows = np.stack([(raw[r * stride: r * stride + 2 * minor]
+                              .view(np.uint16).astype(np.uint32) << 16)
+                             .view(np.float32) for r in range(major)])
         else:
             rows = np.stack([decode_f8(raw[r * stride: r * stride + minor],
                                        c["mat"] == "F8_E5M2")
@@ -552,7 +569,9 @@ def abs_products(c, x, w, b):
             mat = mat * np.repeat(scales, scale_block(c), axis=1)[:, :k]
         mats.append(mat)
     # f32 inputs are read as F16 saturating (70000 -> 65504).
-    if c["inp"][0] == "F4_E2M1":  # rounded to E2M1: at most 6
+    if c["inp"][0] == "BF16":  # rounded to bf16: at most 2^-8 more
+        xs = np.abs(x.reshape(c["n"], -1).astype(np.float64)) * (1 + 2.0**-8)
+    elif c["inp"][0] == "F4_E2M1":  # rounded to E2M1: at most 6
         xs = np.minimum(np.abs(x.reshape(c["n"], -1).astype(np.float64))
                         * 1.25 + 0.25, 6.0)
         xs = np.nan_to_num(xs, nan=6.0)

@@ -360,7 +360,8 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
       `shfl.sync.idx` and `vote.sync.all`), the 32 input vectors form the
       `B` operand of `mma.sync` (lane `n` is column `n`: four `m16n8` tiles)
       and the matrix the `A` operand, row-major, read as 32-bit words from
-      global memory. `F16` matrices use `m16n8k16.f32.f16.f16.f32`, `I8`/`U8`
+      global memory. `F16` matrices use `m16n8k16.f32.f16.f16.f32`, `BF16`
+      matrices `m16n8k16.f32.bf16.bf16.f32`, `I8`/`U8`
       matrices `m16n8k32.s32.{s8,u8}.{s8,u8}.s32`, `F8_E4M3`/`F8_E5M2`
       matrices (sm_89 and later) `m16n8k32.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32`
       through `llvm.call_intrinsic` (MLIR 22's `nvvm.mma.sync` has no fp8
@@ -400,7 +401,10 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
     sum_k |w_k x_k| with u = 2^-24 (documented in docs/NVIDIA.md).
 
     Supported here: `F16` matrices with `F16` inputs (`f16` or `f32`
-    elements), `f16`/`f32` results and `F16`/`F32` biases; `F32` products,
+    elements), `f16`/`f32` results and `F16`/`F32` biases; the same for
+    `BF16` matrices with `BF16` inputs (an `f32` or `f16` element rounded to
+    bf16 by the DXIL rule: nearest even, a finite value beyond the range
+    saturated to +-0x7F7F; the per-lane products are exact in `f32`); `F32` products,
     per lane only (tf32 would round the operands): `F32` matrices with
     `F32` or `F16` inputs and `F16` matrices with `F32` inputs; `I8`/`U8`
     matrices with `PackedS8x32`/`PackedU8x32` inputs (`i32` words) or
@@ -441,9 +445,11 @@ def ConvertCoopVecToNVVM : Pass<"convert-coopvec-to-nvvm", "ModuleOp"> {
     ReLU and `I8` otherwise, and give the exact sums plus bias as `f32`, so
     a warp's rows run every layer on tensor cores, bit-identical to the
     CPU's `coopvec.mlp`; float networks read `F32` activations (the per-lane
-    path); `exp` is `math.exp` (the GPU's `ex2.approx` of `x log2(e)`). The
-    quantized form of `batch_matvec` and `BF16` networks are located
-    errors.
+    path) and `BF16` networks `BF16` ones (the row and every activation
+    rounded to bf16, as `coopvec.mlp` says), so a warp's rows run their
+    layers on bf16 tensor cores; `exp` is `math.exp` (the GPU's
+    `ex2.approx` of `x log2(e)`). The quantized form of `batch_matvec` is a
+    located error.
 
     `coopvec.convert` and `coopvec.pack` in a `gpu.module` become PTX `cvt`
     through NVVM's conversion ops (`nvvm.convert.f32x2.to.{f16x2,bf16x2,

@@ -52,7 +52,7 @@ using namespace mlir::coopvec;
 
 namespace {
 
-/// Which mma.sync the matrix feeds: m16n8k16 f16 (f32 accumulators),
+/// Which mma.sync the matrix feeds: m16n8k16 f16 or bf16 (f32 accumulators),
 /// m16n8k32 s8/u8 (s32 accumulators) or m16n8k32 with 8-bit containers and
 /// f32 accumulators (F8: e4m3/e5m2 matrices from sm_89; e3m2/e2m3/e2m1
 /// matrices through kind::f8f6f4 and UE8M0 block-scaled ones through
@@ -92,6 +92,8 @@ struct Plan {
   bool rowMajor;
   bool matrixUnsigned; ///< U8 matrix.
   bool matrixF16;      ///< F32 family: the matrix is F16 (else F32).
+  /// F16 family: BF16 matrix and inputs (m16n8k16.bf16), else F16.
+  bool bf16 = false;
   /// F8 family: the matrix's element type (the input's is inputKind: both
   /// are one of kind::f8f6f4's e4m3, e5m2, e2m3, e3m2, e2m1).
   InterpKind matrixKind;
@@ -207,8 +209,9 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
   if (auto bias = op.getBiasInterp())
     plan.biasKind = bias->getKind();
 
-  // The float families: inputs of f16 or f32 elements read as `inputs`,
-  // f16 or f32 results, an F16 or F32 bias.
+  // The float families: inputs of f16 or f32 elements (the verifier allows
+  // no bf16 elements) read as `inputs`, f16 or f32 results, an F16 or F32
+  // bias.
   auto floatFamily = [&](StringRef matrix, bool inputReadable,
                          StringRef inputs) -> FailureOr<Plan> {
     if (!inputReadable || !isa<Float16Type, Float32Type>(plan.inputElement))
@@ -240,6 +243,14 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
   if (matrixKind == InterpKind::F16) {
     plan.family = Family::F16;
     return floatFamily("F16", plan.inputKind == InterpKind::F16, "F16");
+  }
+  if (matrixKind == InterpKind::BF16) {
+    // The F16 family's fragments with bf16 elements: m16n8k16.f32.bf16.
+    // bf16.f32 (sm_80 and later); the per-lane path multiplies exactly in
+    // f32 (bf16 x bf16 fits) and adds in the reference's order.
+    plan.family = Family::F16;
+    plan.bf16 = true;
+    return floatFamily("BF16", plan.inputKind == InterpKind::BF16, "BF16");
   }
   if (matrixKind == InterpKind::I8 || matrixKind == InterpKind::U8) {
     plan.family = Family::Int8;
@@ -334,8 +345,8 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
   }
   return unsupported("matrix interpretation " +
                      desc.getInterpretation().getName() +
-                     " (lowered here: F16, F32, I8, U8, F8_E4M3, F8_E5M2, "
-                     "F6_E2M3, F6_E3M2, F4_E2M1)"),
+                     " (lowered here: F16, BF16, F32, I8, U8, F8_E4M3, "
+                     "F8_E5M2, F6_E2M3, F6_E3M2, F4_E2M1)"),
          failure();
 }
 
@@ -466,6 +477,10 @@ private:
   Type i32() { return b.getI32Type(); }
   Type i64() { return b.getI64Type(); }
   Type f32() { return b.getF32Type(); }
+  /// The F16 family's element: f16, or bf16 for BF16.
+  FloatType halfType() {
+    return plan.bf16 ? FloatType(b.getBF16Type()) : FloatType(b.getF16Type());
+  }
   Type accType() { return plan.floatSums() ? f32() : i32(); }
   /// The accumulators of every row, padded to whole 16-row tiles.
   VectorType accVectorType() {
@@ -647,26 +662,32 @@ private:
   /// beyond the range saturates to +-65504, infinities and NaN stay. Bit
   /// tests rather than math ops or LLVM intrinsics, which
   /// convert-gpu-to-nvvm turns into libdevice calls.
-  Value dxilToF16(Value x) {
-    Value rounded = arith::TruncFOp::create(b, loc, b.getF16Type(), x);
+  Value dxilToF16(Value x) { return dxilToHalf(x, b.getF16Type()); }
+
+  /// The same for f16 or bf16 (`half`): BF16's largest finite magnitude is
+  /// 0x7F7F.
+  Value dxilToHalf(Value x, FloatType half) {
+    bool bf16 = half.isBF16();
+    Value rounded = arith::TruncFOp::create(b, loc, half, x);
     Value bits16 = arith::ExtUIOp::create(
         b, loc, i32(), arith::BitcastOp::create(b, loc, i16(), rounded));
     Value bits32 = arith::BitcastOp::create(b, loc, i32(), x);
     Value roundedInf = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::eq,
-        arith::AndIOp::create(b, loc, bits16, int32(0x7fff)), int32(0x7c00));
+        arith::AndIOp::create(b, loc, bits16, int32(0x7fff)),
+        int32(bf16 ? 0x7f80 : 0x7c00));
     Value xFinite = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ult,
         arith::AndIOp::create(b, loc, bits32, int32(0x7fffffff)),
         int32(0x7f800000));
     Value overflowed = arith::AndIOp::create(b, loc, roundedInf, xFinite);
-    // +-65504: the sign of the rounded value, the largest finite magnitude.
+    // The sign of the rounded value, the largest finite magnitude (f16
+    // 65504).
     Value saturatedBits = arith::OrIOp::create(
         b, loc, arith::AndIOp::create(b, loc, bits16, int32(0x8000)),
-        int32(0x7bff));
+        int32(bf16 ? 0x7f7f : 0x7bff));
     Value saturated = arith::BitcastOp::create(
-        b, loc, b.getF16Type(),
-        arith::TruncIOp::create(b, loc, i16(), saturatedBits));
+        b, loc, half, arith::TruncIOp::create(b, loc, i16(), saturatedBits));
     return arith::SelectOp::create(b, loc, overflowed, saturated, rounded);
   }
 
@@ -778,7 +799,12 @@ private:
     }
     if (plan.family == Family::F16) {
       Value x = vector::ExtractOp::create(b, loc, input, i);
-      return plan.inputElement.isF16() ? x : dxilToF16(x);
+      if (plan.inputElement == halfType())
+        return x;
+      // f16 read as BF16 through its exact f32.
+      if (!x.getType().isF32())
+        x = arith::ExtFOp::create(b, loc, f32(), x);
+      return dxilToHalf(x, halfType());
     }
     if (plan.packedInput()) {
       Value word = vector::ExtractOp::create(b, loc, input, i / 4);
@@ -833,12 +859,12 @@ private:
                        ? Value(arith::ExtFOp::create(b, loc, f32(), x))
                        : x);
     }
-    Value weights = plan.family == Family::F16 ||
-                            (plan.family == Family::F32 && plan.matrixF16)
-                        ? view(op.getMatrix(), b.getF16Type(), 2)
-                    : plan.family == Family::F32
-                        ? view(op.getMatrix(), f32(), 4)
-                        : view(op.getMatrix(), i8(), 1);
+    Value weights =
+        plan.family == Family::F16 ? view(op.getMatrix(), halfType(), 2)
+        : plan.family == Family::F32 && plan.matrixF16
+            ? view(op.getMatrix(), b.getF16Type(), 2)
+        : plan.family == Family::F32 ? view(op.getMatrix(), f32(), 4)
+                                     : view(op.getMatrix(), i8(), 1);
     if (plan.m * plan.k <= kUnrolledProducts) {
       // Unrolled: every value stays in a register.
       SmallVector<Value> sums;
@@ -978,14 +1004,15 @@ private:
         SmallVector<Value> halves;
         for (int64_t e = 0; e < 2; ++e) {
           int64_t i = w * 2 + e;
-          halves.push_back(i < plan.k ? inputValue(i)
-                                      : Value(arith::ConstantFloatOp::create(
-                                            b, loc, b.getF16Type(),
-                                            APFloat::getZero(
-                                                APFloat::IEEEhalf()))));
+          halves.push_back(
+              i < plan.k
+                  ? inputValue(i)
+                  : Value(arith::ConstantFloatOp::create(
+                        b, loc, halfType(),
+                        APFloat::getZero(halfType().getFloatSemantics()))));
         }
         Value pair = vector::FromElementsOp::create(
-            b, loc, VectorType::get({2}, b.getF16Type()), halves);
+            b, loc, VectorType::get({2}, halfType()), halves);
         words.push_back(LLVM::BitcastOp::create(b, loc, i32(), pair));
         continue;
       }
@@ -1092,7 +1119,15 @@ private:
     auto resultType = LLVM::LLVMStructType::getLiteral(
         b.getContext(), SmallVector<Type>(4, accType()));
     Value d;
-    if (plan.family == Family::F16) {
+    if (plan.family == Family::F16 && plan.bf16) {
+      // MLIR's nvvm.mma.sync takes bf16 fragments as i32 words.
+      d = NVVM::MmaOp::create(b, loc, resultType, a, bWords, c, {16, 8, 16},
+                              std::nullopt, std::nullopt,
+                              std::array<NVVM::MMATypes, 2>{
+                                  NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
+                              std::array<NVVM::MMALayout, 2>{
+                                  NVVM::MMALayout::row, NVVM::MMALayout::col});
+    } else if (plan.family == Family::F16) {
       auto pairType = VectorType::get({2}, b.getF16Type());
       auto asPairs = [&](ArrayRef<Value> words) {
         SmallVector<Value> pairs;
@@ -1235,7 +1270,7 @@ private:
     Value elementView =
         wholeWords ? Value()
                    : view(op.getMatrix(),
-                          plan.family == Family::F16 ? b.getF16Type() : i8(),
+                          plan.family == Family::F16 ? Type(halfType()) : i8(),
                           plan.family == Family::F16 ? 2 : 1);
 
     LaneStage lanes = laneStage(t, laneIndex, gIndex, tIndex);
@@ -1483,7 +1518,7 @@ LogicalResult expandBatchForNVVM(Operation *op) {
     return unsupported("the quantized form (zero points, grouped scales, "
                        "reductions) has no per-row coopvec.matvec here");
   if (mlp) {
-    std::string why = whyMlpNotExpandable(mlp);
+    std::string why = whyMlpNotExpandable(mlp, /*bf16Layers=*/true);
     if (!why.empty())
       return unsupported(why);
   }

@@ -1,6 +1,7 @@
 // RUN: coopvec-opt %s --convert-coopvec-to-nvvm --canonicalize | FileCheck %s
 // In the PTX, F32 products per lane with two roundings each (no fma), the I8
-// layers' exact sums rounded once to f32, s8 and u8 inputs on tensor cores.
+// layers' exact sums rounded once to f32, s8 and u8 inputs on tensor cores,
+// BF16 layers on tensor cores.
 // RUN: coopvec-opt %s --coopvec-nvvm-pipeline="chip=sm_90 format=isa" \
 // RUN:   | sed -e 's/\\0A/\n/g' -e 's/\\09/ /g' | FileCheck %s --check-prefix=PTX
 
@@ -69,6 +70,27 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // A BF16 network: each layer a BF16 matvec whose input (the row, then
+    // the activation) is read as BF16, so the tensor-core step takes it
+    // (m16n8k16.bf16); the F32 bias and the ReLU as for F16 networks.
+    // CHECK-LABEL: gpu.func @mlp_bf16
+    // CHECK: arith.truncf %{{.*}} : f32 to bf16
+    // CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
+    // CHECK: arith.cmpf ogt
+    // CHECK: arith.truncf %{{.*}} : f32 to bf16
+    // CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
+    // CHECK: gpu.return
+    gpu.func @mlp_bf16(%x: memref<2x16xf32>, %w: memref<?xi8>, %b: memref<?xi8>, %y: memref<2x8xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c32 = arith.constant 32 : index
+      %c1024 = arith.constant 1024 : index
+      coopvec.mlp %x layers [%w[%c0] matrix<BF16, 16x16, RowMajor> stride %c32 bias %b[%c0] relu,
+                         %w[%c1024] matrix<BF16, 8x16, ColumnMajor> stride %c32 none]
+        into %y
+        : memref<2x16xf32>, memref<2x8xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>
+      gpu.return
+    }
+
     // An F32 matrix: per lane only, f32 loads of the weights, the f16 input
     // read as F32 exactly.
     // CHECK-LABEL: gpu.func @f32_matrix
@@ -100,6 +122,10 @@ module attributes {gpu.container_module} {
 // PTX: add.rn.f32
 // PTX-NOT: mma.sync
 // PTX: ex2.approx
+// PTX-LABEL: .entry mlp_bf16(
+// PTX: cvt.rn.bf16.f32
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-LABEL: .entry f32_matrix(
 // PTX-NOT: mma.sync
 // PTX-NOT: fma.rn.f32

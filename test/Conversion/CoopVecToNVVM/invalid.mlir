@@ -228,12 +228,12 @@ module attributes {gpu.container_module} {
 
 module attributes {gpu.container_module} {
   gpu.module @m {
-    gpu.func @bf16_matrix(%x: vector<8xf32>, %w: memref<?xi8>) kernel {
+    gpu.func @int4_matrix(%x: vector<8xf32>, %w: memref<?xi8>) kernel {
       %c0 = arith.constant 0 : index
-      %s = arith.constant 32 : index
-      // expected-error@+1 {{matrix interpretation BF16 (lowered here: F16, F32, I8, U8, F8_E4M3, F8_E5M2, F6_E2M3, F6_E3M2, F4_E2M1)}}
-      %r = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 16x8, RowMajor> stride %s
-             : vector<8xf32>, memref<?xi8> -> vector<16xf32>
+      %s = arith.constant 16 : index
+      // expected-error@+1 {{matrix interpretation I4 (lowered here: F16, BF16, F32, I8, U8, F8_E4M3, F8_E5M2, F6_E2M3, F6_E3M2, F4_E2M1)}}
+      %r = coopvec.matvec %x as I4, %w[%c0] matrix<I4, 16x8, RowMajor> stride %s
+             : vector<8xf32>, memref<?xi8> -> vector<16xi32>
       gpu.return
     }
   }
@@ -279,21 +279,6 @@ module attributes {gpu.container_module} {
       coopvec.batch_matvec %x as I8, %w[%c0] matrix<U8, 16x32, RowMajor> stride %c32
           weight_zero_points %zw[%c0] as U8 group 32 : memref<?xi8>
           into %y : memref<4x32xi8>, memref<?xi8> -> memref<4x16xi32>
-      gpu.return
-    }
-  }
-}
-
-// -----
-
-module attributes {gpu.container_module} {
-  gpu.module @m {
-    gpu.func @bf16_network(%x: memref<4x32xf32>, %w: memref<?xi8>, %y: memref<4x16xf32>) kernel {
-      %c0 = arith.constant 0 : index
-      %c64 = arith.constant 64 : index
-      // expected-error@+1 {{'coopvec.mlp' op is not supported by convert-coopvec-to-nvvm: BF16 layers (only F32, F16 and I8 networks are expanded into matvecs)}}
-      coopvec.mlp %x layers [%w[%c0] matrix<BF16, 16x32, RowMajor> stride %c64 relu]
-        into %y : memref<4x32xf32>, memref<4x16xf32>, memref<?xi8>
       gpu.return
     }
   }

@@ -36,6 +36,18 @@
 // CHECK-LABEL: .entry int8_topt_t(
 // CHECK: vote.sync.all.pred
 // CHECK: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+// BF16 (sm_80 and later): the F16 step with bf16 fragments. f32 inputs are
+// rounded to bf16 (cvt.rn.bf16.f32: nearest even; a finite value that
+// became an infinity, 0x7F80, is saturated to +-0x7F7F), whole words of the
+// row-major matrix.
+// CHECK-LABEL: .entry bf16(
+// CHECK: vote.sync.all.pred
+// CHECK: cvt.rn.bf16.f32
+// CHECK: setp.eq.b16 {{.*}}, 32640;
+// CHECK: ld.global.b32
+// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// CHECK: mul.rn.f32
+// CHECK-NEXT: add.rn.f32
 
 // LANE-NOT: .shared
 // LANE-LABEL: .entry f16(
@@ -48,6 +60,10 @@
 // LANE-LABEL: .entry f16_iopt(
 // LANE-NOT: mma.sync
 // LANE-LABEL: .entry int8_topt_t(
+// LANE-NOT: mma.sync
+// LANE-LABEL: .entry bf16(
+// LANE-NOT: mma.sync
+// LANE: mul.rn.f32
 // LANE-NOT: mma.sync
 // LANE: ret;
 module attributes {gpu.container_module} {
@@ -86,6 +102,16 @@ module attributes {gpu.container_module} {
       %r = coopvec.matvec %x as PackedS8x32, %w[%c0] matrix<I8, 20x36, TrainingOptimal, transpose>
              : vector<9xi32>, memref<?xi8> -> vector<20xi32>
       vector.store %r, %y[%c0] : memref<?xi32>, vector<20xi32>
+      gpu.return
+    }
+    gpu.func @bf16(%xs: memref<?xf32>, %w: memref<?xi8>, %b: memref<?xi8>, %y: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 96 : index
+      %x = vector.load %xs[%c0] : memref<?xf32>, vector<48xf32>
+      %r = coopvec.matvec %x as BF16, %w[%c0] matrix<BF16, 16x48, RowMajor> stride %s
+             bias %b[%c0] as F32
+             : vector<48xf32>, memref<?xi8>, memref<?xi8> -> vector<16xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<16xf32>
       gpu.return
     }
   }

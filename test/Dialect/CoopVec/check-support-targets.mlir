@@ -74,8 +74,9 @@ module attributes {coopvec.profile = "sm_90"} {
 module attributes {coopvec.profile = "sm_100a"} {
   func.func @sm100a(%f: vector<32xf32>, %w: memref<?xi8>, %o: index) {
     %0 = coopvec.matvec %f as F6_E2M3, %w[%o] matrix<F4_E2M1, 8x32, RowMajor> stride %o : vector<32xf32>, memref<?xi8> -> vector<8xf32>
-    // expected-error@+1 {{'coopvec.matvec' is not supported by profile 'sm_100a': it does not list the matrix-vector combination input = F32, input_interp = BF16, matrix = BF16, output = F16}}
-    %1 = coopvec.matvec %f as BF16, %w[%o] matrix<BF16, 8x32, RowMajor> stride %o : vector<32xf32>, memref<?xi8> -> vector<8xf16>
+    // A BF16 matrix reads BF16 inputs only.
+    // expected-error@+1 {{'coopvec.matvec' is not supported by profile 'sm_100a': it does not list the matrix-vector combination input = F32, input_interp = F16, matrix = BF16, output = F16}}
+    %1 = coopvec.matvec %f as F16, %w[%o] matrix<BF16, 8x32, RowMajor> stride %o : vector<32xf32>, memref<?xi8> -> vector<8xf16>
     return
   }
 }

@@ -14,6 +14,6 @@
 
 // A coopvec op the NVVM lowering does not take stops the run with a located
 // error before anything is compiled for the GPU.
-// RUN: not coopvec-run %S/Inputs/bf16-kernel.mlir -e run --gpu-chip=sm_90 --print-lowered 2>&1 | FileCheck %s --check-prefix=BF16
-// BF16: bf16-kernel.mlir:11:12: error: 'coopvec.matvec' op is not supported by convert-coopvec-to-nvvm: matrix interpretation BF16
-// BF16-NOT: gpu.binary
+// RUN: not coopvec-run %S/Inputs/int4-kernel.mlir -e run --gpu-chip=sm_90 --print-lowered 2>&1 | FileCheck %s --check-prefix=INT4
+// INT4: int4-kernel.mlir:12:12: error: 'coopvec.matvec' op is not supported by convert-coopvec-to-nvvm: matrix interpretation I4
+// INT4-NOT: gpu.binary

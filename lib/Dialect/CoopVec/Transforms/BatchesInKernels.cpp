@@ -102,8 +102,9 @@ void mlir::coopvec::expandBatchInKernel(BatchMatVecOp op, Value rows) {
       });
 }
 
-std::string mlir::coopvec::whyMlpNotExpandable(MLPOp op) {
-  if (op.getLayerDesc(0).getInterpretation().getKind() == InterpKind::BF16)
+std::string mlir::coopvec::whyMlpNotExpandable(MLPOp op, bool bf16Layers) {
+  if (!bf16Layers &&
+      op.getLayerDesc(0).getInterpretation().getKind() == InterpKind::BF16)
     return "BF16 layers (only F32, F16 and I8 networks are expanded into "
            "matvecs)";
   return "";
@@ -114,8 +115,8 @@ Value mlir::coopvec::emitMlpRow(OpBuilder &b, MLPOp op, Value row,
   auto buffer = [&](Value v) {
     return v && buffers ? buffers->lookupOrDefault(v) : v;
   };
-  bool int8 =
-      op.getLayerDesc(0).getInterpretation().getKind() == InterpKind::I8;
+  InterpKind weights = op.getLayerDesc(0).getInterpretation().getKind();
+  bool int8 = weights == InterpKind::I8;
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
   auto index = [&](int64_t v) {
@@ -144,7 +145,8 @@ Value mlir::coopvec::emitMlpRow(OpBuilder &b, MLPOp op, Value row,
     });
   for (unsigned l = 0; l < op.getNumLayers(); ++l) {
     MatrixDescAttr desc = op.getLayerDesc(l);
-    InterpKind input = InterpKind::F32;
+    InterpKind input =
+        weights == InterpKind::BF16 ? InterpKind::BF16 : InterpKind::F32;
     if (int8)
       input = l > 0 && isRelu(l - 1) ? InterpKind::U8 : InterpKind::I8;
     Value bias, biasOffset;

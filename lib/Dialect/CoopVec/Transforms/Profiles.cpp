@@ -79,7 +79,7 @@ constexpr AccumRow kD3D12VectorAccumulate[] = {{I::F16, I::F16}};
 //===----------------------------------------------------------------------===//
 
 constexpr std::pair<I, I> kNvF16In[] = {{I::F16, I::F16}, {I::F32, I::F16}};
-constexpr std::pair<I, I> kNvBF16In[] = {{I::F32, I::BF16}};
+constexpr std::pair<I, I> kNvBF16In[] = {{I::F16, I::BF16}, {I::F32, I::BF16}};
 constexpr std::pair<I, I> kNvInt8In[] = {{I::PackedS8x32, I::I8},
                                          {I::PackedU8x32, I::U8},
                                          {I::F32, I::I8},
@@ -128,7 +128,7 @@ constexpr std::pair<I, I> kNvReadAsF32[] = {{I::F32, I::F32}, {I::F16, I::F32}};
   {kNvF16In, kF16, kF16F32, true, kTilesF16},                                  \
       {kNvF32In, kF32, kF16F32, true, {}, kF16F32},                            \
       {kNvReadAsF32, kF16, kF16F32, true, {}, kF16F32},                        \
-      {kNvBF16In, kBF16, kF32, true, kTilesF16},                               \
+      {kNvBF16In, kBF16, kF16F32, true, kTilesF16},                            \
       {kNvInt8In, kInt8, kNvIntResults, true, kTilesInt8, kNvIntBiases}, {     \
     kNvInt4In, kInt4, kI32, true, kTilesInt4                                   \
   }

@@ -39,6 +39,9 @@ CASES = [
     ("f16_col", "F16", 12, 7, "ColumnMajor", False, "F16", "f16", "f32", 384),
     ("f32_iopt_t", "F32", 5, 7, "InferencingOptimal", True, "F32", "f32", "f32", 128),
     ("f16w_f32_topt", "F16", 12, 6, "TrainingOptimal", False, "F32", "f32", "f32", 128),
+    ("bf16_row", "BF16", 13, 22, "RowMajor", False, "BF16", "f32", "f32", 256),
+    ("bf16_iopt_t", "BF16", 17, 20, "InferencingOptimal", True, "BF16", "f16", "f16", 128),
+    ("bf16_col", "BF16", 9, 11, "ColumnMajor", False, "BF16", "f32", "f16", 0),
 ]
 
 MATRIX_BYTES = 16384
@@ -51,7 +54,7 @@ def strided(layout):
 
 def stride_of(interp, m, k, layout):
     """A stride of one stored row/column, rounded up to 16 bytes."""
-    size = {"I8": 1, "U8": 1, "F16": 2, "F32": 4}[interp]
+    size = {"I8": 1, "U8": 1, "F16": 2, "BF16": 2, "F32": 4}[interp]
     units = k if layout == "RowMajor" else m
     return -(-units * size // 16) * 16
 
@@ -92,7 +95,7 @@ def fill(name, elem, count, a, b, m, bias, scale):
     """func @name(buf, base, at): buf[at + i] for i < count = ((j*a + b) % m
     - bias) * scale with j = i + base (scale only for floats)."""
     conv = ""
-    if elem.startswith("f"):
+    if elem.startswith(("f", "bf")):
         conv = (f"      %f = arith.sitofp %v : i32 to f32\n"
                 f"      %s = arith.constant {float(scale)} : f32\n"
                 f"      %fs = arith.mulf %f, %s : f32\n")
@@ -129,15 +132,17 @@ def fill(name, elem, count, a, b, m, bias, scale):
 # for floats, full range for bytes).
 MATRIX_FILL = {"I8": ("i8", 37, 11, 256, 128, 1), "U8": ("i8", 53, 5, 256, 0, 1),
                "F16": ("f16", 5, 11, 33, 16, 0.25),
+               "BF16": ("bf16", 3, 7, 31, 15, 0.25),
                "F32": ("f32", 7, 2, 29, 14, 0.25)}
 INPUT_FILL = {"I8": (31, 7, 256, 128, 1), "U8": (29, 3, 256, 0, 1),
-              "F16": (7, 3, 17, 8, 0.25), "F32": (11, 5, 19, 9, 0.25)}
+              "F16": (7, 3, 17, 8, 0.25), "F32": (11, 5, 19, 9, 0.25),
+              "BF16": (13, 2, 23, 11, 0.25)}
 
 
 def check_function(case):
     name, interp, m, k, layout, transpose, xin, xel, rel, offset = case
     melem, ma, mb, mm, mbias, mscale = MATRIX_FILL[interp]
-    msize = {"i8": 1, "f16": 2, "f32": 4}[melem]
+    msize = {"i8": 1, "f16": 2, "bf16": 2, "f32": 4}[melem]
     ia, ib, im, ibias, iscale = INPUT_FILL[xin]
     rint = "i32" if rel in ("i32", "f32") else "i16"
     fills = [fill(f"fill_w_{name}", melem, MATRIX_BYTES // msize, ma, mb, mm,

@@ -48,14 +48,19 @@ Value createRowMatVec(OpBuilder &b, BatchMatVecOp op, Value row,
 void expandBatchInKernel(BatchMatVecOp op, Value rows);
 
 /// "" if `op`'s network can be expanded into matvecs, else why not: BF16
-/// networks (every activation rounded to bf16: no matvec reads that).
-std::string whyMlpNotExpandable(MLPOp op);
+/// networks unless `bf16Layers` (their layers become matvecs of BF16
+/// matrices reading BF16 inputs, which the caller's lowering must take, as
+/// convert-coopvec-to-nvvm does; the SPIR-V one and coopvec-batch-to-gpu do
+/// not expand them).
+std::string whyMlpNotExpandable(MLPOp op, bool bf16Layers = false);
 
 /// The chain of `op`'s layers on one row `row` (a vector of the first
 /// layer's K f32), in the CPU runtime's order (coopvecMlpForward), built at
 /// `b`'s insertion point; returns the result row (the last layer's M f32):
 ///   * float networks (F32 or F16 weights): layer inputs read as F32, the
-///     F32 bias added in f32, ReLU as `x > 0 ? x : 0` (NaN gives 0);
+///     F32 bias added in f32, ReLU as `x > 0 ? x : 0` (NaN gives 0); BF16
+///     weights the same with the inputs read as BF16 (the row and every
+///     activation rounded to bf16 by the DXIL rule, as coopvec.mlp says);
 ///   * I8 networks: the row times `input_scale` in f32, read as I8; each
 ///     layer's exact i32 sum plus its I32 bias rounded once to f32 (an
 ///     f32-result matvec), ReLU, times the row's requant scale in f32; a
