@@ -512,16 +512,7 @@ def fp4_model_check(c, d):
     m, k = c["m"], c["k"]
     x = np.load(d + ".x.npy")
     w, b = np.load(d + ".w.npy"), np.load(d + ".b.npy")
-    units, size = stored_shape(c)
-    stride = stride_bytes(c)
-    packed = np.stack([w[r * stride: r * stride + size] for r in range(units)])
-    if c["layout"] != "RowMajor":
-        packed = packed.T
-    nibbles = np.stack([packed & 15, packed >> 4], axis=2).reshape(m, -1)
-    mat = decode_fp4(nibbles[:, :k])
-    codes = b[bias_bytes(c): bias_bytes(c) + m * scale_blocks(c)]
-    mat = mat * np.repeat(scale_values(c, codes).reshape(m, -1),
-                          scale_block(c), axis=1)[:, :k]
+    mat = scaled_matrix(c, w, b)
     model = round_e2m1(x.reshape(c["n"], -1).astype(np.float64)) @ mat.T
     if c.get("bias"):
         model += b[:4 * m].view(np.float32).astype(np.float64)
@@ -530,44 +521,51 @@ def fp4_model_check(c, d):
     return int((np.abs(expected - model.reshape(-1)) > bound).sum())
 
 
+def scaled_matrix(c, raw, b):
+    """The (M, K) float64 values of the F16, BF16, F8 or F4 matrix whose
+    bytes start at `raw` (strided rows or columns; fp4 two nibbles per byte
+    along K, the even one low), times its block scales (read from the bias
+    buffer `b`) when the case has them."""
+    m, k, stride = c["m"], c["k"], stride_bytes(c)
+    major = m if c["layout"] == "RowMajor" else k
+    minor = k if c["layout"] == "RowMajor" else m
+    if c["mat"] == "F4_E2M1":
+        units, size = stored_shape(c)
+        packed = np.stack([raw[r * stride: r * stride + size]
+                           for r in range(units)])
+        if c["layout"] != "RowMajor":
+            packed = packed.T  # (m, ceil(k / 2))
+        nibbles = np.stack([packed & 15, packed >> 4], axis=2)
+        rows = decode_fp4(nibbles.reshape(m, -1)[:, :k])
+    elif c["mat"] == "F16":
+        rows = np.stack([raw[r * stride: r * stride + 2 * minor]
+                         .view(np.float16) for r in range(major)])
+    elif c["mat"] == "BF16":
+        rows = np.stack([(raw[r * stride: r * stride + 2 * minor]
+                          .view(np.uint16).astype(np.uint32) << 16)
+                         .view(np.float32) for r in range(major)])
+    else:
+        rows = np.stack([decode_f8(raw[r * stride: r * stride + minor],
+                                   c["mat"] == "F8_E5M2")
+                         for r in range(major)])
+    if c["layout"] != "RowMajor" and c["mat"] != "F4_E2M1":
+        rows = rows.T
+    mat = rows.astype(np.float64)
+    if c.get("scales"):
+        codes = b[bias_bytes(c): bias_bytes(c) + m * scale_blocks(c)]
+        scales = scale_values(c, codes).reshape(m, -1)
+        mat = mat * np.repeat(scales, scale_block(c), axis=1)[:, :k]
+    return mat
+
+
 def abs_products(c, x, w, b):
     """sum_k |w x| per (thread, row) of an F16 or F8 matrix (times its
     block scales, read from the bias buffer `b`), in float64 (an F8 input
     counted as |x| (1 + 2^-3), above its rounded value)."""
-    m, k, stride = c["m"], c["k"], stride_bytes(c)
     copies = 2 if c.get("differ") else 1
-    mats = []
-    for copy in range(copies):
-        raw = w[copy * matrix_bytes(c):]
-        major = m if c["layout"] == "RowMajor" else k
-        minor = k if c["layout"] == "RowMajor" else m
-        if c["mat"] == "F4_E2M1":
-            units, size = stored_shape(c)
-            packed = np.stack([raw[r * stride: r * stride + size]
-                               for r in range(units)])
-            if c["layout"] != "RowMajor":
-                packed = packed.T  # (m, ceil(k / 2))
-            nibbles = np.stack([packed & 15, packed >> 4], axis=2)
-            rows = decode_fp4(nibbles.reshape(m, -1)[:, :k])
-        elif c["mat"] == "F16":
-            rows = np.stack([raw[r * stride: r * stride + 2 * minor]
-                             .view(np.float16) for r in range(major)])
-        elif c["mat"] == "BF16":
-            rows = np.stack([(raw[r * stride: r * stride + 2 * minor]
-                              .view(np.uint16).astype(np.uint32) << 16)
-                             .view(np.float32) for r in range(major)])
-        else:
-            rows = np.stack([decode_f8(raw[r * stride: r * stride + minor],
-                                       c["mat"] == "F8_E5M2")
-                             for r in range(major)])
-        if c["layout"] != "RowMajor" and c["mat"] != "F4_E2M1":
-            rows = rows.T
-        mat = np.abs(rows).astype(np.float64)
-        if c.get("scales"):
-            codes = b[bias_bytes(c): bias_bytes(c) + m * scale_blocks(c)]
-            scales = scale_values(c, codes).reshape(m, -1)
-            mat = mat * np.repeat(scales, scale_block(c), axis=1)[:, :k]
-        mats.append(mat)
+    mats = [np.abs(scaled_matrix(c, w[copy * matrix_bytes(c):], b))
+            for copy in range(copies)]
+    m = c["m"]
     # f32 inputs are read as F16 saturating (70000 -> 65504).
     if c["inp"][0] == "BF16":  # rounded to bf16: at most 2^-8 more
         xs = np.abs(x.reshape(c["n"], -1).astype(np.float64)) * (1 + 2.0**-8)

@@ -352,8 +352,11 @@ FailureOr<Plan> planMatVec(MatVecOp op, StringRef chip) {
 
 /// Up to this many products per lane, the per-lane path is unrolled (its
 /// vectors stay in registers); beyond, each row loops along K and reads the
-/// input vector from local memory.
-constexpr int64_t kUnrolledProducts = 4096;
+/// input vector from local memory. Unrolled, 3072-3840 products took 9-15 s
+/// of NVPTX codegen per kernel with a dynamic stride, and an I8 40x96
+/// kernel needed 255 registers and spilled (ptxas -v, sm_90); the loops
+/// compile in about a second without spills (docs/NVIDIA.md).
+constexpr int64_t kUnrolledProducts = 1024;
 /// Up to this many (row tile, k-tile) pairs the cooperative step is
 /// unrolled; beyond, it loops over row tiles (the accumulators then go
 /// through local memory).
@@ -718,19 +721,17 @@ private:
   /// infinities, so an E5M2 infinity is put back. fp6/fp4:
   /// cvt.rn.satfinite.{e2m3,e3m2,e2m1}x2.f32, which gives +MAX_NORM for NaN
   /// as the DXIL rule does (NumericsToNVVM's coopvec.convert relies on it
-  /// too).
+  /// too); fp4 is the low nibble of inputFp4Pair's byte.
   Value inputCode(int64_t i) {
-    Value x = vector::ExtractOp::create(b, loc, op.getInput(), i);
-    if (!plan.inputElement.isF32())
-      x = arith::ExtFOp::create(b, loc, f32(), x);
+    if (plan.inputKind == InterpKind::F4_E2M1)
+      return arith::AndIOp::create(
+          b, loc,
+          arith::ExtUIOp::create(b, loc, i32(),
+                                 inputFp4Pair(i, /*second=*/false)),
+          int32(15));
+    Value x = inputAsF32(i);
     bool inputE5M2 = plan.inputKind == InterpKind::F8_E5M2;
     TypeAttr element = TypeAttr::get(op.getInputInterp().getElementType());
-    if (plan.inputKind == InterpKind::F4_E2M1) {
-      Value pair = NVVM::ConvertF32x2ToF4x2Op::create(
-          b, loc, i8(), x, x, b.getBoolAttr(false), element);
-      return arith::AndIOp::create(
-          b, loc, arith::ExtUIOp::create(b, loc, i32(), pair), int32(15));
-    }
     if (isFp6(plan.inputKind)) {
       Value pair = NVVM::ConvertF32x2ToF6x2Op::create(
           b, loc, i16(), x, x, b.getBoolAttr(false), element);
@@ -761,17 +762,19 @@ private:
     return arith::SelectOp::create(b, loc, isInf, inf, byte);
   }
 
+  /// Input element `i` (an f32 or f16 element) as f32, exactly.
+  Value inputAsF32(int64_t i) {
+    Value x = vector::ExtractOp::create(b, loc, op.getInput(), i);
+    return plan.inputElement.isF32()
+               ? x
+               : Value(arith::ExtFOp::create(b, loc, f32(), x));
+  }
+
   /// Input elements `i` and `i + 1` (zero when `!second`) as an e2m1x2
   /// byte: element i in the low nibble, as a packed fp4 matrix stores them.
   Value inputFp4Pair(int64_t i, bool second) {
-    auto asF32 = [&](int64_t j) {
-      Value x = vector::ExtractOp::create(b, loc, op.getInput(), j);
-      return plan.inputElement.isF32()
-                 ? x
-                 : Value(arith::ExtFOp::create(b, loc, f32(), x));
-    };
-    Value low = asF32(i);
-    Value high = second ? asF32(i + 1)
+    Value low = inputAsF32(i);
+    Value high = second ? inputAsF32(i + 1)
                         : Value(arith::ConstantFloatOp::create(
                               b, loc, b.getF32Type(),
                               APFloat::getZero(APFloat::IEEEsingle())));
@@ -780,9 +783,10 @@ private:
         TypeAttr::get(op.getInputInterp().getElementType()));
   }
 
-  /// Input element `i` (static) as the value the product reads: an f16 for
-  /// the F16 family, the exact i32 for the 8-bit integer family, the f32 of
-  /// the 8-bit float for F8, an f32 for F32.
+  /// Input element `i` (static) as the value the product reads: the F16
+  /// family's element (f16, or bf16 for BF16), the exact i32 for the 8-bit
+  /// integer family, the f32 of the input's 8-, 6- or 4-bit float for F8,
+  /// an f32 for F32.
   Value inputValue(int64_t i) {
     Value input = op.getInput();
     if (plan.family == Family::F8)

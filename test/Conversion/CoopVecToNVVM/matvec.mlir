@@ -104,6 +104,42 @@ module attributes {gpu.container_module} {
       vector.store %r, %y[%c0] : memref<?xi32>, vector<16xi32>
       gpu.return
     }
+
+// The per-lane path unrolls up to 1024 products (32x32: no loop, no local
+// array); beyond (32x33), the input goes to one private array at the
+// function's entry and each row loops along K, reading it.
+// LANE-LABEL: gpu.func @f32_unrolled
+// LANE-NOT: memref.alloca
+// LANE-NOT: scf.for
+// LANE: arith.mulf
+// LANE-NOT: scf.for
+// LANE: gpu.return
+// LANE-LABEL: gpu.func @f32_k_loops
+// LANE: %[[XS:.*]] = memref.alloca() : memref<33xf32>
+// LANE-COUNT-33: memref.store {{.*}}, %[[XS]][%{{.*}}] : memref<33xf32>
+// LANE: scf.for %[[COL:.*]] = %c0 to %c33 step %c1 iter_args
+// LANE: memref.load %[[XS]][%[[COL]]] : memref<33xf32>
+// LANE: arith.mulf
+// LANE-NEXT: arith.addf
+// LANE-COUNT-31: scf.for
+// LANE-NOT: scf.for
+// LANE: gpu.return
+    gpu.func @f32_unrolled(%x: vector<32xf32>, %w: memref<?xi8>, %y: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 128 : index
+      %r = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 32x32, RowMajor> stride %s
+             : vector<32xf32>, memref<?xi8> -> vector<32xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<32xf32>
+      gpu.return
+    }
+    gpu.func @f32_k_loops(%x: vector<33xf32>, %w: memref<?xi8>, %y: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = arith.constant 144 : index
+      %r = coopvec.matvec %x as F32, %w[%c0] matrix<F32, 32x33, RowMajor> stride %s
+             : vector<33xf32>, memref<?xi8> -> vector<32xf32>
+      vector.store %r, %y[%c0] : memref<?xf32>, vector<32xf32>
+      gpu.return
+    }
   }
 
 // Host code is not the NVVM lowering's.
