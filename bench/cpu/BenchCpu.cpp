@@ -556,6 +556,83 @@ void benchMatVecI8(Dnnl &d) {
     }
 }
 
+/// The per-CPU tuning's result stores (CpuTuning::streamResults in
+/// lib/Runtime/Kernels/Kernels.cpp): 64x64, 65536 vectors (16 MiB of f32 or
+/// i32 results, past the streaming threshold), coopvec under a tuning that
+/// writes them with non-temporal stores ("zen4") and under one that stores
+/// them through the caches ("zen5"), interleaved with oneDNN. The AVX-512
+/// epilogues are the only ones that stream.
+void benchTuning(Dnnl &d) {
+  std::printf("\n## Result stores by CPU tuning (detected: %s), 64x64, 65536 "
+              "vectors, ratio = coopvec / oneDNN\n\n",
+              coopvecKernelsCpuTuning());
+  if (std::strcmp(coopvecKernelsIsa(), "avx512") != 0) {
+    std::printf("(isa %s: results are stored through the caches under every "
+                "tuning)\n",
+                coopvecKernelsIsa());
+    return;
+  }
+  std::printf(
+      "| type | threads | streamed ms | ratio | cached ms | ratio | "
+      "oneDNN ms | detected takes |\n|---|---|---|---|---|---|---|---|\n");
+  const uint32_t m = 64, k = 64, batch = 65536;
+  std::vector<float> wf = randomFloats(m * k);
+  std::vector<uint8_t> wfOpt = toOptimal(wf.data(), m, k, 4);
+  std::vector<float> wfT = transposed(wf.data(), m, k);
+  std::vector<int8_t> wi = randomBytes(m * k, -128, 127);
+  std::vector<uint8_t> wiOpt = toOptimal(wi.data(), m, k, 1);
+  std::vector<int8_t> wiT = transposed(wi.data(), m, k);
+  Buffer<float> xf = aligned(randomFloats(size_t(batch) * k));
+  Buffer<int8_t> xi = aligned(randomBytes(size_t(batch) * k, 0, 127));
+  Buffer<float> yf(size_t(batch) * m), yfd(yf.size());
+  Buffer<int32_t> yi(size_t(batch) * m), yid(yi.size());
+  const char *detected = coopvecKernelsCpuTuning();
+  bool detectedStreams = std::strcmp(detected, "zen5") != 0;
+  for (bool isFloat : {true, false})
+    for (int threads : {1, 2}) {
+      setThreads(threads);
+      auto under = [&](const char *tuning) {
+        return [&, tuning] {
+          coopvecKernelsForceCpuTuning(tuning);
+          if (isFloat)
+            coopvecMatVecMul(yf.data(), COOPVEC_TYPE_F32, 0, xf.data(),
+                             COOPVEC_TYPE_F32, COOPVEC_TYPE_F32, 0, batch,
+                             wfOpt.data(), 0, COOPVEC_TYPE_F32, m, k, 2, 0, 0,
+                             threads);
+          else
+            coopvecMatVecMul(yi.data(), COOPVEC_TYPE_I32, 0, xi.data(),
+                             COOPVEC_TYPE_I8, COOPVEC_TYPE_I8, 0, batch,
+                             wiOpt.data(), 0, COOPVEC_TYPE_I8, m, k, 2, 0, 0,
+                             threads);
+          coopvecKernelsForceCpuTuning(nullptr);
+        };
+      };
+      MatMul mm(d, batch, k, m, isFloat ? Dt::f32 : Dt::u8,
+                isFloat ? Dt::f32 : Dt::s8, isFloat ? Dt::f32 : Dt::s32,
+                isFloat ? static_cast<const void *>(wfT.data())
+                        : static_cast<const void *>(wiT.data()),
+                nullptr, false);
+      auto dn = [&] {
+        if (isFloat)
+          mm.run(d, xf.data(), yfd.data());
+        else
+          mm.run(d, xi.data(), yid.data());
+      };
+      auto med = interleavedMedianMs({under("zen4"), under("zen5"), dn}, gReps,
+                                     settleFor(threads));
+      if (isFloat) {
+        for (size_t i = 0; i < yf.size(); i += 97)
+          check(std::fabs(yf[i] - yfd[i]) < 1e-3f, "tuning f32");
+      } else {
+        check(yi == yid, "tuning int8");
+      }
+      std::printf("| %s | %d | %.3f | %.2f | %.3f | %.2f | %.3f | %s |\n",
+                  isFloat ? "f32" : "int8", threads, med[0], med[0] / med[2],
+                  med[1], med[1] / med[2], med[2],
+                  detectedStreams ? "streamed" : "cached");
+    }
+}
+
 /// The frame: coopvec with F32, F16, I8 and BF16 weights against oneDNN's f32
 /// matmuls over the whole frame and over tiles of it. Each coopvec time is
 /// quoted as a speedup over oneDNN's best (whole or tiled) f32 frame, and as
@@ -880,17 +957,19 @@ int main(int argc, char **argv) {
   std::string mode = argc > 1 ? argv[1] : "";
   if (argc > 2 || (mode != "" && mode != "--mlp" && mode != "--kernels" &&
                    mode != "--large" && mode != "--batched" &&
-                   mode != "--calls")) {
+                   mode != "--calls" && mode != "--tuning")) {
     std::fprintf(stderr,
                  "usage: coopvec-bench-cpu [--kernels | --batched | --large "
-                 "| --calls | --mlp]\n  (no option: every section; "
+                 "| --calls | --tuning | --mlp]\n  (no option: every section; "
                  "COOPVEC_BENCH_REPS sets the repetitions)\n");
     return 2;
   }
   bool mlpOnly = mode == "--mlp", kernelsOnly = mode == "--kernels";
   bool largeOnly = mode == "--large", batchedOnly = mode == "--batched";
-  std::printf("# coopvec CPU benchmark (isa %s, default threads %u)\n",
-              coopvecKernelsIsa(), coopvecKernelsDefaultThreads());
+  std::printf("# coopvec CPU benchmark (isa %s, CPU tuning %s, default "
+              "threads %u)\n",
+              coopvecKernelsIsa(), coopvecKernelsCpuTuning(),
+              coopvecKernelsDefaultThreads());
   printLoad("start");
   if (mode == "--calls") {
     benchCalls();
@@ -912,9 +991,11 @@ int main(int argc, char **argv) {
                 "%.1f (2 threads)\n",
                 peaks1.bf16, peaks2.bf16);
   Dnnl d;
-  if (largeOnly || batchedOnly) {
+  if (largeOnly || batchedOnly || mode == "--tuning") {
     if (largeOnly)
       benchLarge();
+    else if (mode == "--tuning")
+      benchTuning(d);
     else {
       benchMatVecF32(d);
       benchMatVecI8(d);
@@ -931,6 +1012,7 @@ int main(int argc, char **argv) {
     benchKernelsAlone(d, peaks1);
     benchMatVecF32(d);
     benchMatVecI8(d);
+    benchTuning(d);
     benchLarge();
     benchCalls();
   }

@@ -217,6 +217,18 @@ int32_t coopvecKernelsForceIsa(const char *isa);
 /// "avx512", "avx2" or "portable": the path the next call takes.
 const char *coopvecKernelsIsa(void);
 
+/// The entry of the per-CPU tuning table the kernels apply: "zen3", "zen4",
+/// "zen5", "intel" or "generic" (choices such as non-temporal result stores
+/// that measured best on that kind of CPU; lib/Runtime/Kernels/Kernels.cpp).
+/// Detected once from the CPU, or named by COOPVEC_CPU_TUNING.
+const char *coopvecKernelsCpuTuning(void);
+
+/// Applies the tuning entry `name` to later calls from any thread, or with
+/// NULL returns to the detected (or COOPVEC_CPU_TUNING's) one. Returns
+/// COOPVEC_OK or COOPVEC_ERROR_INVALID_ARGUMENT for an unknown name (the
+/// tuning is then unchanged). Results are the same bits under every entry.
+int32_t coopvecKernelsForceCpuTuning(const char *name);
+
 /// The thread count `numThreads == 0` resolves to.
 uint32_t coopvecKernelsDefaultThreads(void);
 

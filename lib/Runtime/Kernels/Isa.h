@@ -48,6 +48,12 @@ uint64_t cpuFeatures();
 bool amxTiles(uint64_t typeFeature);
 #endif
 
+/// The kind of CPU for the tuning table (Kernels.cpp, cpuTuning()): "zen3",
+/// "zen4", "zen5", "intel" or "generic", detected once by the architecture's
+/// Isa.cpp (x86-64: the cpuid vendor, family and AVX-512; every other CPU
+/// and architecture: "generic").
+const char *detectedCpuKind();
+
 /// The levels of every architecture; the numbers order the levels of one
 /// table (comparisons in Kernels.cpp).
 enum class IsaLevel : int32_t { Portable = 0, Avx2 = 1, Avx512 = 2 };

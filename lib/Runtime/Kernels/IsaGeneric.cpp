@@ -7,6 +7,8 @@ namespace kernels {
 
 uint64_t cpuFeatures() { return 0; }
 
+const char *detectedCpuKind() { return "generic"; }
+
 const IsaEntry kIsaTable[] = {
     {IsaLevel::Portable, "portable", 0, portable::matVecTask,
      portable::mlpTask},

@@ -100,18 +100,79 @@ IsaLevel activeIsa() {
   return forced < 0 ? envIsa() : IsaLevel(forced);
 }
 
-/// The level for f32 arithmetic on 8-row panels. Zen 4 executes a 512-bit FMA
-/// as two 256-bit halves, so AVX-512 adds no FMA throughput there, and the
-/// AVX2 8-row kernels measured faster than their EVEX build (111 vs 71
-/// GFLOP/s, batched 64x64, clang-22): float work that is not repacked for
-/// F32WideWeights (see repackPaysOff) uses AVX2 unless a level is forced
-/// (tests, COOPVEC_KERNELS_ISA). Every path gives bit-identical results.
+/// Choices whose best value differs between CPUs with the same feature bits,
+/// one entry per kind of CPU (detectedCpuKind()), each measured with
+/// coopvec-bench-cpu (bench/cpu/README.md). A field applies only where the
+/// path it steers runs: the first two on AVX-512 kernels, the third with
+/// AVX-512 BF16 and without AMX.
+struct CpuTuning {
+  const char *name;
+  /// Results of at least streamingThreshold() bytes (64-byte lines) are
+  /// written around the caches with non-temporal stores. Zen 4, batched f32
+  /// 64 x 64, 65536 vectors, one thread: 0.84-0.98 of oneDNN's time with,
+  /// 1.02-1.11 without. Zen 5, the same product in seven runs (--batched
+  /// and --tuning): 1.06-1.20 with, 0.95-1.08 without; int8 and two threads
+  /// showed no consistent difference there.
+  bool streamResults;
+  /// f32 products on 8-row panels (not repacked for F32WideWeights) run the
+  /// AVX2 build where AVX-512 exists. Zen 4 executes a 512-bit FMA as two
+  /// 256-bit halves, and the AVX2 kernels measured faster than their EVEX
+  /// build (111 vs 71 GFLOP/s, batched 64 x 64, clang-22); Zen 5 executes
+  /// it whole, and the AVX2 build still measured faster (108.5-109.4 vs
+  /// 96.0-102.5 GFLOP/s, batch 4096, one thread).
+  bool narrowFloatOnAvx2;
+  /// BF16 networks take vdpbf16ps (AVX-512 BF16) rather than f32 FMAs on
+  /// widened weights, where the CPU has no AMX-BF16 (see bf16Path): AMD runs
+  /// vdpbf16ps at about twice its f32 FMA rate in FLOP/s (Zen 4 227 vs 113,
+  /// Zen 5 383.7 vs 204.5 GFLOP/s), Intel at half of it (Emerald Rapids
+  /// 73.5 vs 147.5).
+  bool bf16DotProduct;
+};
+
+/// Unmeasured kinds ("generic") keep the choices of the first measured
+/// machines; Zen 3 has no AVX-512, so only its name matters today.
+constexpr CpuTuning kCpuTunings[] = {
+    {"generic", true, true, false}, {"zen3", true, true, false},
+    {"zen4", true, true, true},     {"zen5", false, true, true},
+    {"intel", true, true, false},
+};
+constexpr int32_t kNumCpuTunings =
+    int32_t(sizeof(kCpuTunings) / sizeof(kCpuTunings[0]));
+
+int32_t findCpuTuning(const char *name) {
+  for (int32_t i = 0; i < kNumCpuTunings; ++i)
+    if (std::strcmp(name, kCpuTunings[i].name) == 0)
+      return i;
+  return -1;
+}
+
+/// -1: the environment's choice, else a forced index of kCpuTunings.
+std::atomic<int32_t> forcedTuning{-1};
+
+/// The entry of this CPU, or of COOPVEC_CPU_TUNING (read once; an unknown
+/// name leaves the detected one), or the one coopvecKernelsForceCpuTuning
+/// set.
+const CpuTuning &cpuTuning() {
+  static const int32_t fromEnv = [] {
+    const char *env = std::getenv("COOPVEC_CPU_TUNING");
+    int32_t i = env && env[0] ? findCpuTuning(env) : -1;
+    return i >= 0 ? i : std::max(findCpuTuning(detectedCpuKind()), 0);
+  }();
+  int32_t forced = forcedTuning.load(std::memory_order_relaxed);
+  return kCpuTunings[forced >= 0 ? forced : fromEnv];
+}
+
+/// The level for f32 arithmetic on 8-row panels: AVX2 where the tuning says
+/// so (CpuTuning::narrowFloatOnAvx2) and no level is forced (tests,
+/// COOPVEC_KERNELS_ISA). Every path gives bit-identical results.
 IsaLevel floatIsa() {
   // Read once, like envIsa(): this runs on every kernel call.
   static const bool envForced = std::getenv("COOPVEC_KERNELS_ISA") != nullptr;
   IsaLevel isa = activeIsa();
   bool forced = envForced || forcedIsa.load(std::memory_order_relaxed) >= 0;
-  return isa == IsaLevel::Avx512 && !forced ? IsaLevel::Avx2 : isa;
+  return isa == IsaLevel::Avx512 && !forced && cpuTuning().narrowFloatOnAvx2
+             ? IsaLevel::Avx2
+             : isa;
 }
 
 /// How a BF16 network runs on x86-64 with AVX-512 (the portable and AVX2
@@ -119,8 +180,9 @@ IsaLevel floatIsa() {
 enum class Bf16Path { F32, Vdpbf16ps, Amx };
 
 /// AMX tiles where the CPU has AMX-BF16 and the OS grants the tile data
-/// (Intel Sapphire Rapids and later), else vdpbf16ps on AMD CPUs with
-/// AVX-512 BF16, else the f32 kernels on widened weights.
+/// (Intel Sapphire Rapids and later), else vdpbf16ps where the CPU has
+/// AVX-512 BF16 and the tuning prefers it (CpuTuning::bf16DotProduct: AMD),
+/// else the f32 kernels on widened weights.
 /// COOPVEC_MLP_BF16=amx, =vdpbf16ps or =f32 asks for one (tests, benchmarks);
 /// a path the CPU lacks falls back to f32. Measured with
 /// coopvec-bench-cpu --kernels (12 independent chains per thread): a Zen 5
@@ -156,7 +218,7 @@ Bf16Path bf16Path(IsaLevel isa) {
   }
   if (amx)
     return Bf16Path::Amx;
-  return dp && __builtin_cpu_is("amd") ? Bf16Path::Vdpbf16ps : Bf16Path::F32;
+  return dp && cpuTuning().bf16DotProduct ? Bf16Path::Vdpbf16ps : Bf16Path::F32;
 #else
   (void)isa;
   return Bf16Path::F32;
@@ -681,15 +743,15 @@ extern "C" int32_t coopvecMatVecMulAdd(
   }
 
   // Results that large are evicted by the call's own traffic before anyone
-  // reads them: write them around the caches (no read for ownership, and
-  // the inputs stay cached; f32 64 x 64, batch 65536: 1.02-1.11 -> 0.84-0.98
-  // of oneDNN's time). 4-byte results on 64-byte aligned lines only, so
-  // that every 16-row store covers one whole line.
-  plan.streamOutput =
-      isa == IsaLevel::Avx512 && outElem == 4 &&
-      reinterpret_cast<uintptr_t>(plan.output) % 64 == 0 &&
-      plan.outputStride % 64 == 0 &&
-      plan.outputStride * batch >= streamingThreshold();
+  // reads them: write them around the caches where that measured faster
+  // (CpuTuning::streamResults: no read for ownership, and the inputs stay
+  // cached). 4-byte results on 64-byte aligned lines only, so that every
+  // 16-row store covers one whole line.
+  plan.streamOutput = cpuTuning().streamResults && isa == IsaLevel::Avx512 &&
+                      outElem == 4 &&
+                      reinterpret_cast<uintptr_t>(plan.output) % 64 == 0 &&
+                      plan.outputStride % 64 == 0 &&
+                      plan.outputStride * batch >= streamingThreshold();
 
   // Tiles of the batch first; when they are too few to feed every thread,
   // the rows are split too (in whole strips).
@@ -1227,6 +1289,18 @@ extern "C" int32_t coopvecKernelsForceIsa(const char *name) {
     return COOPVEC_ERROR_UNSUPPORTED_TYPE;
   forcedIsa.store(int32_t(isa), std::memory_order_relaxed);
   return COOPVEC_OK;
+}
+
+extern "C" int32_t coopvecKernelsForceCpuTuning(const char *name) {
+  int32_t i = name ? findCpuTuning(name) : -1;
+  if (name && i < 0)
+    return COOPVEC_ERROR_INVALID_ARGUMENT;
+  forcedTuning.store(i, std::memory_order_relaxed);
+  return COOPVEC_OK;
+}
+
+extern "C" const char *coopvecKernelsCpuTuning(void) {
+  return cpuTuning().name;
 }
 
 extern "C" const char *coopvecKernelsIsa(void) {

@@ -396,6 +396,18 @@ void checkInvalid(Checker &ck) {
                std::strcmp(coopvecKernelsIsa(), "portable") == 0,
            "force portable");
   ck.check(coopvecKernelsForceIsa(nullptr) == COOPVEC_OK, "reset ISA");
+  const char *detected = coopvecKernelsCpuTuning();
+  ck.check(coopvecKernelsForceCpuTuning("zen9") ==
+                   COOPVEC_ERROR_INVALID_ARGUMENT &&
+               std::strcmp(coopvecKernelsCpuTuning(), detected) == 0,
+           "unknown CPU tuning name");
+  for (const char *name : {"generic", "zen3", "zen4", "zen5", "intel"})
+    ck.check(coopvecKernelsForceCpuTuning(name) == COOPVEC_OK &&
+                 std::strcmp(coopvecKernelsCpuTuning(), name) == 0,
+             "force CPU tuning %s", name);
+  ck.check(coopvecKernelsForceCpuTuning(nullptr) == COOPVEC_OK &&
+               std::strcmp(coopvecKernelsCpuTuning(), detected) == 0,
+           "reset CPU tuning");
 }
 
 } // namespace
@@ -506,19 +518,31 @@ int main(int argc, char **argv) {
         }
     // Results of 8 MiB and more (aligned, 256-byte rows): the AVX-512
     // epilogues stream them around the caches with one thread (aligned
-    // buffer) and store them normally with two (shifted buffer); f32 and
-    // VNNI i32 / i32 -> f32 results, identical and exact either way.
-    for (uint32_t mtype : {F32, I8}) {
-      bool isFloat = mtype == F32;
-      for (uint32_t out : {F32, I32}) {
-        if (isFloat && out == I32)
-          continue;
-        Case c{mtype, 2, 0, 64, 64, 32768,
-               isFloat ? kFloatInputs[0] : kIntInputs[0], isFloat ? F32 : I32,
-               out, false};
-        checkCase(ck, c, rng);
+    // buffer) and store them normally with two (shifted buffer), under a
+    // tuning that streams (zen4) and one that does not (zen5); f32 and VNNI
+    // i32 / i32 -> f32 results, identical and exact either way.
+    for (const char *tuning : {"zen4", "zen5"}) {
+      coopvecKernelsForceCpuTuning(tuning);
+      for (uint32_t mtype : {F32, I8}) {
+        bool isFloat = mtype == F32;
+        for (uint32_t out : {F32, I32}) {
+          if (isFloat && out == I32)
+            continue;
+          Case c{mtype,
+                 2,
+                 0,
+                 64,
+                 64,
+                 32768,
+                 isFloat ? kFloatInputs[0] : kIntInputs[0],
+                 isFloat ? F32 : I32,
+                 out,
+                 false};
+          checkCase(ck, c, rng);
+        }
       }
     }
+    coopvecKernelsForceCpuTuning(nullptr);
     // The VNNI path: both weight signedness, every input interpretation,
     // rows not a multiple of 16, K not a multiple of 4, batch >= 16.
     for (uint32_t mtype : {I8, U8})
@@ -534,5 +558,6 @@ int main(int argc, char **argv) {
   coopvecKernelsForceIsa(nullptr);
   printIsas();
   std::printf("default-isa: %s\n", coopvecKernelsIsa());
+  std::printf("cpu-tuning: %s\n", coopvecKernelsCpuTuning());
   return ck.finish(large ? "matvec-large" : "matvec");
 }

@@ -26,6 +26,8 @@ uint64_t cpuFeatures() {
   return bits;
 }
 
+const char *detectedCpuKind() { return "generic"; }
+
 const IsaEntry kIsaTable[] = {
     {IsaLevel::Portable, "portable", 0, portable::matVecTask,
      portable::mlpTask},

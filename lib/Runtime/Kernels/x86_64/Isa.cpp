@@ -2,6 +2,9 @@
 
 #include "Isa.h"
 
+#include <cpuid.h>
+#include <cstring>
+
 namespace coopvec {
 namespace kernels {
 
@@ -32,6 +35,32 @@ uint64_t cpuFeatures() {
     return b;
   }();
   return bits;
+}
+
+const char *detectedCpuKind() {
+  static const char *const kind = [] {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+      return "generic";
+    char vendor[13] = {};
+    std::memcpy(vendor, &b, 4);
+    std::memcpy(vendor + 4, &d, 4);
+    std::memcpy(vendor + 8, &c, 4);
+    if (std::strcmp(vendor, "GenuineIntel") == 0)
+      return "intel";
+    if (std::strcmp(vendor, "AuthenticAMD") != 0 ||
+        !__get_cpuid(1, &a, &b, &c, &d))
+      return "generic";
+    // Family 0x19 is Zen 3 and Zen 4: Zen 4 is the one with AVX-512 (a
+    // hypervisor that hides it leaves a CPU that runs like Zen 3's AVX2).
+    unsigned family = (a >> 8) & 0xf;
+    if (family == 0xf)
+      family += (a >> 20) & 0xff;
+    if (family == 0x19)
+      return cpuFeatures() & kX86Avx512F ? "zen4" : "zen3";
+    return family == 0x1a ? "zen5" : "generic";
+  }();
+  return kind;
 }
 
 namespace {
