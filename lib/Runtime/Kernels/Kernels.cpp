@@ -378,6 +378,18 @@ uint32_t batchTileFor(uint64_t bytesPerVector, uint32_t batch,
   return uint32_t(std::min<uint64_t>(tile, batch));
 }
 
+/// Consecutive batch tiles per task: up to 8, leaving 8 tasks per thread or
+/// more so that the last ones balance. A task's tiles are adjacent in
+/// memory, so each thread reads and writes runs of tiles that the hardware
+/// prefetchers follow rather than every other tile (batched f32 64 x 64,
+/// 65536 vectors, 2 threads, Zen 5, interleaved in one process: 1.68 ->
+/// 1.48 ms; int8, 4096 vectors and one thread unchanged). The fused MLP
+/// also prefetches a task's next tile in software (Trickle).
+uint32_t tilesPerTaskFor(uint64_t numBatchTiles, unsigned threads) {
+  return uint32_t(std::clamp<uint64_t>(
+      numBatchTiles / (8 * uint64_t(std::max(threads, 1u))), 1, 8));
+}
+
 /// Result arrays from this size on are written with non-temporal stores:
 /// half the last-level cache, at most 8 MiB (virtual machines report the
 /// host's whole L3, e.g. 320 MiB on this project's Zen 4 machines, of which
@@ -766,7 +778,9 @@ extern "C" int32_t coopvecMatVecMulAdd(
     rowChunks = ceilDiv(4 * threads, plan.numBatchTiles);
   plan.rowChunk = uint32_t(roundUp(ceilDiv(m, rowChunks), kStripRows));
   plan.numRowChunks = uint32_t(ceilDiv(m, plan.rowChunk));
-  uint64_t numTasks = uint64_t(plan.numBatchTiles) * plan.numRowChunks;
+  plan.tilesPerTask = tilesPerTaskFor(plan.numBatchTiles, threads);
+  uint64_t numTasks = ceilDiv(plan.numBatchTiles, plan.tilesPerTask) *
+                      uint64_t(plan.numRowChunks);
   if (numTasks > 0xffffffffu)
     return COOPVEC_ERROR_INVALID_DIMENSIONS;
 
@@ -1024,9 +1038,9 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
                                 amx::kAmxBatch, 8 * amx::kAmxBatch);
   plan.batchTile = uint32_t(std::min<uint64_t>(tile, batch));
   plan.numBatchTiles = uint32_t(ceilDiv(batch, plan.batchTile));
-  if (!plan.amx) // Up to 8 tiles per task, 8 tasks per thread or more.
-    plan.tilesPerTask = uint32_t(std::clamp<uint64_t>(
-        plan.numBatchTiles / (8 * resolveThreads(numThreads)), 1, 8));
+  if (!plan.amx)
+    plan.tilesPerTask =
+        tilesPerTaskFor(plan.numBatchTiles, resolveThreads(numThreads));
   uint64_t work = 0;
   for (unsigned l = 0; l < plan.numLayers; ++l)
     work += uint64_t(plan.layers[l].m) * plan.layers[l].k * batch;

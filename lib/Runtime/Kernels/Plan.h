@@ -125,6 +125,9 @@ struct MatVecPlan {
   uint64_t outputStride;
 
   uint32_t batchTile, numBatchTiles, rowChunk, numRowChunks;
+  /// Consecutive batch tiles per task (tilesPerTaskFor in Kernels.cpp); a
+  /// task is a group of tiles and one row chunk.
+  uint32_t tilesPerTask = 1;
 
   /// VNNI only: byte xor applied to the broadcast inputs (0x80 moves a
   /// signed input into u8 range, or an unsigned one into s8, for vpdpbusd)
