@@ -105,21 +105,30 @@ struct Isa : avx2::Isa {
   }
   static WideF cvtWideIF(WideI a) { return _mm512_cvtepi32_ps(a); }
   /// 16 lanes as s8 bytes: RTNE (MXCSR default), saturating, NaN -> 0, as
-  /// floatToS8 (u8 bytes as floatToU8 with u8).
-  static void storeWideS8(void *p, WideF a, bool u8 = false) {
-    a = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(a, a, _CMP_ORD_Q), a);
-    a = _mm512_min_ps(_mm512_max_ps(a, _mm512_set1_ps(u8 ? 0.0f : -128.0f)),
-                      _mm512_set1_ps(u8 ? 255.0f : 127.0f));
-    _mm_storeu_si128(static_cast<__m128i *>(p),
-                     _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(a)));
+  /// floatToS8 (u8 bytes as floatToU8 with u8). `flip`: the s8 bytes with
+  /// their top bit flipped, i.e. s8 + 128 as u8, the operand form vpdpbusd
+  /// reads for signed inputs (VnniS8Weights).
+  /// NaN needs no test of its own: vminps and vmaxps return their second
+  /// operand when either is NaN, so the clamp passes NaN on, vcvtps2dq
+  /// turns it into 0x80000000 and the truncating vpmovdb keeps its low
+  /// byte, 0 (in-range lanes are already clamped, so truncation is exact).
+  static void storeWideS8(void *p, WideF a, bool u8 = false,
+                          bool flip = false) {
+    a = _mm512_max_ps(_mm512_set1_ps(u8 ? 0.0f : -128.0f),
+                      _mm512_min_ps(_mm512_set1_ps(u8 ? 255.0f : 127.0f), a));
+    __m128i bytes = _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(a));
+    if (flip)
+      bytes = _mm_xor_si128(bytes, _mm_set1_epi8(char(0x80)));
+    _mm_storeu_si128(static_cast<__m128i *>(p), bytes);
   }
   /// 8 lanes as s8 (u8) bytes, as storeWideS8.
-  static void storeS8(void *p, F a, bool u8 = false) {
-    a = _mm256_and_ps(a, _mm256_cmp_ps(a, a, _CMP_ORD_Q));
-    a = _mm256_min_ps(_mm256_max_ps(a, _mm256_set1_ps(u8 ? 0.0f : -128.0f)),
-                      _mm256_set1_ps(u8 ? 255.0f : 127.0f));
-    _mm_storel_epi64(static_cast<__m128i *>(p),
-                     _mm256_cvtepi32_epi8(_mm256_cvtps_epi32(a)));
+  static void storeS8(void *p, F a, bool u8 = false, bool flip = false) {
+    a = _mm256_max_ps(_mm256_set1_ps(u8 ? 0.0f : -128.0f),
+                      _mm256_min_ps(_mm256_set1_ps(u8 ? 255.0f : 127.0f), a));
+    __m128i bytes = _mm256_cvtepi32_epi8(_mm256_cvtps_epi32(a));
+    if (flip)
+      bytes = _mm_xor_si128(bytes, _mm_set1_epi8(char(0x80)));
+    _mm_storel_epi64(static_cast<__m128i *>(p), bytes);
   }
   static WideI loadWide(const void *p) { return _mm512_loadu_si512(p); }
   /// The 4 bytes at p in every 32-bit lane.
