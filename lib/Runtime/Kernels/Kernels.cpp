@@ -491,6 +491,27 @@ Panels packBf16Matrix(const uint8_t *src, const LayoutParams &stored,
   return wl.panels(base);
 }
 
+/// The segment form of the `m` <= kSegmentRows rows of packed interleaved
+/// panels (BF16 or VNNI: 4 bytes per row and input group) with `groups`
+/// input groups: `steps` 64-byte vectors, lane 4 r + j of vector s holding
+/// row r's group j * steps + s, zero for rows and groups past the matrix
+/// (MlpLayerPlan::segments).
+const uint8_t *packSegments(const Panels &panels, uint32_t m, uint64_t groups,
+                            uint32_t steps, std::vector<uint8_t> &buf) {
+  buf.assign(64ull * steps + 64, 0);
+  auto addr = reinterpret_cast<uintptr_t>(buf.data());
+  uint8_t *base = buf.data() + (roundUp(addr, 64) - addr);
+  for (uint32_t s = 0; s < steps; ++s)
+    for (uint32_t r = 0; r < m; ++r)
+      for (uint32_t j = 0; j < 4; ++j) {
+        uint64_t g = uint64_t(j) * steps + s;
+        if (g < groups)
+          std::memcpy(base + 64ull * s + 4 * (4 * r + j),
+                      panels.base + g * panels.stepBytes + 4ull * r, 4);
+      }
+  return base;
+}
+
 /// Repacks the logical M x K 8-bit matrix of `plan` into interleaved VNNI
 /// panels: per 4-column group, 16 rows x 4 bytes (row-major within the
 /// group) for each of a strip's 4 panels, zero padded; and fills sums[r] with
@@ -1027,6 +1048,16 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
     }
     lp.biasF = biasF[l].data();
     lp.biasI = biasI[l].data();
+    // A narrow output layer (an RGB output) in segment form: its 16-row
+    // panel would leave 13 of 16 lanes idle.
+    uint64_t groups = ceilDiv(layer.inputs, plan.int8 ? 4 : 2);
+    if ((bf16Panels || lp.vnni) && l + 1 == numLayers &&
+        layer.outputs <= kSegmentRows && groups <= kSegmentGroups) {
+      static thread_local std::vector<uint8_t> segmentBuf;
+      lp.segmentSteps = uint32_t(ceilDiv(groups, 4));
+      lp.segments = packSegments(lp.panels, layer.outputs, groups,
+                                 lp.segmentSteps, segmentBuf);
+    }
   }
 
   // A tile's activations (~16 KiB per buffer) stay in L1 between layers; a

@@ -165,7 +165,18 @@ struct MlpLayerPlan {
   /// next layer reads (unsignedIn).
   const float *requant = nullptr;
   bool unsignedIn = false, unsignedOut = false;
+  /// The last layer in segment form (AVX-512 VNNI or BF16 panels, at most
+  /// kSegmentRows rows and kSegmentGroups 4-byte input groups; see
+  /// segmentLayer in KernelBody.inc): segmentSteps 64-byte steps, lane
+  /// 4 r + j of step s holding row r's input group j * segmentSteps + s
+  /// (zero past the matrix); null otherwise.
+  const uint8_t *segments = nullptr;
+  uint32_t segmentSteps = 0;
 };
+
+/// Limits of the segment form: 4 rows of 4 segments fill the 16 lanes, and
+/// a vector's input groups are permuted from two 512-bit registers.
+constexpr unsigned kSegmentRows = 4, kSegmentGroups = 32;
 
 constexpr unsigned kMaxMlpLayers = 16;
 

@@ -618,6 +618,13 @@ int main() {
     checkBf16(ck, odd, batch, rng);
     checkBf16(ck, {{64, 64, 2, 0, false}}, batch, rng);
     checkBf16(ck, {{19, 37, 1, 1, true}}, batch, rng);
+    // Narrow single layers (the segment form on AVX-512 BF16: up to 4 rows,
+    // up to 64 inputs), under the one-layer bound, which the deeper networks'
+    // per-layer ulp bound is too loose to check their last layer by.
+    checkBf16(ck, {{3, 64, 2, 0, false}}, batch, rng);
+    checkBf16(ck, {{4, 17, 0, 1, true}}, batch, rng);
+    checkBf16(ck, {{1, 64, 1, 0, false}}, batch, rng);
+    checkBf16(ck, {{4, 65, 2, 0, false}}, batch, rng); // Panels: 33 groups.
     // More than 64 outputs (AMX: two groups of C tiles) and inputs past one
     // 32-wide chunk with a remainder.
     checkBf16(ck, {{100, 70, 2, 0, true}, {40, 100, 3, 1, false}}, batch, rng);
