@@ -609,6 +609,10 @@ int main() {
         {{100, 70, 2, 0, true}, {40, 100, 3, 1, false}, {19, 40, 1, 0, false}},
         batch, rng);
     checkInt8(ck, {{24, 130, 0, 1, true}}, batch, rng);
+    // Narrow single layers on signed (flipped) inputs: the segment form
+    // with all 32 input groups, and with a partial last group.
+    checkInt8(ck, {{4, 128, 2, 0, false}}, batch, rng);
+    checkInt8(ck, {{2, 33, 0, 1, true}}, batch, rng);
     checkInt8(ck, wide, batch, rng, /*perRow=*/true);
     checkInt8(ck, signedHidden, batch, rng, /*perRow=*/true);
   }
