@@ -36,6 +36,13 @@ bool coopvec::kernels::amxTiles(uint64_t typeFeature) {
 }
 #endif
 
+uint8_t *coopvec::kernels::zeroedLines(std::vector<uint8_t> &buf,
+                                       uint64_t bytes) {
+  buf.assign(bytes + 64, 0);
+  auto addr = reinterpret_cast<uintptr_t>(buf.data());
+  return buf.data() + (roundUp(addr, 64) - addr);
+}
+
 namespace {
 
 //===----------------------------------------------------------------------===//
@@ -445,12 +452,9 @@ struct WideLayout {
     return (r / kStripRows) * stripBytes + group * stepBytes +
            (r % kStripRows) * (stepBytes / kStripRows);
   }
-  /// Zeroes `buf` for M rows; returns the 64-byte aligned base (a 64-byte
-  /// load that crosses a cache line costs two).
+  /// Zeroes `buf` for M rows; returns the aligned base (zeroedLines).
   uint8_t *allocate(std::vector<uint8_t> &buf, uint32_t m) const {
-    buf.assign(ceilDiv(m, kStripRows) * stripBytes + 128, 0);
-    auto addr = reinterpret_cast<uintptr_t>(buf.data());
-    return buf.data() + (roundUp(addr, 64) - addr);
+    return zeroedLines(buf, ceilDiv(m, kStripRows) * stripBytes + 64);
   }
   Panels panels(const uint8_t *base) const {
     return Panels{base, stepBytes / 4, stepBytes, stripBytes};
@@ -498,9 +502,7 @@ Panels packBf16Matrix(const uint8_t *src, const LayoutParams &stored,
 /// (MlpLayerPlan::segments).
 const uint8_t *packSegments(const Panels &panels, uint32_t m, uint64_t groups,
                             uint32_t steps, std::vector<uint8_t> &buf) {
-  buf.assign(64ull * steps + 64, 0);
-  auto addr = reinterpret_cast<uintptr_t>(buf.data());
-  uint8_t *base = buf.data() + (roundUp(addr, 64) - addr);
+  uint8_t *base = zeroedLines(buf, 64ull * steps);
   for (uint32_t s = 0; s < steps; ++s)
     for (uint32_t r = 0; r < m; ++r)
       for (uint32_t j = 0; j < 4; ++j) {
@@ -1054,6 +1056,7 @@ extern "C" int32_t coopvecMlpForward(float *output, uint64_t outputStride,
     if ((bf16Panels || lp.vnni) && l + 1 == numLayers &&
         layer.outputs <= kSegmentRows && groups <= kSegmentGroups) {
       static thread_local std::vector<uint8_t> segmentBuf;
+      lp.segmentGroups = uint32_t(groups);
       lp.segmentSteps = uint32_t(ceilDiv(groups, 4));
       lp.segments = packSegments(lp.panels, layer.outputs, groups,
                                  lp.segmentSteps, segmentBuf);

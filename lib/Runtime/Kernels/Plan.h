@@ -169,9 +169,9 @@ struct MlpLayerPlan {
   /// kSegmentRows rows and kSegmentGroups 4-byte input groups; see
   /// segmentLayer in KernelBody.inc): segmentSteps 64-byte steps, lane
   /// 4 r + j of step s holding row r's input group j * segmentSteps + s
-  /// (zero past the matrix); null otherwise.
+  /// (zero past the segmentGroups groups); null otherwise.
   const uint8_t *segments = nullptr;
-  uint32_t segmentSteps = 0;
+  uint32_t segmentGroups = 0, segmentSteps = 0;
 };
 
 /// Limits of the segment form: 4 rows of 4 segments fill the 16 lanes, and
@@ -223,6 +223,11 @@ void expRows(float *p, uint64_t strideFloats, uint32_t rows, uint32_t m);
 namespace avx512bf16 {
 void mlpTask(const MlpPlan &plan, unsigned task);
 } // namespace avx512bf16
+
+/// Makes `buf` hold `bytes` zero bytes from a 64-byte aligned address,
+/// which it returns, for repacked weights (a 64-byte load that crosses a
+/// cache line costs two; Kernels.cpp).
+uint8_t *zeroedLines(std::vector<uint8_t> &buf, uint64_t bytes);
 
 /// The exp of the last layer's results of `nb` vectors at `out`, when the
 /// plan asks for it (every MLP path; Kernels.cpp).

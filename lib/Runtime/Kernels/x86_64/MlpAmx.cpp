@@ -53,9 +53,7 @@ Panels packAmxMatrix(const uint8_t *src, const layout::LayoutParams &stored,
   // bytes (a pair or a quad) per output.
   uint32_t depth = kAmxRowBytes / elemBytes, group = 4 / elemBytes;
   uint64_t chunks = layout::ceilDiv(k, depth), blocks = layout::ceilDiv(m, 16);
-  buf.assign(blocks * chunks * kAmxTileBytes + 64, 0);
-  auto addr = reinterpret_cast<uintptr_t>(buf.data());
-  uint8_t *base = buf.data() + (layout::roundUp(addr, 64) - addr);
+  uint8_t *base = zeroedLines(buf, blocks * chunks * kAmxTileBytes);
   for (uint32_t r = 0; r < m; ++r)
     for (uint32_t c = 0; c < k; ++c) {
       // Tile (block r / 16, chunk c / depth), row (c % depth) / group: the

@@ -112,23 +112,39 @@ struct Isa : avx2::Isa {
   /// operand when either is NaN, so the clamp passes NaN on, vcvtps2dq
   /// turns it into 0x80000000 and the truncating vpmovdb keeps its low
   /// byte, 0 (in-range lanes are already clamped, so truncation is exact).
-  static void storeWideS8(void *p, WideF a, bool u8 = false,
-                          bool flip = false) {
+  static __m128i wideS8Bytes(WideF a, bool u8, bool flip) {
     a = _mm512_max_ps(_mm512_set1_ps(u8 ? 0.0f : -128.0f),
                       _mm512_min_ps(_mm512_set1_ps(u8 ? 255.0f : 127.0f), a));
     __m128i bytes = _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(a));
-    if (flip)
-      bytes = _mm_xor_si128(bytes, _mm_set1_epi8(char(0x80)));
-    _mm_storeu_si128(static_cast<__m128i *>(p), bytes);
+    return flip ? _mm_xor_si128(bytes, _mm_set1_epi8(char(0x80))) : bytes;
   }
-  /// 8 lanes as s8 (u8) bytes, as storeWideS8.
+  /// wideS8Bytes stored at p.
+  static void storeWideS8(void *p, WideF a, bool u8 = false,
+                          bool flip = false) {
+    _mm_storeu_si128(static_cast<__m128i *>(p), wideS8Bytes(a, u8, flip));
+  }
+  /// 8 lanes as s8 (u8) bytes, as storeWideS8 (the upper 8 lanes of the
+  /// widened register are converted and dropped).
   static void storeS8(void *p, F a, bool u8 = false, bool flip = false) {
-    a = _mm256_max_ps(_mm256_set1_ps(u8 ? 0.0f : -128.0f),
-                      _mm256_min_ps(_mm256_set1_ps(u8 ? 255.0f : 127.0f), a));
-    __m128i bytes = _mm256_cvtepi32_epi8(_mm256_cvtps_epi32(a));
-    if (flip)
-      bytes = _mm_xor_si128(bytes, _mm_set1_epi8(char(0x80)));
-    _mm_storel_epi64(static_cast<__m128i *>(p), bytes);
+    _mm_storel_epi64(static_cast<__m128i *>(p),
+                     wideS8Bytes(_mm512_castps256_ps512(a), u8, flip));
+  }
+  /// Lanes [0, n) of the 16 at p and zero above them, n <= 16; nothing past
+  /// lane n is read (or, for the stores, written).
+  static WideF loadWideFFirst(const void *p, unsigned n) {
+    return _mm512_maskz_loadu_ps(firstLanes(n), p);
+  }
+  static WideI loadWideFirst(const void *p, unsigned n) {
+    return _mm512_maskz_loadu_epi32(firstLanes(n), p);
+  }
+  static void storeWideF32First(void *p, WideF a, unsigned n) {
+    _mm512_mask_storeu_ps(p, firstLanes(n), a);
+  }
+  static void storeWideFirst(void *p, WideI a, unsigned n) {
+    _mm512_mask_storeu_epi32(p, firstLanes(n), a);
+  }
+  static __mmask16 firstLanes(unsigned n) {
+    return __mmask16(n >= 16 ? 0xffff : (1u << n) - 1);
   }
   static WideI loadWide(const void *p) { return _mm512_loadu_si512(p); }
   /// The 4 bytes at p in every 32-bit lane.
