@@ -51,21 +51,10 @@ struct Isa : avx512::Isa {
   static WideF dpbf16(WideF acc, WideI w, WideI x) {
     return _mm512_dpbf16_ps(acc, (__m512bh)w, (__m512bh)x);
   }
-  /// toBf16Wide, with one vcvtneps2bf16 where it gives the same bf16: it
-  /// rounds to nearest even too, but reads f32 subnormals as zero (the exact
-  /// rule may round one up to the smallest normal bf16) and rounds values
-  /// beyond the bf16 range to inf. Vectors with a lane of magnitude in
-  /// (0, 2^-126), or 0x7f7f8000 (the first that rounds past MAX_NORM) and
-  /// above, inf and NaN included, take the exact sequence (MlpAmx.cpp's
-  /// toBf16Pair makes the same test).
+  /// toBf16Wide, with one vcvtneps2bf16 unless a lane would differ
+  /// (cvtBf16Differs; MlpAmx.cpp's toBf16Pair makes the same test).
   static __m256i toBf16Fast(WideF v) {
-    __m512i a =
-        _mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(0x7fffffff));
-    __mmask16 odd =
-        _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x7f7f8000)) |
-        _mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, _mm512_set1_epi32(1)),
-                                _mm512_set1_epi32(0x007fffff));
-    if (odd)
+    if (cvtBf16Differs(v))
       return toBf16Wide(v);
     return (__m256i)_mm512_cvtneps_pbh(v);
   }

@@ -96,33 +96,12 @@ namespace {
 
 using avx512::Isa;
 
-/// The lanes [0, n) of 16 (n > 0).
-__mmask16 firstLanes(uint32_t n) {
-  return n >= 16 ? __mmask16(0xffff) : __mmask16((1u << n) - 1);
-}
-
 /// Isa::toBf16Wide of two vectors (lo first) for a layer input, with one
-/// vcvtne2ps2bf16 where both give the same bf16: that instruction rounds to
-/// nearest even too, but reads f32 subnormals as zero (the exact rule may
-/// round one up to the smallest normal bf16) and rounds values beyond the
-/// bf16 range to inf. A pair with any lane of magnitude in (0, 2^-126), or
-/// 0x7f7f8000 (the first that rounds past MAX_NORM) and above, inf and NaN
-/// included, takes the exact sequence. (A subnormal bf16 result, which the
-/// exact rule gives and tdpbf16ps would read as zero, comes only from such a
-/// lane.)
+/// vcvtne2ps2bf16 unless a lane of either would differ (cvtBf16Differs; a
+/// subnormal bf16, which tdpbf16ps would read as zero, comes only from such
+/// a lane).
 __m512i toBf16Pair(__m512 lo, __m512 hi) {
-  __m512i limit = _mm512_set1_epi32(0x7f7f8000),
-          normal = _mm512_set1_epi32(0x00800000),
-          abs = _mm512_set1_epi32(0x7fffffff);
-  __m512i mlo = _mm512_and_si512(_mm512_castps_si512(lo), abs);
-  __m512i mhi = _mm512_and_si512(_mm512_castps_si512(hi), abs);
-  __mmask16 odd = _mm512_cmpge_epu32_mask(mlo, limit) |
-                  _mm512_cmpge_epu32_mask(mhi, limit) |
-                  _mm512_mask_cmplt_epu32_mask(_mm512_test_epi32_mask(mlo, mlo),
-                                               mlo, normal) |
-                  _mm512_mask_cmplt_epu32_mask(_mm512_test_epi32_mask(mhi, mhi),
-                                               mhi, normal);
-  if (odd)
+  if (Isa::cvtBf16Differs(lo) | Isa::cvtBf16Differs(hi))
     return _mm512_inserti64x4(_mm512_castsi256_si512(Isa::toBf16Wide(lo)),
                               Isa::toBf16Wide(hi), 1);
   return (__m512i)_mm512_cvtne2ps_pbh(hi, lo);
@@ -142,10 +121,11 @@ struct Bf16Tiles {
   /// The k inputs at x rounded into q, zero padded to a multiple of 32.
   static void stageRow(const MlpPlan &, const float *x, T *q, uint32_t k) {
     for (uint32_t i = 0; i < k; i += 32) {
-      __m512 lo = _mm512_maskz_loadu_ps(firstLanes(k - i), x + i);
+      __m512 lo = _mm512_maskz_loadu_ps(Isa::firstLanes(k - i), x + i);
       __m512 hi =
-          i + 16 < k ? _mm512_maskz_loadu_ps(firstLanes(k - i - 16), x + i + 16)
-                     : _mm512_setzero_ps();
+          i + 16 < k
+              ? _mm512_maskz_loadu_ps(Isa::firstLanes(k - i - 16), x + i + 16)
+              : _mm512_setzero_ps();
       _mm512_storeu_si512(q + i, toBf16Pair(lo, hi));
     }
   }
@@ -159,8 +139,9 @@ struct Bf16Tiles {
     __mmask16 rows[4];
     Epilogue(const MlpLayerPlan &layer, Block block) : relu(layer.relu) {
       for (uint32_t j = 0; j < 4; ++j)
-        rows[j] = j < block.count ? firstLanes(layer.m - block.col - 16 * j)
-                                  : __mmask16(0);
+        rows[j] = j < block.count
+                      ? Isa::firstLanes(layer.m - block.col - 16 * j)
+                      : __mmask16(0);
       for (uint32_t j = 0; j < 4; ++j)
         bias[j] = j < block.count
                       ? _mm512_loadu_ps(layer.biasF + block.col + 16 * j)
@@ -231,10 +212,10 @@ struct S8Tiles {
       __m512i v[4];
       for (uint32_t j = 0; j < 4; ++j) {
         uint32_t c = i + 16 * j;
-        v[j] =
-            c < k ? quantize(_mm512_mul_ps(
-                        _mm512_maskz_loadu_ps(firstLanes(k - c), x + c), scale))
-                  : _mm512_setzero_si512();
+        v[j] = c < k ? quantize(_mm512_mul_ps(
+                           _mm512_maskz_loadu_ps(Isa::firstLanes(k - c), x + c),
+                           scale))
+                     : _mm512_setzero_si512();
       }
       _mm512_storeu_si512(q + i, pack(v));
     }
@@ -415,7 +396,7 @@ void runTile(const MlpPlan &plan, uint32_t b0, uint32_t nb, uint32_t aheadEnd) {
         continue;
       }
       for (uint32_t j = 0; j < bl.count; ++j) {
-        __mmask16 valid = firstLanes(layer.m - bl.col - 16 * j);
+        __mmask16 valid = Isa::firstLanes(layer.m - bl.col - 16 * j);
         for (uint32_t r = 0; r < 16 && rt + r < nb; ++r)
           _mm512_mask_storeu_ps(
               reinterpret_cast<float *>(out + (rt + r) * plan.outputStride) +

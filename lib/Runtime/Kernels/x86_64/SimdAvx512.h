@@ -72,6 +72,20 @@ struct Isa : avx2::Isa {
     return _mm512_cvtepi32_epi16(
         _mm512_srli_epi32(_mm512_castps_si512(roundBf16WideF(v)), 16));
   }
+  /// The lanes of v on which vcvtneps2bf16 gives another bf16 than
+  /// toBf16Wide: it rounds to nearest even too, but reads f32 subnormals as
+  /// zero (the exact rule may round one up to the smallest normal bf16) and
+  /// rounds values beyond the bf16 range to inf. So magnitudes in
+  /// (0, 2^-126), and 0x7f7f8000 (the first that rounds past MAX_NORM) and
+  /// above, inf and NaN included. (A subnormal bf16 result comes only from
+  /// such a lane.)
+  static __mmask16 cvtBf16Differs(WideF v) {
+    __m512i a =
+        _mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(0x7fffffff));
+    return _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x7f7f8000)) |
+           _mm512_cmplt_epu32_mask(_mm512_sub_epi32(a, _mm512_set1_epi32(1)),
+                                   _mm512_set1_epi32(0x007fffff));
+  }
   static void storeWideF32(void *p, WideF a) {
     _mm512_storeu_ps(static_cast<float *>(p), a);
   }
