@@ -1521,11 +1521,6 @@ LogicalResult expandBatchForNVVM(Operation *op) {
   if (batch && batch.isQuantized())
     return unsupported("the quantized form (zero points, grouped scales, "
                        "reductions) has no per-row coopvec.matvec here");
-  if (mlp) {
-    std::string why = whyMlpNotExpandable(mlp, /*bf16Layers=*/true);
-    if (!why.empty())
-      return unsupported(why);
-  }
   Value inputs = batch ? batch.getInputs() : mlp.getInputs();
   Value outputs = batch ? batch.getOutputs() : mlp.getOutputs();
   OpBuilder b(op);

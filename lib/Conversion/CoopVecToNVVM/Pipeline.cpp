@@ -27,6 +27,7 @@ void mlir::coopvec::buildCoopVecNVVMPipeline(
   // lacks: never an llc "Cannot select".
   CoopVecCheckSupportOptions support;
   support.profile = options.chip;
+  support.deviceOnly = true;
   pm.addPass(createCoopVecCheckSupport(support));
   ConvertCoopVecToNVVMOptions lowering;
   lowering.chip = options.chip;
@@ -66,7 +67,8 @@ void mlir::coopvec::registerCoopVecNVVMPipeline() {
   PassPipelineRegistration<CoopVecNVVMPipelineOptions>(
       "coopvec-nvvm-pipeline",
       "Lower the gpu.modules of a coopvec program to PTX or cubin: "
-      "coopvec-check-support{profile=<chip>}, convert-coopvec-to-nvvm "
+      "coopvec-check-support{profile=<chip> device-only}, "
+      "convert-coopvec-to-nvvm "
       "(warp-cooperative mma.sync or per-lane loops), convert-gpu-to-nvvm, "
       "nvvm-attach-target (PTX 8.7) and gpu-module-to-binary{format} "
       "(format=bin runs ptxas from the CUDA toolkit). Host code and "

@@ -200,20 +200,20 @@ FailureOr<Plan> planMatVec(MatVecOp op) {
   if (auto bias = op.getBiasInterp())
     plan.biasKind = bias->getKind();
 
-  auto floatFamily = [&](StringRef matrix, InterpKind input) -> FailureOr<Plan> {
+  auto floatFamily = [&](StringRef matrix,
+                         InterpKind input) -> FailureOr<Plan> {
+    std::string aMatrix = (matrix == "BF16" ? "a " : "an ") + matrix.str();
     if (plan.inputKind != input ||
         !isa<Float16Type, Float32Type>(plan.inputElement))
-      return unsupported("an " + matrix + " matrix takes " + matrix +
+      return unsupported(aMatrix + " matrix takes " + matrix +
                          " inputs of f16 or f32 elements here");
     if (!isa<Float16Type, Float32Type>(plan.resultElement))
-      return unsupported("an " + matrix +
-                         " matrix gives f16 or f32 results here");
+      return unsupported(aMatrix + " matrix gives f16 or f32 results here");
     if (plan.biasKind && !llvm::is_contained({InterpKind::F16, InterpKind::BF16,
                                               InterpKind::F32},
                                              *plan.biasKind))
-      return unsupported("an " + matrix +
-                         " matrix takes an F16, BF16 or F32 "
-                         "bias here");
+      return unsupported(aMatrix + " matrix takes an F16, BF16 or F32 "
+                                   "bias here");
     return plan;
   };
 
@@ -758,10 +758,6 @@ LogicalResult expandSPIRVBatch(BatchMatVecOp op) {
 /// A coopvec.mlp inside a kernel: the chain of matvecs per row over its
 /// staticRows (expandMlpInKernel), requant scales read byte by byte.
 LogicalResult expandSPIRVMlp(MLPOp op) {
-  std::string why = whyMlpNotExpandable(op);
-  if (!why.empty())
-    return op.emitOpError("is not supported by convert-coopvec-to-spirv: ")
-           << why;
   FailureOr<Value> rows = staticRowsValue(op, op.getInputs(), op.getOutputs());
   if (failed(rows))
     return failure();

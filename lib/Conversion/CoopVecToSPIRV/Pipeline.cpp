@@ -20,6 +20,7 @@ void mlir::coopvec::buildCoopVecVulkanPipeline(
     OpPassManager &pm, const CoopVecVulkanPipelineOptions &options) {
   CoopVecCheckSupportOptions support;
   support.profile = "vulkan1.3";
+  support.deviceOnly = true;
   pm.addPass(createCoopVecCheckSupport(support));
   ConvertCoopVecToSPIRVOptions lowering;
   lowering.fma = options.fma;
@@ -48,7 +49,8 @@ void mlir::coopvec::registerCoopVecVulkanPipeline() {
   PassPipelineRegistration<CoopVecVulkanPipelineOptions>(
       "coopvec-vulkan-pipeline",
       "Lower the gpu.modules of a coopvec program to Vulkan SPIR-V: "
-      "coopvec-check-support{profile=vulkan1.3}, convert-coopvec-to-spirv, "
+      "coopvec-check-support{profile=vulkan1.3 device-only}, "
+      "convert-coopvec-to-spirv, "
       "convert-math-to-spirv in each gpu.module, "
       "coopvec-convert-gpu-to-spirv (convert-gpu-to-spirv with "
       "compare-and-swap loops), spirv-lower-abi-attrs, spirv-update-vce, "

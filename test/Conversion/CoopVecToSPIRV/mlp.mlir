@@ -48,5 +48,38 @@ module attributes {gpu.container_module} {
           : memref<4x8xf32>, memref<?x2xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>
       gpu.return
     }
+    gpu.func @bf16(%x: memref<4x4xf32>, %w: memref<?xi8>, %b: memref<?xi8>, %y: memref<?x2xf32>) kernel
+        attributes {known_block_size = array<i32: 1, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c128 = arith.constant 128 : index
+      coopvec.mlp %x layers [%w[%c0] matrix<BF16, 4x4, RowMajor> stride %c16 bias %b[%c0] relu,
+                             %w[%c128] matrix<BF16, 2x4, RowMajor> stride %c16 none]
+          into %y
+          : memref<4x4xf32>, memref<?x2xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>
+      gpu.return
+    }
   }
 }
+
+// A BF16 network: each layer reads its input (the row, then the ReLU's
+// values) rounded to bf16 by the DXIL rule (nearest even on the bits, NaN
+// quieted, a finite value beyond the range to +-MAX_NORM), widens the BF16
+// weights exactly and sums the exact products in f32 in column order.
+// CHECK-LABEL: gpu.func @bf16
+// CHECK-NOT: coopvec.
+// CHECK: scf.for
+// CHECK: arith.addi %{{.*}}, %c32767_i32 : i32
+// CHECK: arith.ori %{{.*}}, %c32639_i32 : i32
+// CHECK: spirv.FMul %{{.*}} {no_contraction} : f32
+// CHECK: spirv.FAdd %{{.*}} {no_contraction} : f32
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
+// CHECK: arith.addi %{{.*}}, %c32767_i32 : i32
+// CHECK: spirv.FMul %{{.*}} {no_contraction} : f32
+// CHECK-NOT: math.exp
+// CHECK: gpu.return
+
+// SPIRV-LABEL: spirv.func @bf16(
+// SPIRV-NOT: spirv.GL.Exp
+// SPIRV: spirv.Return

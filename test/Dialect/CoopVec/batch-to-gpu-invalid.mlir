@@ -78,18 +78,6 @@ module {
 
 // -----
 
-// A BF16 network rounds every activation to bf16: no matvec reads that.
-func.func @bf16_network(%x: memref<?x32xf32>, %w: memref<?xi8>, %y: memref<?x16xf32>) {
-  %c0 = arith.constant 0 : index
-  %c64 = arith.constant 64 : index
-  // expected-error @+1 {{'coopvec.mlp' op cannot run on a GPU: BF16 layers (only F32, F16 and I8 networks are expanded into matvecs)}}
-  coopvec.mlp %x layers [%w[%c0] matrix<BF16, 16x32, RowMajor> stride %c64 relu]
-    into %y : memref<?x32xf32>, memref<?x16xf32>, memref<?xi8>
-  return
-}
-
-// -----
-
 // An mlp with a batch of another layout (a strided view of rows).
 func.func @mlp_strided(%x: memref<?x32xf32, strided<[64, 1]>>, %w: memref<?xi8>, %y: memref<?x16xf32>) {
   %c0 = arith.constant 0 : index

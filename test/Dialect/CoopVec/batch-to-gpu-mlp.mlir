@@ -59,3 +59,29 @@ func.func @i8(%x: memref<?x12xf32>, %p: memref<?xi8>, %q: f32, %y: memref<?x3xf3
     : memref<?x12xf32>, memref<?x3xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>
   return
 }
+
+// A BF16 network launches the same way: each layer a BF16 matvec reading
+// its input (the row, then the hidden values) as BF16; on NVIDIA, bf16
+// tensor cores.
+// CHECK-LABEL: func.func @bf16(
+// CHECK: gpu.launch
+// CHECK: coopvec.matvec %{{.*}} as BF16, %{{.*}}[%{{.*}}] matrix<BF16, 16x12, RowMajor> stride %{{.*}} bias %{{.*}}[%{{.*}}] as F32 : vector<12xf32>, memref<?xi8>, memref<?xi8> -> vector<16xf32>
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
+// CHECK: coopvec.matvec %{{.*}} as BF16, %{{.*}}[%{{.*}}] matrix<BF16, 3x16, RowMajor> stride %{{.*}} : vector<16xf32>, memref<?xi8> -> vector<3xf32>
+// CHECK-NOT: math.exp
+// CHECK: gpu.terminator
+// CHECK-NOT: coopvec.mlp
+
+// PTX: gpu.binary @bf16_kernel
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+func.func @bf16(%x: memref<?x12xf32>, %p: memref<?xi8>, %y: memref<?x3xf32>) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c512 = arith.constant 512 : index
+  %c1024 = arith.constant 1024 : index
+  coopvec.mlp %x layers [%p[%c0] matrix<BF16, 16x12, RowMajor> stride %c32 bias %p[%c1024] relu,
+                         %p[%c512] matrix<BF16, 3x16, RowMajor> stride %c32 none]
+    into %y : memref<?x12xf32>, memref<?x3xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>
+  return
+}

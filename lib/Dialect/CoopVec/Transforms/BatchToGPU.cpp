@@ -52,10 +52,6 @@ std::string checkBatch(Operation *op, ModuleOp root) {
     if (batch.getInputExponents())
       return "a block-float input's exponents are not copied to the GPU (no "
              "GPU target here reads block-float inputs)";
-  } else {
-    std::string why = whyMlpNotExpandable(cast<MLPOp>(op));
-    if (!why.empty())
-      return why;
   }
   if (op->getParentOfType<gpu::GPUModuleOp>() ||
       op->getParentOfType<gpu::LaunchOp>())

@@ -102,14 +102,6 @@ void mlir::coopvec::expandBatchInKernel(BatchMatVecOp op, Value rows) {
       });
 }
 
-std::string mlir::coopvec::whyMlpNotExpandable(MLPOp op, bool bf16Layers) {
-  if (!bf16Layers &&
-      op.getLayerDesc(0).getInterpretation().getKind() == InterpKind::BF16)
-    return "BF16 layers (only F32, F16 and I8 networks are expanded into "
-           "matvecs)";
-  return "";
-}
-
 Value mlir::coopvec::emitMlpRow(OpBuilder &b, MLPOp op, Value row,
                                 LoadF32Fn loadF32, const IRMapping *buffers) {
   auto buffer = [&](Value v) {

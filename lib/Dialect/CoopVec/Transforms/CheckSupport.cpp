@@ -8,6 +8,8 @@
 
 #include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -219,6 +221,9 @@ struct CoopVecCheckSupportPass
 
     bool failedAny = false;
     module.walk([&](Operation *op) {
+      if (deviceOnly && !op->getParentOfType<gpu::GPUModuleOp>() &&
+          !op->getParentOfType<gpu::LaunchOp>())
+        return;
       std::string reason = checkSupport(op, profileAttr);
       if (reason.empty())
         return;

@@ -59,6 +59,20 @@ module attributes {gpu.container_module} {
         : memref<16x12xf32>, memref<16x4xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>
       gpu.return
     }
+    gpu.func @bf16(%x: memref<16x12xf32>, %w: memref<?xi8>, %b: memref<?xi8>, %y: memref<16x3xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c32 = arith.constant 32 : index
+      %c64 = arith.constant 64 : index
+      %c512 = arith.constant 512 : index
+      %c1024 = arith.constant 1024 : index
+      coopvec.mlp %x layers [%w[%c0] matrix<BF16, 16x12, RowMajor> stride %c32 bias %b[%c0] relu,
+                         %w[%c512] matrix<BF16, 8x16, ColumnMajor> stride %c16 none,
+                         %w[%c1024] matrix<BF16, 3x8, TrainingOptimal> stride %c0 bias %b[%c64] none]
+        into %y
+        : memref<16x12xf32>, memref<16x3xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>
+      gpu.return
+    }
   }
   func.func @check_i8(%x: memref<?x12xf32>, %w: memref<?xi8>, %b: memref<?xi8>, %s: memref<?xi8>) -> index {
     %c0 = arith.constant 0 : index
@@ -181,6 +195,45 @@ module attributes {gpu.container_module} {
     }
     memref.dealloc %y : memref<16x4xf32>
     memref.dealloc %yh : memref<16x4xf32>
+    return %bad : index
+  }
+  func.func @check_bf16(%x: memref<?x12xf32>, %w: memref<?xi8>, %b: memref<?xi8>) -> index {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %c512 = arith.constant 512 : index
+    %c1024 = arith.constant 1024 : index
+    %y = memref.alloc() : memref<16x3xf32>
+    %yh = memref.alloc() : memref<16x3xf32>
+    %xk = memref.cast %x : memref<?x12xf32> to memref<16x12xf32>
+    gpu.launch_func @kernels::@bf16 blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%xk : memref<16x12xf32>, %w : memref<?xi8>, %b : memref<?xi8>, %y : memref<16x3xf32>)
+    coopvec.mlp %xk layers [%w[%c0] matrix<BF16, 16x12, RowMajor> stride %c32 bias %b[%c0] relu,
+                         %w[%c512] matrix<BF16, 8x16, ColumnMajor> stride %c16 none,
+                         %w[%c1024] matrix<BF16, 3x8, TrainingOptimal> stride %c0 bias %b[%c64] none]
+        into %yh
+      : memref<16x12xf32>, memref<16x3xf32>, memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>, memref<?xi8>
+    %bad = scf.for %r = %c0 to %c16 step %c1 iter_args(%acc = %c0) -> (index) {
+      %g = vector.load %y[%r, %c0] : memref<16x3xf32>, vector<3xf32>
+      %h = vector.load %yh[%r, %c0] : memref<16x3xf32>, vector<3xf32>
+      %rel = arith.constant dense<1.52587890625e-05> : vector<3xf32>
+      %abs = arith.constant dense<2.44140625e-04> : vector<3xf32>
+      %d = arith.subf %g, %h : vector<3xf32>
+      %ad = math.absf %d : vector<3xf32>
+      %ah = math.absf %h : vector<3xf32>
+      %t0 = arith.mulf %ah, %rel : vector<3xf32>
+      %tol = arith.addf %t0, %abs : vector<3xf32>
+      %ne = arith.cmpf ugt, %ad, %tol : vector<3xf32>
+      %ne32 = arith.extui %ne : vector<3xi1> to vector<3xi32>
+      %cnt = vector.reduction <add>, %ne32 : vector<3xi32> into i32
+      %cnti = arith.index_cast %cnt : i32 to index
+      %next = arith.addi %acc, %cnti : index
+      scf.yield %next : index
+    }
+    memref.dealloc %y : memref<16x3xf32>
+    memref.dealloc %yh : memref<16x3xf32>
     return %bad : index
   }
 }

@@ -47,13 +47,6 @@ Value createRowMatVec(OpBuilder &b, BatchMatVecOp op, Value row,
 /// it). `rows` is built before `op`.
 void expandBatchInKernel(BatchMatVecOp op, Value rows);
 
-/// "" if `op`'s network can be expanded into matvecs, else why not: BF16
-/// networks unless `bf16Layers` (their layers become matvecs of BF16
-/// matrices reading BF16 inputs, which the caller's lowering must take, as
-/// convert-coopvec-to-nvvm does; the SPIR-V one and coopvec-batch-to-gpu do
-/// not expand them).
-std::string whyMlpNotExpandable(MLPOp op, bool bf16Layers = false);
-
 /// The chain of `op`'s layers on one row `row` (a vector of the first
 /// layer's K f32), in the CPU runtime's order (coopvecMlpForward), built at
 /// `b`'s insertion point; returns the result row (the last layer's M f32):
@@ -69,8 +62,9 @@ std::string whyMlpNotExpandable(MLPOp op, bool bf16Layers = false);
 ///     floatToU8/floatToS8), the last layer's are the results;
 ///   * `exp` on the results (math.exp: the target's exp, within its
 ///     precision of the CPU's glibc expf).
-/// whyMlpNotExpandable(op) must be "". `buffers` maps the op's buffers to
-/// the ones the chain reads (device copies), if given.
+/// Every network expands (a BF16 layer is a matvec of a BF16 matrix reading
+/// BF16 inputs, which the NVVM and SPIR-V lowerings take). `buffers` maps
+/// the op's buffers to the ones the chain reads (device copies), if given.
 Value emitMlpRow(OpBuilder &b, MLPOp op, Value row, LoadF32Fn loadF32,
                  const IRMapping *buffers = nullptr);
 

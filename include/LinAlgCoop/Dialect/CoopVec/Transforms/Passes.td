@@ -84,7 +84,12 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
       allowed.
 
     With `emulate`, unsupported ops get a warning instead (the target will
-    emulate them) and the pass succeeds.
+    emulate them) and the pass succeeds. With `device-only`, only the ops
+    inside `gpu.module`s and `gpu.launch` bodies are checked: the device
+    code of a GPU program, which is what the GPU pipelines
+    (`coopvec-vulkan-pipeline`, `coopvec-nvvm-pipeline`) lower; the host
+    code around it runs on the CPU (a host `coopvec.convert` to bf16 is
+    not a Vulkan device's business).
   }];
   let dependentDialects = ["::mlir::coopvec::CoopVecDialect"];
   let options = [
@@ -95,7 +100,10 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
            "rv64-nuclei-xxlvqmacc, rv64-sifive-xsfvqmacc, vulkan1.3, "
            "wormhole-b0)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
-           "Warn about unsupported ops instead of failing">
+           "Warn about unsupported ops instead of failing">,
+    Option<"deviceOnly", "device-only", "bool", /*default=*/"false",
+           "Check only the ops in gpu.modules and gpu.launch bodies (the "
+           "device code of a GPU program)">
   ];
 }
 
@@ -169,9 +177,10 @@ def CoopVecBatchToGPU : Pass<"coopvec-batch-to-gpu", "ModuleOp"> {
     of `coopvec.matvec` and scalar code in the CPU runtime's order (an `I8`
     network: the row times `input_scale` read as `I8`, exact sums plus bias
     rounded once to `f32`, ReLU, requant scale, the next layer reading `U8`
-    after a ReLU, else `I8`; a float network: `F32` activations; `exp` as
-    `math.exp`), the rewriting the target lowerings apply to an `mlp` in a
-    kernel. A `BF16` network is a located error. Batches whose row counts are dynamic are checked at run time
+    after a ReLU, else `I8`; an `F32`/`F16` network: `F32` activations; a
+    `BF16` network: each layer's input read as `BF16`, i.e. rounded to bf16;
+    `exp` as `math.exp`), the rewriting the target lowerings apply to an
+    `mlp` in a kernel. Batches whose row counts are dynamic are checked at run time
     first, as on the CPU: different counts are reported through the CPU
     runtime (`coopvecCpuReportError`, `COOPVEC_ERROR_INVALID_DIMENSIONS`,
     naming the op's location), which ends the program. The module becomes
