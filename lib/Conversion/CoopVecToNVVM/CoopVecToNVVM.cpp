@@ -26,6 +26,7 @@
 #include "LinAlgCoop/Conversion/CoopVecToNVVM/CoopVecToNVVM.h"
 #include "LinAlgCoop/Conversion/DxilInputs.h"
 #include "LinAlgCoop/Conversion/OptimalLayout.h"
+#include "LinAlgCoop/Conversion/QuantizedInKernel.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecDialect.h"
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecOps.h"
 #include "LinAlgCoop/Dialect/CoopVec/Transforms/BatchesInKernels.h"
@@ -136,12 +137,6 @@ struct Plan {
     return inputKind == InterpKind::PackedS8x32 || inputKind == InterpKind::I8;
   }
 };
-
-bool isByteBuffer(Value buffer) {
-  auto type = dyn_cast<MemRefType>(buffer.getType());
-  return type && type.getRank() == 1 && type.getLayout().isIdentity() &&
-         type.getElementType().isInteger(8);
-}
 
 /// The whole `bytes`-sized elements of the byte buffer `buffer` as a 1-D
 /// memref of `element` (memref.view at byte 0).
@@ -1504,7 +1499,8 @@ private:
 /// Rewrites a coopvec.batch_matvec or coopvec.mlp in device code into what
 /// it means there: the thread runs it on every row of its batch, one
 /// coopvec.matvec per row and layer (BatchesInKernels.h), which the matvec
-/// pattern then lowers with its own rules. A batch's rows are the smaller
+/// pattern then lowers with its own rules; the quantized form as its own
+/// integer and f32 loops (QuantizedInKernel.h). A batch's rows are the smaller
 /// of its two batches' (a kernel cannot report the CPU runtime's
 /// row-count error; the verifier compares static counts). Requant scales
 /// are read through an f32 view of their byte buffer.
@@ -1518,9 +1514,11 @@ LogicalResult expandBatchForNVVM(Operation *op) {
                        "batch's rows)");
   auto batch = dyn_cast<BatchMatVecOp>(op);
   auto mlp = dyn_cast<MLPOp>(op);
-  if (batch && batch.isQuantized())
-    return unsupported("the quantized form (zero points, grouped scales, "
-                       "reductions) has no per-row coopvec.matvec here");
+  if (batch && batch.isQuantized()) {
+    std::string why = whyQuantizedNotInKernel(batch);
+    if (!why.empty())
+      return unsupported(why);
+  }
   Value inputs = batch ? batch.getInputs() : mlp.getInputs();
   Value outputs = batch ? batch.getOutputs() : mlp.getOutputs();
   OpBuilder b(op);
@@ -1532,6 +1530,18 @@ LogicalResult expandBatchForNVVM(Operation *op) {
     return memref::DimOp::create(b, loc, batchValue, 0);
   };
   Value rows = arith::MinUIOp::create(b, loc, rowsOf(inputs), rowsOf(outputs));
+  if (batch && batch.isQuantized()) {
+    // arith f32 ops without `contract`: NVPTX's mul.rn/add.rn.
+    emitQuantizedInKernel(
+        batch, rows,
+        [](OpBuilder &b, Location loc, Value x, Value y) -> Value {
+          return arith::MulFOp::create(b, loc, x, y);
+        },
+        [](OpBuilder &b, Location loc, Value x, Value y) -> Value {
+          return arith::AddFOp::create(b, loc, x, y);
+        });
+    return success();
+  }
   if (batch) {
     expandBatchInKernel(batch, rows);
     return success();

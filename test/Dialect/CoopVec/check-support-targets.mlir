@@ -322,8 +322,9 @@ module attributes {coopvec.profile = "d3d12-tier1.1"} {
 // -----
 
 // The quantized form of batch_matvec needs the feature 'quantized' (its
-// types follow the verifier's rules, not a matrix row): vulkan1.3 and the
-// RISC-V profiles list it, sm_80 does not.
+// types follow the verifier's rules, not a matrix row): vulkan1.3, the
+// NVIDIA and the RISC-V profiles list it (their lowerings take it in
+// kernels), wormhole-b0 does not.
 module attributes {coopvec.profile = "vulkan1.3"} {
   func.func @quantized_vulkan(%x: memref<?x16xi8>, %w: memref<?xi8>, %y: memref<?x8xf32>, %o: index) {
     coopvec.batch_matvec %x as I8, %w[%o] matrix<U8, 8x16, RowMajor> stride %o
@@ -348,7 +349,18 @@ module attributes {coopvec.profile = "rv64-sifive-xsfvqmacc"} {
 
 module attributes {coopvec.profile = "sm_80"} {
   func.func @quantized_sm80(%x: memref<?x16xi8>, %w: memref<?xi8>, %y: memref<?x8xf32>, %o: index) {
-    // expected-error@+1 {{'coopvec.batch_matvec' is not supported by profile 'sm_80': it does not list the feature 'quantized'}}
+    coopvec.batch_matvec %x as I8, %w[%o] matrix<U8, 8x16, RowMajor> stride %o
+        weight_zero_points %w[%o] as U8 group 16 : memref<?xi8>
+        into %y : memref<?x16xi8>, memref<?xi8> -> memref<?x8xf32>
+    return
+  }
+}
+
+// -----
+
+module attributes {coopvec.profile = "wormhole-b0"} {
+  func.func @quantized_wormhole(%x: memref<?x16xi8>, %w: memref<?xi8>, %y: memref<?x8xf32>, %o: index) {
+    // expected-error@+1 {{'coopvec.batch_matvec' is not supported by profile 'wormhole-b0': it does not list the feature 'quantized'}}
     coopvec.batch_matvec %x as I8, %w[%o] matrix<U8, 8x16, RowMajor> stride %o
         weight_zero_points %w[%o] as U8 group 16 : memref<?xi8>
         into %y : memref<?x16xi8>, memref<?xi8> -> memref<?x8xf32>

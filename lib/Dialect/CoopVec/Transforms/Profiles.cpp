@@ -156,27 +156,32 @@ constexpr AccumRow kNvOuterProduct[] = {
 constexpr AccumRow kNvVectorAccumulate[] = {
     {I::F16, I::F16}, {I::F32, I::F32}, {I::I32, I::I32}, {I::U32, I::U32}};
 
-constexpr StringRef kSm80Features[] = {
-    "mma.sync", "batch_matvec", "mlp", "convert", "pack", "bf16", "tf32",
-    "mma.tf32"};
+constexpr StringRef kSm80Features[] = {"mma.sync", "batch_matvec", "mlp",
+                                       "convert",  "pack",         "bf16",
+                                       "tf32",     "mma.tf32",     "quantized"};
 // MX block quantization with fp8 elements needs only the fp8 cvt: the UE8M0
 // scales are integer arithmetic (convert-coopvec-to-nvvm), so sm_89 lists
 // "mx" and "e8m0"; fp6/fp4 elements still need those features. For the same
 // reason it lists "block_scale": a block-scaled fp8 matrix is multiplied per
 // lane (each element times 2^(s-127); no mma.block_scale before sm_120a).
 constexpr StringRef kSm89Features[] = {
-    "mma.sync", "batch_matvec", "mlp", "convert", "pack", "bf16",
-    "tf32",     "mma.tf32",     "fp8", "mx",      "e8m0", "block_scale"};
+    "mma.sync", "batch_matvec", "mlp",      "convert", "pack",
+    "bf16",     "tf32",         "mma.tf32", "fp8",     "mx",
+    "e8m0",     "block_scale",  "quantized"};
+// clang-format off
 constexpr StringRef kSm100aFeatures[] = {
     "mma.sync", "tcgen05", "mma.f8f6f4", "block_scale", "mma.block_scale",
     "mma.block_scale.mxf8f6f4", "mma.block_scale.mxf4",
     "mma.block_scale.mxf4nvf4", "batch_matvec", "mlp", "convert", "pack",
-    "mx", "bf16", "tf32", "mma.tf32", "fp8", "fp6", "fp4", "e8m0"};
+    "mx", "bf16", "tf32", "mma.tf32", "fp8", "fp6", "fp4", "e8m0",
+    "quantized"};
 constexpr StringRef kSm120aFeatures[] = {
     "mma.sync", "mma.f8f6f4", "block_scale", "mma.block_scale",
     "mma.block_scale.mxf8f6f4", "mma.block_scale.mxf4",
     "mma.block_scale.mxf4nvf4", "batch_matvec", "mlp", "convert", "pack",
-    "mx", "bf16", "tf32", "mma.tf32", "fp8", "fp6", "fp4", "e8m0"};
+    "mx", "bf16", "tf32", "mma.tf32", "fp8", "fp6", "fp4", "e8m0",
+    "quantized"};
+// clang-format on
 
 //===----------------------------------------------------------------------===//
 // RISC-V: int32 += int8 x int8 tiles (every sign combination: vqmacc,

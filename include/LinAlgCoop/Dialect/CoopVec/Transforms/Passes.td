@@ -51,7 +51,7 @@ def CoopVecCheckSupport : Pass<"coopvec-check-support", "ModuleOp"> {
       block-scaled kinds (`mma.block_scale.mxf8f6f4` 16x8x32, which
       convert-coopvec-to-nvvm emits on `sm_120a`, and `.mxf4`/`.mxf4nvf4`
       16x8x64 on `sm_100a`/`sm_120a`). Features
-      `batch_matvec mlp convert pack bf16 tf32`, `fp8 mx e8m0 block_scale`
+      `batch_matvec mlp convert pack bf16 tf32 quantized`, `fp8 mx e8m0 block_scale`
       from `sm_89` (block-scaled fp8 matrices are multiplied per lane there),
       `fp6 fp4` on `sm_100a`/`sm_120a`. Accumulation: outer products
       of f16 into F16/F32 and f32 into F32; vector accumulation of f16, f32,
