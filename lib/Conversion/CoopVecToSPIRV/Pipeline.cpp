@@ -3,10 +3,12 @@
 #include "LinAlgCoop/Conversion/CoopVecToSPIRV/CoopVecToSPIRV.h"
 #include "LinAlgCoop/Dialect/CoopVec/Transforms/Passes.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
 #include "mlir/Conversion/MathToSPIRV/MathToSPIRVPass.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
@@ -27,6 +29,11 @@ void mlir::coopvec::buildCoopVecVulkanPipeline(
   lowering.workgroupSize.assign(options.workgroupSize.begin(),
                                options.workgroupSize.end());
   pm.addPass(createConvertCoopVecToSPIRV(lowering));
+  // Loads and stores through one-row views of a batch (the quantized form
+  // coopvec-batch-to-gpu launches) read the whole buffer instead, with
+  // their index arithmetic in arith: SPIR-V has no memref.subview.
+  pm.addNestedPass<gpu::GPUModuleOp>(memref::createFoldMemRefAliasOpsPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createLowerAffinePass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   // convert-gpu-to-spirv has no math patterns: math ops become
   // GLSL.std.450 ops first, under the spirv.target_env that
@@ -50,7 +57,8 @@ void mlir::coopvec::registerCoopVecVulkanPipeline() {
       "coopvec-vulkan-pipeline",
       "Lower the gpu.modules of a coopvec program to Vulkan SPIR-V: "
       "coopvec-check-support{profile=vulkan1.3 device-only}, "
-      "convert-coopvec-to-spirv, "
+      "convert-coopvec-to-spirv, fold-memref-alias-ops and lower-affine "
+      "in each gpu.module, "
       "convert-math-to-spirv in each gpu.module, "
       "coopvec-convert-gpu-to-spirv (convert-gpu-to-spirv with "
       "compare-and-swap loops), spirv-lower-abi-attrs, spirv-update-vce, "

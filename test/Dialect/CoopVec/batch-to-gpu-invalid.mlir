@@ -5,20 +5,6 @@
 // BLOCK: error: coopvec-batch-to-gpu: block-size must be a multiple of 32 from 32 to 1024, not 100
 // BLOCK2K: error: coopvec-batch-to-gpu: block-size must be a multiple of 32 from 32 to 1024, not 2048
 
-// The quantized form has no per-row matvec.
-func.func @quantized(%x: memref<?x128xi8>, %w: memref<?xi8>, %zw: memref<?xi8>,
-                     %y: memref<?x64xi32>) {
-  %c0 = arith.constant 0 : index
-  %c128 = arith.constant 128 : index
-  // expected-error @+1 {{'coopvec.batch_matvec' op cannot run on a GPU: the quantized form (zero points, grouped scales, reductions) has no per-row coopvec.matvec to run on a GPU}}
-  coopvec.batch_matvec %x as I8, %w[%c0] matrix<U8, 64x128, RowMajor> stride %c128
-      weight_zero_points %zw[%c0] as U8 group 128 : memref<?xi8>
-      into %y : memref<?x128xi8>, memref<?xi8> -> memref<?x64xi32>
-  return
-}
-
-// -----
-
 // A block-float input (its exponents a second batch) has no GPU form.
 func.func @bfp_input(%x: memref<?x64xi8>, %e: memref<?x4xi8>, %w: memref<?xi8>,
                      %y: memref<?x32xf32>) {

@@ -104,3 +104,36 @@ func.func @static(%x: memref<4x64xf16>, %w: memref<2048xi8>, %y: memref<4x16xf32
   return
 }
 
+
+// The quantized form has no per-row matvec: each thread runs the op itself
+// on one-row views of the batches and of the input-side values grouped
+// along K (one row per batch row); per-tensor ones are shared.
+// CHECK-LABEL: func.func @quantized(
+// CHECK-SAME: %[[X:[^:]*]]: memref<?x64xi8>, %[[W:[^:]*]]: memref<?xi8>, %[[SX:[^:]*]]: memref<?x2xf32>, %[[ZX:[^:]*]]: memref<1x1xi8>, %[[Y:[^:]*]]: memref<?x16xf32>)
+// CHECK: %[[DX:.*]] = gpu.alloc
+// CHECK: %[[DW:.*]] = gpu.alloc
+// CHECK: %[[DY:.*]] = gpu.alloc
+// CHECK: %[[DZX:.*]] = gpu.alloc
+// CHECK: %[[DSX:.*]] = gpu.alloc
+// CHECK: gpu.launch
+// CHECK: scf.if
+// CHECK-DAG: %[[RX:.*]] = memref.subview %[[DX]][%[[ROW:.*]], 0] [1, 64] [1, 1] : memref<?x64xi8> to memref<1x64xi8, strided<[64, 1], offset: ?>>
+// CHECK-DAG: %[[RY:.*]] = memref.subview %[[DY]][%[[ROW]], 0] [1, 16] [1, 1] : memref<?x16xf32> to memref<1x16xf32, strided<[16, 1], offset: ?>>
+// CHECK-DAG: %[[RSX:.*]] = memref.subview %[[DSX]][%[[ROW]], 0] [1, 2] [1, 1] : memref<?x2xf32> to memref<1x2xf32, strided<[2, 1], offset: ?>>
+// CHECK: coopvec.batch_matvec %[[RX]] as I8, %[[DW]][%{{[a-z0-9_]+}}] matrix<U8, 16x64, RowMajor> stride %{{[a-z0-9_]+}}
+// CHECK-SAME: input_zero_points %[[DZX]] as I8 per_tensor
+// CHECK-SAME: input_scales %[[RSX]] as F32 group 32
+// CHECK-SAME: into %[[RY]]
+// CHECK: gpu.terminator
+// CHECK: gpu.memcpy  %[[Y]], %[[DY]]
+func.func @quantized(%x: memref<?x64xi8>, %w: memref<?xi8>, %sx: memref<?x2xf32>,
+                     %zx: memref<1x1xi8>, %y: memref<?x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %stride = arith.constant 64 : index
+  coopvec.batch_matvec %x as I8, %w[%c0] matrix<U8, 16x64, RowMajor> stride %stride
+      weight_zero_points %w[%c0] as U8 per_tensor : memref<?xi8>
+      input_zero_points %zx as I8 per_tensor : memref<1x1xi8>
+      input_scales %sx as F32 group 32 : memref<?x2xf32>
+      into %y : memref<?x64xi8>, memref<?xi8> -> memref<?x16xf32>
+  return
+}

@@ -6,7 +6,8 @@
 // case the target lowerings turn into a tensor-core product. This pass
 // writes that program: device copies of the buffers, a gpu.launch whose
 // threads each run a coopvec.matvec on their row (a coopvec.mlp: its chain
-// of matvecs, BatchesInKernels.h), the results copied back.
+// of matvecs, BatchesInKernels.h; the quantized form of batch_matvec: the
+// op itself on one-row views), the results copied back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,9 +47,6 @@ int64_t rowAlignment(MemRefType batch) {
 /// or "".
 std::string checkBatch(Operation *op, ModuleOp root) {
   if (auto batch = dyn_cast<BatchMatVecOp>(op)) {
-    if (batch.isQuantized())
-      return "the quantized form (zero points, grouped scales, reductions) "
-             "has no per-row coopvec.matvec to run on a GPU";
     if (batch.getInputExponents())
       return "a block-float input's exponents are not copied to the GPU (no "
              "GPU target here reads block-float inputs)";
@@ -204,23 +202,53 @@ struct CoopVecBatchToGPUPass
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rows);
       auto ifLive = scf::IfOp::create(b, loc, live, /*withElseRegion=*/false);
       b.setInsertionPointToStart(ifLive.thenBlock());
-      auto inType = cast<MemRefType>(inputs.getType());
-      auto outType = cast<MemRefType>(outputs.getType());
-      auto inVector =
-          VectorType::get({inType.getDimSize(1)}, inType.getElementType());
-      Value vector = vector::LoadOp::create(
-          b, loc, inVector, inputs, ValueRange{row, c0}, /*nontemporal=*/false,
-          llvm::MaybeAlign(rowAlignment(inType)));
-      Value result;
-      if (batch) {
-        result =
-            createRowMatVec(b, batch, vector, /*exponents=*/Value(), &device);
+      if (batch && batch.isQuantized()) {
+        // The quantized form has no per-row matvec: the op itself on the
+        // thread's row (one-row views of the batches and of the input-side
+        // values grouped along K, which have a row per batch row), which
+        // the target lowers as its quantized form in a kernel.
+        IRMapping rowOperands = device;
+        auto rowView = [&](Value host) {
+          Value whole = device.lookup(host);
+          auto type = cast<MemRefType>(whole.getType());
+          SmallVector<OpFoldResult> offsets = {row, b.getIndexAttr(0)};
+          SmallVector<OpFoldResult> sizes = {
+              b.getIndexAttr(1), b.getIndexAttr(type.getDimSize(1))};
+          SmallVector<OpFoldResult> strides = {b.getIndexAttr(1),
+                                               b.getIndexAttr(1)};
+          rowOperands.map(host, memref::SubViewOp::create(
+                                    b, loc, whole, offsets, sizes, strides));
+        };
+        rowView(hostInputs);
+        rowView(hostOutputs);
+        for (auto [values, group] :
+             {std::pair(batch.getInputZeroPoints(),
+                        batch.getInputZeroPointsGroupAttr()),
+              std::pair(batch.getInputScales(),
+                        batch.getInputScalesGroupAttr()),
+              std::pair(batch.getReductions(), batch.getReductionsGroupAttr())})
+          if (values && group && group.getInt() != 0)
+            rowView(values);
+        b.clone(*op, rowOperands);
       } else {
-        result = emitMlpRow(b, mlp, vector, loadF32Bytes, &device);
+        auto inType = cast<MemRefType>(inputs.getType());
+        auto outType = cast<MemRefType>(outputs.getType());
+        auto inVector =
+            VectorType::get({inType.getDimSize(1)}, inType.getElementType());
+        Value vector = vector::LoadOp::create(
+            b, loc, inVector, inputs, ValueRange{row, c0},
+            /*nontemporal=*/false, llvm::MaybeAlign(rowAlignment(inType)));
+        Value result;
+        if (batch) {
+          result =
+              createRowMatVec(b, batch, vector, /*exponents=*/Value(), &device);
+        } else {
+          result = emitMlpRow(b, mlp, vector, loadF32Bytes, &device);
+        }
+        vector::StoreOp::create(b, loc, result, outputs, ValueRange{row, c0},
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(rowAlignment(outType)));
       }
-      vector::StoreOp::create(b, loc, result, outputs, ValueRange{row, c0},
-                              /*nontemporal=*/false,
-                              llvm::MaybeAlign(rowAlignment(outType)));
       b.setInsertionPointToEnd(&launch.getBody().front());
       gpu::TerminatorOp::create(b, loc);
     }

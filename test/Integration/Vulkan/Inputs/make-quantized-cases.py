@@ -3,7 +3,9 @@
 # quantized form of coopvec.batch_matvec on a batch of B rows in one
 # invocation and a @check_<case> function that launches it, runs the same
 # op on the host (the CPU runtime) and returns the number of result elements
-# whose bits differ (two NaNs agree); and the seeded buffers
+# whose bits differ (two NaNs agree); <folder>/quantized-host.mlir, a
+# @host_<case> function per case with the op alone in host code on a result
+# argument (<case>.y.npy, zeros); and the seeded buffers
 # <case>.<operand>.npy. Values are random over their whole ranges (weights,
 # inputs, zero points), scales around 2^0 with a spread of binades, the
 # reductions the true sums of the input rows (so the reductions form equals
@@ -45,6 +47,7 @@ STORAGE = {"I8": "i8", "U8": "i8", "I32": "i32", "F32": "f32", "F16": "f16",
 NP = {"I8": np.int8, "U8": np.uint8, "I32": np.int32, "F32": np.float32,
       "F16": np.float16}
 WEIGHT_SIDE = ("weight_zero_points", "weight_scales")
+NP_OUT = {"f32": np.float32, "f16": np.float16, "i32": np.int32}
 
 
 def values(interp, count):
@@ -167,18 +170,31 @@ def case(name, c):
              f"    memref.dealloc %yh : memref<?x{m}x{o}>\n"
              f"    return %bad : index\n"
              f"  }}\n")
+    # The op in host code alone, on the caller's result buffer: the CPU
+    # runtime runs it, or coopvec-batch-to-gpu makes it a launch.
+    np.save(f"{out}/{name}.y.npy", np.zeros((B, m), NP_OUT[o]))
+    host = (f"  func.func @host_{name}({', '.join(f'{a}: {t}' for a, t in args)}, "
+            f"%y: memref<?x{m}x{o}>) {{\n"
+            f"    %c0 = arith.constant 0 : index\n"
+            f"    %stride = arith.constant {c['stride'] or 0} : index\n"
+            f"    {op('%x', '%y', f'memref<?x{k}xi8>', f'memref<?x{m}x{o}>', clauses)}\n"
+            f"    return\n"
+            f"  }}\n")
     order = " ".join(f"{name}.{a[1:]}" for a, _ in args)
-    return kernel, check, order
+    return kernel, check, host, order
 
 
-kernels, checks, orders = [], [], []
+kernels, checks, hosts, orders = [], [], [], []
 for name, c in CASES.items():
-    kernel, check, order = case(name, c)
+    kernel, check, host, order = case(name, c)
     kernels.append(kernel)
     checks.append(check)
+    hosts.append(host)
     orders.append(f"{name}:{order}")
 with open(f"{out}/quantized.mlir", "w") as f:
     f.write("module attributes {gpu.container_module} {\n"
             "  gpu.module @kernels {\n" + "".join(kernels) + "  }\n" +
             "".join(checks) + "}\n")
+with open(f"{out}/quantized-host.mlir", "w") as f:
+    f.write("module {\n" + "".join(hosts) + "}\n")
 print("\n".join(orders))

@@ -162,7 +162,7 @@ def CoopVecBatch : Pass<"coopvec-batch"> {
 def CoopVecBatchToGPU : Pass<"coopvec-batch-to-gpu", "ModuleOp"> {
   let summary = "Run each host coopvec.batch_matvec and coopvec.mlp on the "
                 "GPU: one thread per row, each a coopvec.matvec (an mlp: "
-                "its chain of them)";
+                "its chain of them; the quantized form: the op on the row)";
   let description = [{
     Rewrites every `coopvec.batch_matvec` in host code (outside
     `gpu.module`s) into what a GPU program does with it: the batch, the
@@ -180,7 +180,11 @@ def CoopVecBatchToGPU : Pass<"coopvec-batch-to-gpu", "ModuleOp"> {
     after a ReLU, else `I8`; an `F32`/`F16` network: `F32` activations; a
     `BF16` network: each layer's input read as `BF16`, i.e. rounded to bf16;
     `exp` as `math.exp`), the rewriting the target lowerings apply to an
-    `mlp` in a kernel. Batches whose row counts are dynamic are checked at run time
+    `mlp` in a kernel. The quantized form of `batch_matvec` has no per-row
+    `coopvec.matvec`: each thread runs the op itself on one-row
+    `memref.subview`s of the batches and of the input-side values grouped
+    along K (per-tensor ones are shared), which the target lowers as its
+    quantized form in a kernel. Batches whose row counts are dynamic are checked at run time
     first, as on the CPU: different counts are reported through the CPU
     runtime (`coopvecCpuReportError`, `COOPVEC_ERROR_INVALID_DIMENSIONS`,
     naming the op's location), which ends the program. The module becomes
