@@ -1,5 +1,4 @@
-//===- QuantizedInKernel.h - The quantized batch_matvec in kernels -*- C++
-//-*-===//
+//===- QuantizedInKernel.h - Quantized batch_matvec in kernels -*- C++ -*-===//
 //
 // The quantized form of coopvec.batch_matvec (zero points, grouped scales,
 // precomputed reductions) inside a GPU kernel, as integer and f32 loops in

@@ -12,7 +12,8 @@ program:
     those arguments, `gpu.return` a `return`;
   * each `gpu.launch_func @kernels::@k blocks in (%g, ...) threads in (%t,
     ...) args(...)` becomes a loop over the %g x %t threads calling @k
-    (one-dimensional launches only);
+    (one-dimensional launches only; the kernels' modules may follow the
+    launches, as gpu-kernel-outlining writes them);
   * `gpu.alloc`/`gpu.memcpy`/`gpu.dealloc` become their memref forms.
 
 The host code keeps its own coopvec ops (the CPU runtime), so a program that
@@ -35,8 +36,18 @@ def fail(message):
     sys.exit(f"lanes_on_host.py: {message}")
 
 
+KERNEL = re.compile(r"^(\s*)gpu\.func @(\w+)\((.*)\) kernel(?: attributes .*)? \{$")
+
+
 def rewrite(lowered):
     out, kernels, launch, in_module = [], {}, 0, False
+    # Every kernel's argument types first: the gpu.modules that
+    # gpu-kernel-outlining writes follow the host code that launches them.
+    for line in lowered.splitlines():
+        m = KERNEL.match(line)
+        if m:
+            kernels[m.group(2)] = [a.split(":", 1)[1].strip()
+                                   for a in re.split(r",\s*(?=%)", m.group(3)) if a]
     for line in lowered.splitlines():
         if line.startswith("module attributes {gpu.container_module}"):
             out.append("module {")
@@ -48,13 +59,9 @@ def rewrite(lowered):
         if in_module and line == "  }":
             in_module = False
             continue
-        m = re.match(r"^(\s*)gpu\.func @(\w+)\((.*)\) kernel(?: attributes .*)? \{$",
-                     line)
+        m = KERNEL.match(line)
         if m:
             indent, name, args = m.groups()
-            types = [a.split(":", 1)[1].strip()
-                     for a in re.split(r",\s*(?=%)", args) if a]
-            kernels[name] = types
             out.append(f"{indent}func.func @{name}({args}, %lanes_block: index, "
                        f"%lanes_block_dim: index, %lanes_thread: index) {{")
             continue
