@@ -64,7 +64,7 @@ struct Isa : avx512::Isa {
   static void storeBf16(void *p, F v) {
     _mm_storeu_si128(
         static_cast<__m128i *>(p),
-        _mm256_castsi256_si128(toBf16Fast(_mm512_castps256_ps512(v))));
+        _mm256_castsi256_si128(toBf16Fast(_mm512_zextps256_ps512(v))));
   }
 };
 

@@ -137,11 +137,11 @@ struct Isa : avx2::Isa {
                           bool flip = false) {
     _mm_storeu_si128(static_cast<__m128i *>(p), wideS8Bytes(a, u8, flip));
   }
-  /// 8 lanes as s8 (u8) bytes, as storeWideS8 (the upper 8 lanes of the
-  /// widened register are converted and dropped).
+  /// 8 lanes as s8 (u8) bytes, as storeWideS8 (the register widened with
+  /// zero lanes, whose bytes are dropped).
   static void storeS8(void *p, F a, bool u8 = false, bool flip = false) {
     _mm_storel_epi64(static_cast<__m128i *>(p),
-                     wideS8Bytes(_mm512_castps256_ps512(a), u8, flip));
+                     wideS8Bytes(_mm512_zextps256_ps512(a), u8, flip));
   }
   /// Lanes [0, n) of the 16 at p and zero above them, n <= 16; nothing past
   /// lane n is read (or, for the stores, written).
@@ -153,9 +153,6 @@ struct Isa : avx2::Isa {
   }
   static void storeWideF32First(void *p, WideF a, unsigned n) {
     _mm512_mask_storeu_ps(p, firstLanes(n), a);
-  }
-  static void storeWideFirst(void *p, WideI a, unsigned n) {
-    _mm512_mask_storeu_epi32(p, firstLanes(n), a);
   }
   static __mmask16 firstLanes(unsigned n) {
     return __mmask16(n >= 16 ? 0xffff : (1u << n) - 1);
