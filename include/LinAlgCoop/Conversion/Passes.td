@@ -639,6 +639,11 @@ def CoopVecConvertGPUToSPIRV : Pass<"coopvec-convert-gpu-to-spirv", "ModuleOp"> 
     element becomes a loop around `OpAtomicCompareExchange` (device scope,
     relaxed), which is how `convert-coopvec-to-spirv` adds floats
     atomically: core Vulkan 1.3 has integer atomics only.
+
+    A memref of `bf16` in a `gpu.module` is a located error: MLIR 22's SPIR-V
+    type converter gives it 4-byte `f32` elements (Vulkan 1.3 has no bf16),
+    which would read and write the host's 2-byte buffers wrongly. Pass such
+    values as `i16` bits.
   }];
   let dependentDialects = ["spirv::SPIRVDialect"];
 }

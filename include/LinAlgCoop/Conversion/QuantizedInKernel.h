@@ -52,16 +52,17 @@ using ExactFloatOp =
     function_ref<Value(OpBuilder &b, Location loc, Value x, Value y)>;
 
 /// Why the in-kernel form cannot lower the quantized `op`, or "": its
-/// matrix, bias and weight-side buffers must be byte buffers; results are
-/// f32, f16 or i32 and input-side values f32, f16 or integers (bf16 ones
-/// are not lowered; BF16 weight scales in a byte buffer are).
+/// matrix, bias and weight-side buffers must be byte buffers. (Results and
+/// input-side memrefs take every element type the verifier allows, bf16
+/// included: bf16 elements are read and written as their 16 bits.)
 std::string whyQuantizedNotInKernel(BatchMatVecOp op);
 
 /// Replaces the quantized `op` (whyQuantizedNotInKernel(op) == "") with
 /// loops over batch rows [0, `rows`): per row and output, per compute group
 /// the exact i64 sum, then f32(acc) * sx * sw added in group order with
-/// `mulF`/`addF`, the bias, one rounding to the result type; i32 results
-/// the exact total plus the I32 bias, saturated. `rows` is built before
+/// `mulF`/`addF`, the bias, one rounding to the result type (f16 and bf16
+/// as the CPU runtime's coopvecConvertF32: nearest even, NaN quieted); i32
+/// results the exact total plus the I32 bias, saturated. `rows` is built before
 /// `op`.
 void emitQuantizedInKernel(BatchMatVecOp op, Value rows, ExactFloatOp mulF,
                            ExactFloatOp addF);

@@ -26,10 +26,13 @@ namespace {
 /// and grouping (0: per tensor); `values` null when absent.
 struct QuantClause {
   Value values, offset;
-  InterpKind kind = InterpKind::I32;
+  InterpretationAttr interp;
   int64_t group = 0;
 
   explicit operator bool() const { return static_cast<bool>(values); }
+  InterpKind kind() const { return interp.getKind(); }
+  /// Bytes of one stored value.
+  unsigned bytes() const { return interp.getStorageBits() / 8; }
 };
 
 QuantClause quantClause(Value values, Value offset, InterpretationAttr interp,
@@ -39,9 +42,13 @@ QuantClause quantClause(Value values, Value offset, InterpretationAttr interp,
     return q;
   q.values = values;
   q.offset = offset;
-  q.kind = interp.getKind();
+  q.interp = interp;
   q.group = group ? group.getInt() : 0;
   return q;
+}
+
+QuantClause quantClause(const BatchMatVecOp::InputSideClause &clause) {
+  return quantClause(clause.values, Value(), clause.interp, clause.group);
 }
 
 /// The quantized form of a coopvec.batch_matvec inside a kernel, in the
@@ -59,14 +66,10 @@ public:
     sw = quantClause(op.getWeightScales(), op.getWeightScalesOffset(),
                      op.getWeightScalesInterpAttr(),
                      op.getWeightScalesGroupAttr());
-    zx = quantClause(op.getInputZeroPoints(), Value(),
-                     op.getInputZeroPointsInterpAttr(),
-                     op.getInputZeroPointsGroupAttr());
-    sx =
-        quantClause(op.getInputScales(), Value(), op.getInputScalesInterpAttr(),
-                    op.getInputScalesGroupAttr());
-    red = quantClause(op.getReductions(), Value(), op.getReductionsInterpAttr(),
-                      op.getReductionsGroupAttr());
+    auto [inputZeroPoints, inputScales, reductions] = op.getInputSideClauses();
+    zx = quantClause(inputZeroPoints);
+    sx = quantClause(inputScales);
+    red = quantClause(reductions);
     int64_t gx = sx && sx.group ? sx.group : k;
     int64_t gw = sw && sw.group ? sw.group : k;
     compute = std::min(gx, gw);
@@ -75,8 +78,8 @@ public:
   /// Per batch row and output: per compute group the exact i64 sum of
   /// (x - zx)(w - zw) (with reductions, sum (x - zx) w - zw (R - sum zx)
   /// per reduction group), then f32(acc) * sx * sw added in group order
-  /// (each NoContraction), the bias, one rounding; an i32 output is the
-  /// exact total plus the I32 bias, saturated.
+  /// (mulF, addF: one rounding each), the bias, one rounding; an i32 output is
+  /// the exact total plus the I32 bias, saturated.
   void emit() {
     Type outElem = cast<MemRefType>(op.getOutputs().getType()).getElementType();
     bool intOut = outElem.isInteger(32);
@@ -124,12 +127,15 @@ public:
       return;
     }
     if (op.getBias()) {
-      InterpKind bias = op.getBiasInterpAttr().getKind();
-      unsigned bytes = bias == InterpKind::F32 ? 4 : 2;
-      y = addF(b, loc, y, realOfBits(bias, biasBits(n, bytes)));
+      InterpretationAttr bias = op.getBiasInterpAttr();
+      y = addF(
+          b, loc, y,
+          realOfBits(bias.getKind(), biasBits(n, bias.getStorageBits() / 8)));
     }
     if (outElem.isF16())
       y = BitConversions{b, loc}.toF16(y);
+    else if (outElem.isBF16())
+      y = BitConversions{b, loc}.toBF16(y);
     memref::StoreOp::create(b, loc, y, op.getOutputs(), ValueRange{row, n});
   }
 
@@ -145,19 +151,6 @@ private:
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
 
-  static unsigned valueBytes(InterpKind kind) {
-    switch (kind) {
-    case InterpKind::I8:
-    case InterpKind::U8:
-      return 1;
-    case InterpKind::F16:
-    case InterpKind::BF16:
-      return 2;
-    default:
-      return 4;
-    }
-  }
-
   /// A weight-side value for output n at column k0: dense [M][K/G] at the
   /// clause's byte offset (per tensor, the one value), as stored bits.
   Value weightAt(const QuantClause &q, Value n, Value k0) {
@@ -165,9 +158,9 @@ private:
     if (q.group) {
       Value i = add(mul(n, index(k / q.group)),
                     arith::DivUIOp::create(b, loc, k0, index(q.group)));
-      at = add(at, mul(i, index(valueBytes(q.kind))));
+      at = add(at, mul(i, index(q.bytes())));
     }
-    return loadBytesLittleEndian(b, loc, q.values, at, valueBytes(q.kind));
+    return loadBytesLittleEndian(b, loc, q.values, at, q.bytes());
   }
 
   /// An input-side value for batch row `row` at column k0: [B][K/G] (per
@@ -183,7 +176,7 @@ private:
 
   /// An I8, U8 or I32 value as i64.
   Value integer(const QuantClause &q, Value v) {
-    if (q.kind == InterpKind::U8)
+    if (q.kind() == InterpKind::U8)
       return arith::ExtUIOp::create(b, loc, i64(), v);
     return arith::ExtSIOp::create(b, loc, i64(), v);
   }
@@ -197,13 +190,13 @@ private:
     return kind == InterpKind::F16 ? c.f16ToF32(wide) : c.bf16ToF32(wide);
   }
 
-  /// A scale as f32: bits from a byte buffer, or an f32/f16 element.
+  /// A scale as f32: bits from a byte buffer, or an f32/f16/bf16 element.
   Value real(const QuantClause &q, Value v) {
     if (v.getType().isF32())
       return v;
-    if (v.getType().isF16())
+    if (v.getType().isF16() || v.getType().isBF16())
       v = arith::BitcastOp::create(b, loc, b.getI16Type(), v);
-    return realOfBits(q.kind, v);
+    return realOfBits(q.kind(), v);
   }
 
   Value biasBits(Value n, unsigned bytes) {
@@ -299,15 +292,6 @@ std::string mlir::coopvec::whyQuantizedNotInKernel(BatchMatVecOp op) {
                        op.getWeightScales()})
     if (buffer && !isByteBuffer(buffer))
       return "buffers must be 1-D i8 memrefs with the identity layout";
-  if (cast<MemRefType>(op.getOutputs().getType()).getElementType().isBF16())
-    return "bf16 results (the quantized form in a kernel stores f32, f16 or "
-           "i32)";
-  for (Value values :
-       {op.getInputZeroPoints(), op.getInputScales(), op.getReductions()})
-    if (values && cast<MemRefType>(values.getType()).getElementType().isBF16())
-      return "bf16 input scales (the quantized form in a kernel reads "
-             "input-side values as f32, f16 or integers; weight scales in a "
-             "byte buffer may be BF16)";
   return "";
 }
 

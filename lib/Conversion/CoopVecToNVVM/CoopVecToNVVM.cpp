@@ -1514,7 +1514,8 @@ LogicalResult expandBatchForNVVM(Operation *op) {
                        "batch's rows)");
   auto batch = dyn_cast<BatchMatVecOp>(op);
   auto mlp = dyn_cast<MLPOp>(op);
-  if (batch && batch.isQuantized()) {
+  bool quantized = batch && batch.isQuantized();
+  if (quantized) {
     std::string why = whyQuantizedNotInKernel(batch);
     if (!why.empty())
       return unsupported(why);
@@ -1530,7 +1531,7 @@ LogicalResult expandBatchForNVVM(Operation *op) {
     return memref::DimOp::create(b, loc, batchValue, 0);
   };
   Value rows = arith::MinUIOp::create(b, loc, rowsOf(inputs), rowsOf(outputs));
-  if (batch && batch.isQuantized()) {
+  if (quantized) {
     // arith f32 ops without `contract`: NVPTX's mul.rn/add.rn.
     emitQuantizedInKernel(
         batch, rows,

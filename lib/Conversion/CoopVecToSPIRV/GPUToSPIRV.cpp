@@ -132,6 +132,17 @@ struct CoopVecConvertGPUToSPIRVPass
       copies.push_back(builder.clone(*device));
     });
     for (Operation *copy : copies) {
+      WalkResult bf16 = copy->walk([&](Operation *op) {
+        if (!hasBF16Memref(op))
+          return WalkResult::advance();
+        op->emitOpError("uses a memref of bf16, which coopvec-convert-gpu-to-"
+                        "spirv does not lower: MLIR 22's SPIR-V type converter "
+                        "gives it 4-byte f32 elements, not the host's 2-byte "
+                        "ones (pass bf16 values as i16 bits)");
+        return WalkResult::interrupt();
+      });
+      if (bf16.wasInterrupted())
+        return signalPassFailure();
       spirv::TargetEnvAttr targetAttr = spirv::lookupTargetEnvOrDefault(copy);
       spirv::MemorySpaceToStorageClassConverter storage(
           spirv::mapMemorySpaceToVulkanStorageClass);
@@ -167,3 +178,18 @@ struct CoopVecConvertGPUToSPIRVPass
 };
 
 } // namespace
+
+bool mlir::coopvec::hasBF16Memref(Operation *op) {
+  auto isBF16Memref = [](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return memref && memref.getElementType().isBF16();
+  };
+  if (llvm::any_of(op->getOperandTypes(), isBF16Memref) ||
+      llvm::any_of(op->getResultTypes(), isBF16Memref))
+    return true;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (llvm::any_of(block.getArgumentTypes(), isBF16Memref))
+        return true;
+  return false;
+}

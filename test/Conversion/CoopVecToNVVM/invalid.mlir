@@ -270,40 +270,6 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// The quantized form in a kernel (integer and f32 loops, QuantizedInKernel.h)
-// stores f32, f16 or i32 results.
-module attributes {gpu.container_module} {
-  gpu.module @m {
-    gpu.func @k(%x: memref<8x16xi8>, %w: memref<?xi8>, %sw: memref<?xi8>, %y: memref<8x8xbf16>) kernel {
-      %c0 = arith.constant 0 : index
-      %c16 = arith.constant 16 : index
-      // expected-error@+1 {{'coopvec.batch_matvec' op is not supported by convert-coopvec-to-nvvm: bf16 results (the quantized form in a kernel stores f32, f16 or i32)}}
-      coopvec.batch_matvec %x as I8, %w[%c0] matrix<U8, 8x16, RowMajor> stride %c16
-          weight_scales %sw[%c0] as F32 group 16 : memref<?xi8>
-          into %y : memref<8x16xi8>, memref<?xi8> -> memref<8x8xbf16>
-      gpu.return
-    }
-  }
-}
-
-// -----
-
-module attributes {gpu.container_module} {
-  gpu.module @m {
-    gpu.func @k(%x: memref<8x16xi8>, %w: memref<?xi8>, %sx: memref<8x1xbf16>, %y: memref<8x8xf32>) kernel {
-      %c0 = arith.constant 0 : index
-      %c16 = arith.constant 16 : index
-      // expected-error@+1 {{'coopvec.batch_matvec' op is not supported by convert-coopvec-to-nvvm: bf16 input scales (the quantized form in a kernel reads input-side values as f32, f16 or integers; weight scales in a byte buffer may be BF16)}}
-      coopvec.batch_matvec %x as I8, %w[%c0] matrix<U8, 8x16, RowMajor> stride %c16
-          input_scales %sx as BF16 group 16 : memref<8x1xbf16>
-          into %y : memref<8x16xi8>, memref<?xi8> -> memref<8x8xf32>
-      gpu.return
-    }
-  }
-}
-
-// -----
-
 // A quantized form's weight-side buffer that is not a plain byte buffer.
 module attributes {gpu.container_module} {
   gpu.module @m {

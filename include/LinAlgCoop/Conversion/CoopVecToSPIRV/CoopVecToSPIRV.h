@@ -37,6 +37,12 @@ void populateCoopVecToSPIRVPatterns(RewritePatternSet &patterns, bool fma);
 /// vector.from_elements, broadcasts and constants.
 void populateScalarizeLongVectorsPatterns(RewritePatternSet &patterns);
 
+/// Whether `op` has an operand, result or region argument that is a memref
+/// of bf16: MLIR 22's SPIR-V type converter gives such a memref 4-byte f32
+/// elements, which do not match the host's 2-byte buffers, so the Vulkan
+/// target rejects them.
+bool hasBF16Memref(Operation *op);
+
 /// Options of the `coopvec-vulkan-pipeline` pipeline.
 struct CoopVecVulkanPipelineOptions
     : public PassPipelineOptions<CoopVecVulkanPipelineOptions> {

@@ -670,25 +670,35 @@ static LogicalResult verifyQuantizedBatch(BatchMatVecOp op) {
                                            InterpKind::BF16};
   static constexpr InterpKind kReductions[] = {
       InterpKind::I32, InterpKind::I8, InterpKind::U8};
+  auto [inZeroPoints, inScales, reductions] = op.getInputSideClauses();
+  auto memrefOf = [](const BatchMatVecOp::InputSideClause &clause) {
+    return clause.values ? cast<MemRefType>(clause.values.getType())
+                         : MemRefType();
+  };
   QuantClause clauses[] = {
-      {"weight zero points", op.getWeightZeroPointsInterpAttr(),
-       op.getWeightZeroPointsGroupAttr(), op.getWeightZeroPoints() != nullptr,
-       kZeroPoints, "I8, U8 or I32", {}},
-      {"weight scales", op.getWeightScalesInterpAttr(),
-       op.getWeightScalesGroupAttr(), op.getWeightScales() != nullptr,
-       kScales, "F32, F16 or BF16", {}},
-      {"input zero points", op.getInputZeroPointsInterpAttr(),
-       op.getInputZeroPointsGroupAttr(), op.getInputZeroPoints() != nullptr,
-       kZeroPoints, "I8, U8 or I32",
-       op.getInputZeroPoints() ? op.getInputZeroPoints().getType()
-                               : MemRefType()},
-      {"input scales", op.getInputScalesInterpAttr(),
-       op.getInputScalesGroupAttr(), op.getInputScales() != nullptr, kScales,
+      {"weight zero points",
+       op.getWeightZeroPointsInterpAttr(),
+       op.getWeightZeroPointsGroupAttr(),
+       op.getWeightZeroPoints() != nullptr,
+       kZeroPoints,
+       "I8, U8 or I32",
+       {}},
+      {"weight scales",
+       op.getWeightScalesInterpAttr(),
+       op.getWeightScalesGroupAttr(),
+       op.getWeightScales() != nullptr,
+       kScales,
        "F32, F16 or BF16",
-       op.getInputScales() ? op.getInputScales().getType() : MemRefType()},
-      {"reductions", op.getReductionsInterpAttr(), op.getReductionsGroupAttr(),
-       op.getReductions() != nullptr, kReductions, "I32, I8 or U8",
-       op.getReductions() ? op.getReductions().getType() : MemRefType()},
+       {}},
+      {"input zero points", inZeroPoints.interp, inZeroPoints.group,
+       inZeroPoints.values != nullptr, kZeroPoints, "I8, U8 or I32",
+       memrefOf(inZeroPoints)},
+      {"input scales", inScales.interp, inScales.group,
+       inScales.values != nullptr, kScales, "F32, F16 or BF16",
+       memrefOf(inScales)},
+      {"reductions", reductions.interp, reductions.group,
+       reductions.values != nullptr, kReductions, "I32, I8 or U8",
+       memrefOf(reductions)},
   };
   for (const QuantClause &c : clauses) {
     if (!c.present)

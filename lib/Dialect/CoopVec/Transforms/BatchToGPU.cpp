@@ -221,14 +221,9 @@ struct CoopVecBatchToGPUPass
         };
         rowView(hostInputs);
         rowView(hostOutputs);
-        for (auto [values, group] :
-             {std::pair(batch.getInputZeroPoints(),
-                        batch.getInputZeroPointsGroupAttr()),
-              std::pair(batch.getInputScales(),
-                        batch.getInputScalesGroupAttr()),
-              std::pair(batch.getReductions(), batch.getReductionsGroupAttr())})
-          if (values && group && group.getInt() != 0)
-            rowView(values);
+        for (const auto &clause : batch.getInputSideClauses())
+          if (clause.values && clause.group && clause.group.getInt() != 0)
+            rowView(clause.values);
         b.clone(*op, rowOperands);
       } else {
         auto inType = cast<MemRefType>(inputs.getType());

@@ -1,5 +1,6 @@
 # The cases of quantized-kernel.test (usage: make-quantized-cases.py
-# <folder>): writes <folder>/quantized.mlir, one kernel per case running the
+# <folder> [--bf16]; --bf16 adds case `bf16`, bf16 input scales and
+# results, which SPIR-V does not lower): writes <folder>/quantized.mlir, one kernel per case running the
 # quantized form of coopvec.batch_matvec on a batch of B rows in one
 # invocation and a @check_<case> function that launches it, runs the same
 # op on the host (the CPU runtime) and returns the number of result elements
@@ -10,10 +11,13 @@
 # inputs, zero points), scales around 2^0 with a spread of binades, the
 # reductions the true sums of the input rows (so the reductions form equals
 # the zero-point form) except in case `i4`, whose R is random (trusted, not
-# checked: both sides compute the same formula).
+# checked: both sides compute the same formula). bf16 memrefs, which no
+# NumPy array holds, come in and go out as their i16 bits: the functions
+# copy them into (and out of) bf16 memrefs.
 import numpy as np, sys
 
 out = sys.argv[1]
+with_bf16 = "--bf16" in sys.argv[2:]
 rng = np.random.default_rng(15)
 B = 8
 
@@ -41,13 +45,25 @@ CASES = {
                x="I8", out="f32", bias="BF16",
                clauses=[("weight_scales", "F32", 0)]),
 }
+if with_bf16:
+    CASES["bf16"] = dict(
+        matrix="I8", m=16, k=64, layout="RowMajor", stride=64, x="U8",
+        out="bf16", bias="F32",
+        clauses=[("weight_zero_points", "I8", 32),
+                 ("weight_scales", "F16", 32),
+                 ("input_zero_points", "U8", 32),
+                 ("input_scales", "BF16", 16),
+                 ("reductions", "I32", 16)])
 
 STORAGE = {"I8": "i8", "U8": "i8", "I32": "i32", "F32": "f32", "F16": "f16",
            "BF16": "bf16"}
 NP = {"I8": np.int8, "U8": np.uint8, "I32": np.int32, "F32": np.float32,
       "F16": np.float16}
 WEIGHT_SIDE = ("weight_zero_points", "weight_scales")
-NP_OUT = {"f32": np.float32, "f16": np.float16, "i32": np.int32}
+# The element type of the function argument that holds a result.
+NP_TYPE = {"f32": "f32", "f16": "f16", "i32": "i32", "bf16": "i16"}
+NP_OUT = {"f32": np.float32, "f16": np.float16, "i32": np.int32,
+          "bf16": np.int16}
 
 
 def values(interp, count):
@@ -63,6 +79,29 @@ def values(interp, count):
     return scale.astype(NP[interp])
 
 
+def copy_bits(src, dst, rows, cols, to_bf16):
+    """MLIR that copies the 2-D memref `src` (i16 bits, or bf16) into `dst`
+    (bf16, or i16 bits), `rows` an index value, through arith.bitcast."""
+    n = src[1:]
+    a, b = ("i16", "bf16") if to_bf16 else ("bf16", "i16")
+    return (f"    %cols_{n} = arith.constant {cols} : index\n"
+            f"    scf.for %i_{n} = %c0 to {rows} step %c1 {{\n"
+            f"      scf.for %j_{n} = %c0 to %cols_{n} step %c1 {{\n"
+            f"        %v_{n} = memref.load {src}[%i_{n}, %j_{n}] : memref<?x{cols}x{a}>\n"
+            f"        %u_{n} = arith.bitcast %v_{n} : {a} to {b}\n"
+            f"        memref.store %u_{n}, {dst}[%i_{n}, %j_{n}] : memref<?x{cols}x{b}>\n"
+            f"      }}\n"
+            f"    }}\n")
+
+
+def bf16_in(var, cols):
+    """The prologue that makes `var` (memref<?x{cols}xbf16>) from the
+    argument `var`_bits."""
+    return (f"    %rows_{var[1:]} = memref.dim {var}_bits, %c0 : memref<?x{cols}xi16>\n"
+            f"    {var} = memref.alloc(%rows_{var[1:]}) : memref<?x{cols}xbf16>\n"
+            + copy_bits(f"{var}_bits", var, f"%rows_{var[1:]}", cols, True))
+
+
 def case(name, c):
     k, m = c["k"], c["m"]
     stride = " stride %stride" if c["stride"] else ""
@@ -70,6 +109,9 @@ def case(name, c):
     np.save(f"{out}/{name}.x.npy", xs)
     np.save(f"{out}/{name}.w.npy", rng.integers(0, 256, 4096).astype(np.uint8))
     args, clauses, kclauses = [("%x", f"memref<?x{k}xi8>"), ("%w", "memref<?xi8>")], [], []
+    # The function arguments where they differ from args (bf16 values come
+    # as i16 bits) and the prologue that converts them.
+    params, prologue = {}, ""
     kernel_args = [("%x", f"memref<{B}x{k}xi8>"), ("%w", "memref<?xi8>")]
     for clause, interp, group in c["clauses"]:
         var = "%" + "".join(p[0] for p in clause.split("_"))
@@ -92,9 +134,13 @@ def case(name, c):
             if name == "i4":
                 v = rng.integers(-4000, 4000, (B, cols)).astype(np.int32)
         else:
-            v = values(interp, rows * cols).reshape(rows, cols)
+            v = values(interp, rows * cols)
+            v = (v.view(np.int16) if interp == "BF16" else v).reshape(rows, cols)
         np.save(f"{out}/{name}.{var[1:]}.npy", v)
         ty = f"memref<?x{cols}x{STORAGE[interp]}>"
+        if interp == "BF16":
+            params[var] = (f"{var}_bits", f"memref<?x{cols}xi16>")
+            prologue += bf16_in(var, cols)
         kty = f"memref<{rows}x{cols}x{STORAGE[interp]}>"
         args.append((var, ty))
         kernel_args.append((var, kty))
@@ -127,7 +173,9 @@ def case(name, c):
                     for (a, t), (_, kt) in zip(args, kernel_args) if t != kt)
     kargs = ", ".join(f"{a}{'k' if t != kt else ''} : {kt}"
                       for (a, t), (_, kt) in zip(args, kernel_args))
-    ot = "i32" if o == "i32" else ("i16" if o == "f16" else "i32")
+    ot = "i32" if o in ("i32", "f32") else "i16"
+    sig = ", ".join(f"{params.get(a, (a, t))[0]}: {params.get(a, (a, t))[1]}"
+                    for a, t in args)
     nan = ""
     diff = "%ne"
     if o != "i32":
@@ -142,9 +190,10 @@ def case(name, c):
             if o != "i32" else
             "      %gb = arith.addi %g, %g0 : vector<{m}xi32>\n".format(m=m) +
             "      %hb = arith.addi %h, %g0 : vector<{m}xi32>\n".format(m=m))
-    check = (f"  func.func @check_{name}({', '.join(f'{a}: {t}' for a, t in args)}) -> index {{\n"
+    check = (f"  func.func @check_{name}({sig}) -> index {{\n"
              f"    %c0 = arith.constant 0 : index\n"
              f"    %c1 = arith.constant 1 : index\n"
+             f"{prologue}"
              f"    %cb = arith.constant {B} : index\n"
              f"    %stride = arith.constant {c['stride'] or 0} : index\n"
              f"    %y = memref.alloc() : memref<{B}x{m}x{o}>\n"
@@ -173,11 +222,19 @@ def case(name, c):
     # The op in host code alone, on the caller's result buffer: the CPU
     # runtime runs it, or coopvec-batch-to-gpu makes it a launch.
     np.save(f"{out}/{name}.y.npy", np.zeros((B, m), NP_OUT[o]))
-    host = (f"  func.func @host_{name}({', '.join(f'{a}: {t}' for a, t in args)}, "
-            f"%y: memref<?x{m}x{o}>) {{\n"
+    y, out_prologue, epilogue = "%y", "", ""
+    if o == "bf16":
+        y = "%y_bits"
+        out_prologue = bf16_in("%y", m)
+        epilogue = copy_bits("%y", "%y_bits", "%rows_y", m, False)
+    host = (f"  func.func @host_{name}({sig}, "
+            f"{y}: memref<?x{m}x{NP_TYPE[o]}>) {{\n"
             f"    %c0 = arith.constant 0 : index\n"
+            f"    %c1 = arith.constant 1 : index\n"
+            f"{prologue}{out_prologue}"
             f"    %stride = arith.constant {c['stride'] or 0} : index\n"
             f"    {op('%x', '%y', f'memref<?x{k}xi8>', f'memref<?x{m}x{o}>', clauses)}\n"
+            f"{epilogue}"
             f"    return\n"
             f"  }}\n")
     order = " ".join(f"{name}.{a[1:]}" for a, _ in args)

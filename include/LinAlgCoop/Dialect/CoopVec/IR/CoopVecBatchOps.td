@@ -190,6 +190,24 @@ def CoopVec_BatchMatVecOp : CoopVec_Op<"batch_matvec", [DeclareOpInterfaceMethod
       return getWeightZeroPoints() || getWeightScales() ||
              getInputZeroPoints() || getInputScales() || getReductions();
     }
+    /// One input-side clause of the quantized form: a B x K/G memref (per
+    /// tensor, its element (0, 0) serves every row); `values` null when
+    /// the clause is absent.
+    struct InputSideClause {
+      ::mlir::Value values;
+      ::mlir::coopvec::InterpretationAttr interp;
+      ::mlir::IntegerAttr group;
+    };
+    /// The input zero points, the input scales and the reductions, in that
+    /// order.
+    std::array<InputSideClause, 3> getInputSideClauses() {
+      return {{{getInputZeroPoints(), getInputZeroPointsInterpAttr(),
+                getInputZeroPointsGroupAttr()},
+               {getInputScales(), getInputScalesInterpAttr(),
+                getInputScalesGroupAttr()},
+               {getReductions(), getReductionsInterpAttr(),
+                getReductionsGroupAttr()}}};
+    }
   }];
 }
 

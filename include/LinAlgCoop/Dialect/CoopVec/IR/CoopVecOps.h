@@ -11,6 +11,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include <array>
 
 #include "LinAlgCoop/Dialect/CoopVec/IR/CoopVecInterfaces.h.inc"
 
