@@ -31,23 +31,6 @@ func.func @strided(%x: memref<?x64xf16, strided<[128, 1]>>, %w: memref<?xi8>,
 
 // -----
 
-// Already in GPU code.
-func.func @in_launch(%x: memref<?x64xf16>, %w: memref<?xi8>, %y: memref<?x16xf32>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c128 = arith.constant 128 : index
-  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
-             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
-    // expected-error @+1 {{'coopvec.batch_matvec' op cannot run on a GPU: it is already in GPU code (coopvec-batch-to-gpu rewrites batches in host code)}}
-    coopvec.batch_matvec %x as F16, %w[%c0] matrix<F16, 16x64, RowMajor> stride %c128
-        into %y : memref<?x64xf16>, memref<?xi8> -> memref<?x16xf32>
-    gpu.terminator
-  }
-  return
-}
-
-// -----
-
 // In a nested module, where the outlined kernel would not be found.
 module {
   module @inner {

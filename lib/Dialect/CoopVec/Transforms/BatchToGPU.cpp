@@ -51,10 +51,6 @@ std::string checkBatch(Operation *op, ModuleOp root) {
       return "a block-float input's exponents are not copied to the GPU (no "
              "GPU target here reads block-float inputs)";
   }
-  if (op->getParentOfType<gpu::GPUModuleOp>() ||
-      op->getParentOfType<gpu::LaunchOp>())
-    return "it is already in GPU code (coopvec-batch-to-gpu rewrites "
-           "batches in host code)";
   if (op->getParentOfType<ModuleOp>() != root)
     return "it is in a nested module (gpu-kernel-outlining puts kernels in "
            "the top-level module, where a launch in a nested module does "
@@ -83,7 +79,11 @@ struct CoopVecBatchToGPUPass
     SmallVector<Operation *> batches;
     bool failedAny = false;
     module.walk([&](Operation *op) {
-      if (!isa<BatchMatVecOp, MLPOp>(op))
+      // Batches already in GPU code are the target lowering's (it runs them
+      // per thread), so a program may mix them with host ones.
+      if (!isa<BatchMatVecOp, MLPOp>(op) ||
+          op->getParentOfType<gpu::GPUModuleOp>() ||
+          op->getParentOfType<gpu::LaunchOp>())
         return;
       std::string why = checkBatch(op, module);
       if (!why.empty()) {

@@ -213,12 +213,13 @@ def CoopVecBatchToGPU : Pass<"coopvec-batch-to-gpu", "ModuleOp"> {
     from there. `coopvec-run` runs the result on the GPU. The loads and
     stores carry the alignment that `gpu.alloc`'s buffers give the rows.
 
-    The quantized form (zero points, grouped scales, reductions) has no
-    per-row `coopvec.matvec` and is a located error, as are `BF16`
-    networks, batches and
-    buffers whose layout is not the identity and batches in nested modules
-    (`gpu-kernel-outlining` puts kernels in the top-level module). What the target lowering does
-    not support is reported there, at the batch_matvec's location.
+    Batches already in GPU code (a `gpu.module` or a `gpu.launch` body) are
+    left to the target lowering, which runs them per thread, so a program
+    may mix them with host ones. Block-float inputs (their exponents are not
+    copied), batches and buffers whose layout is not the identity and
+    batches in nested modules (`gpu-kernel-outlining` puts kernels in the
+    top-level module) are located errors. What the target lowering does not
+    support is reported there, at the batch's location.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
