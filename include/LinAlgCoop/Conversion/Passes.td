@@ -640,10 +640,13 @@ def CoopVecConvertGPUToSPIRV : Pass<"coopvec-convert-gpu-to-spirv", "ModuleOp"> 
     relaxed), which is how `convert-coopvec-to-spirv` adds floats
     atomically: core Vulkan 1.3 has integer atomics only.
 
-    A memref of `bf16` in a `gpu.module` is a located error: MLIR 22's SPIR-V
-    type converter gives it 4-byte `f32` elements (Vulkan 1.3 has no bf16),
-    which would read and write the host's 2-byte buffers wrongly. Pass such
-    values as `i16` bits.
+    `bf16` is carried as its 16 bits (Vulkan 1.3 has no bf16): bf16 scalars,
+    vectors and memrefs convert as `i16` ones, so a bf16 memref is an `i16`
+    array of stride 2 and loads, stores, `arith.bitcast` and `arith.select`
+    move the bits unchanged. (MLIR 22's converter alone makes a bf16 memref
+    an array of 4-byte `f32`, which reads the host's 2-byte elements
+    wrongly.) An arith or math op that computes on bf16 values is a located
+    error.
   }];
   let dependentDialects = ["spirv::SPIRVDialect"];
 }

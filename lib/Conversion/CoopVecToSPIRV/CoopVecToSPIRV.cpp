@@ -421,10 +421,6 @@ FailureOr<Value> staticRowsValue(Operation *op, Value inputs, Value outputs) {
 /// staticRows, or reports what the lowering lacks.
 LogicalResult expandQuantizedInKernel(BatchMatVecOp op) {
   std::string why = whyQuantizedNotInKernel(op);
-  if (why.empty() && hasBF16Memref(op))
-    why = "bf16 results or input-side values (MLIR 22's SPIR-V type "
-          "converter gives a bf16 memref 4-byte f32 elements; "
-          "convert-coopvec-to-nvvm lowers them)";
   if (!why.empty())
     return op.emitOpError("is not supported by convert-coopvec-to-spirv: ")
            << why;

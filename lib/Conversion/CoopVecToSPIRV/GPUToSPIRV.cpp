@@ -20,6 +20,7 @@
 #include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
@@ -133,12 +134,12 @@ struct CoopVecConvertGPUToSPIRVPass
     });
     for (Operation *copy : copies) {
       WalkResult bf16 = copy->walk([&](Operation *op) {
-        if (!hasBF16Memref(op))
+        if (!isBF16Arithmetic(op))
           return WalkResult::advance();
-        op->emitOpError("uses a memref of bf16, which coopvec-convert-gpu-to-"
-                        "spirv does not lower: MLIR 22's SPIR-V type converter "
-                        "gives it 4-byte f32 elements, not the host's 2-byte "
-                        "ones (pass bf16 values as i16 bits)");
+        op->emitOpError("computes on bf16, which coopvec-convert-gpu-to-spirv "
+                        "does not lower (Vulkan 1.3 has no bf16: bf16 values "
+                        "are carried as their 16 bits, through loads, stores, "
+                        "arith.bitcast and arith.select only)");
         return WalkResult::interrupt();
       });
       if (bf16.wasInterrupted())
@@ -162,6 +163,19 @@ struct CoopVecConvertGPUToSPIRVPass
       std::unique_ptr<ConversionTarget> target =
           SPIRVConversionTarget::get(targetAttr);
       SPIRVTypeConverter typeConverter(targetAttr, SPIRVConversionOptions());
+      // bf16 as its 16 bits (i16): MLIR 22's converter would make a bf16
+      // memref an array of 4-byte f32, against the host's 2-byte elements.
+      // Its memref and vector conversions do not consult added scalar
+      // conversions, so those types are converted as their i16 forms.
+      auto i16 = IntegerType::get(context, 16);
+      typeConverter.addConversion([i16](BFloat16Type) -> Type { return i16; });
+      typeConverter.addConversion(
+          [&typeConverter, i16](ShapedType type) -> std::optional<Type> {
+            if (!isa<MemRefType, VectorType>(type) ||
+                !type.getElementType().isBF16())
+              return std::nullopt;
+            return typeConverter.convertType(type.clone(i16));
+          });
       RewritePatternSet patterns(context);
       populateGPUToSPIRVPatterns(typeConverter, patterns);
       ScfToSPIRVContext scfContext;
@@ -179,17 +193,11 @@ struct CoopVecConvertGPUToSPIRVPass
 
 } // namespace
 
-bool mlir::coopvec::hasBF16Memref(Operation *op) {
-  auto isBF16Memref = [](Type type) {
-    auto memref = dyn_cast<MemRefType>(type);
-    return memref && memref.getElementType().isBF16();
-  };
-  if (llvm::any_of(op->getOperandTypes(), isBF16Memref) ||
-      llvm::any_of(op->getResultTypes(), isBF16Memref))
-    return true;
-  for (Region &region : op->getRegions())
-    for (Block &block : region)
-      if (llvm::any_of(block.getArgumentTypes(), isBF16Memref))
-        return true;
-  return false;
+bool mlir::coopvec::isBF16Arithmetic(Operation *op) {
+  if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+      isa<arith::BitcastOp, arith::SelectOp>(op))
+    return false;
+  auto isBF16 = [](Type type) { return getElementTypeOrSelf(type).isBF16(); };
+  return llvm::any_of(op->getOperandTypes(), isBF16) ||
+         llvm::any_of(op->getResultTypes(), isBF16);
 }

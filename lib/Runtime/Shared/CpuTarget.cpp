@@ -193,6 +193,13 @@ static float loadBf16OrF32(const uint8_t *src, bool bf16) {
   return value;
 }
 
+/// The datum of stored column `col` of a block float of `bits` (8 or 4)
+/// from its byte: BFP4 packs two columns to a byte, the even one low (as
+/// I4 does).
+static uint8_t bfpDatum(uint8_t byte, uint32_t col, unsigned bits) {
+  return bits == 4 ? uint8_t((byte >> (4 * (col & 1))) & 0xF) : byte;
+}
+
 /// The math-fidelity form of coopvecCpuMatVecMulAdd: gathers the input rows
 /// (in0, batch x k) and the transposed matrix (in1, k x m) as f32 values of
 /// their L1 formats and hands them to the Wormhole model, which owns every
@@ -261,11 +268,9 @@ static int32_t wormholeMatVec(const CoopVecMatVecParams *p) {
         return COOPVEC_ERROR_INVALID_ARGUMENT;
       float w;
       if (bfpBits) {
-        uint8_t datum = matrix[offset];
-        if (bfpBits == 4)
-          datum = (datum >> (4 * (c & 1))) & 0xF;
         w = coopvecWormholeBfpToFloat(
-            datum, exponents[size_t(i) * blocksPerRow + kk / 16], bfpBits);
+            bfpDatum(matrix[offset], c, bfpBits),
+            exponents[size_t(i) * blocksPerRow + kk / 16], bfpBits);
       } else {
         w = loadBf16OrF32(matrix + offset, bf16);
       }
@@ -287,8 +292,7 @@ static int32_t wormholeMatVec(const CoopVecMatVecParams *p) {
           static_cast<const uint8_t *>(p->inputExponents) + b * exponentStride;
       for (uint32_t kk = 0; kk < k; ++kk)
         inputs[size_t(b) * k + kk] = coopvecWormholeBfpToFloat(
-            inputBfpBits == 4 ? uint8_t((row[kk / 2] >> (4 * (kk & 1))) & 0xF)
-                              : row[kk],
+            bfpDatum(row[inputBfpBits == 4 ? kk / 2 : kk], kk, inputBfpBits),
             rowExponents[kk / 16], inputBfpBits);
     }
   } else {

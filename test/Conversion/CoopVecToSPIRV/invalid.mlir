@@ -292,38 +292,6 @@ module attributes {gpu.container_module} {
 
 // -----
 
-module attributes {gpu.container_module} {
-  gpu.module @m {
-    gpu.func @k(%x: memref<8x16xi8>, %w: memref<?xi8>, %sw: memref<?xi8>, %y: memref<8x8xbf16>) kernel {
-      %c0 = arith.constant 0 : index
-      %c16 = arith.constant 16 : index
-      // expected-error@+1 {{'coopvec.batch_matvec' op is not supported by convert-coopvec-to-spirv: bf16 results or input-side values (MLIR 22's SPIR-V type converter gives a bf16 memref 4-byte f32 elements; convert-coopvec-to-nvvm lowers them)}}
-      coopvec.batch_matvec %x as I8, %w[%c0] matrix<U8, 8x16, RowMajor> stride %c16
-          weight_scales %sw[%c0] as F32 group 16 : memref<?xi8>
-          into %y : memref<8x16xi8>, memref<?xi8> -> memref<8x8xbf16>
-      gpu.return
-    }
-  }
-}
-
-// -----
-
-module attributes {gpu.container_module} {
-  gpu.module @m {
-    gpu.func @k(%x: memref<8x16xi8>, %w: memref<?xi8>, %sx: memref<8x1xbf16>, %y: memref<8x8xf32>) kernel {
-      %c0 = arith.constant 0 : index
-      %c16 = arith.constant 16 : index
-      // expected-error@+1 {{'coopvec.batch_matvec' op is not supported by convert-coopvec-to-spirv: bf16 results or input-side values (MLIR 22's SPIR-V type converter gives a bf16 memref 4-byte f32 elements; convert-coopvec-to-nvvm lowers them)}}
-      coopvec.batch_matvec %x as I8, %w[%c0] matrix<U8, 8x16, RowMajor> stride %c16
-          input_scales %sx as BF16 group 16 : memref<8x1xbf16>
-          into %y : memref<8x16xi8>, memref<?xi8> -> memref<8x8xf32>
-      gpu.return
-    }
-  }
-}
-
-// -----
-
 // The quantized form over a batch with no static row count.
 module attributes {gpu.container_module} {
   gpu.module @m {

@@ -37,11 +37,11 @@ void populateCoopVecToSPIRVPatterns(RewritePatternSet &patterns, bool fma);
 /// vector.from_elements, broadcasts and constants.
 void populateScalarizeLongVectorsPatterns(RewritePatternSet &patterns);
 
-/// Whether `op` has an operand, result or region argument that is a memref
-/// of bf16: MLIR 22's SPIR-V type converter gives such a memref 4-byte f32
-/// elements, which do not match the host's 2-byte buffers, so the Vulkan
-/// target rejects them.
-bool hasBF16Memref(Operation *op);
+/// Whether `op` is an arith or math op on bf16 values (scalars or vectors)
+/// other than arith.bitcast and arith.select: coopvec-convert-gpu-to-spirv
+/// carries bf16 as its 16 bits (Vulkan 1.3 has no bf16) and rejects such
+/// ops with a located error.
+bool isBF16Arithmetic(Operation *op);
 
 /// Options of the `coopvec-vulkan-pipeline` pipeline.
 struct CoopVecVulkanPipelineOptions

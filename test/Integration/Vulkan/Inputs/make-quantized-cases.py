@@ -1,6 +1,5 @@
 # The cases of quantized-kernel.test (usage: make-quantized-cases.py
-# <folder> [--bf16]; --bf16 adds case `bf16`, bf16 input scales and
-# results, which SPIR-V does not lower): writes <folder>/quantized.mlir, one kernel per case running the
+# <folder>): writes <folder>/quantized.mlir, one kernel per case running the
 # quantized form of coopvec.batch_matvec on a batch of B rows in one
 # invocation and a @check_<case> function that launches it, runs the same
 # op on the host (the CPU runtime) and returns the number of result elements
@@ -17,7 +16,6 @@
 import numpy as np, sys
 
 out = sys.argv[1]
-with_bf16 = "--bf16" in sys.argv[2:]
 rng = np.random.default_rng(15)
 B = 8
 
@@ -45,15 +43,14 @@ CASES = {
                x="I8", out="f32", bias="BF16",
                clauses=[("weight_scales", "F32", 0)]),
 }
-if with_bf16:
-    CASES["bf16"] = dict(
-        matrix="I8", m=16, k=64, layout="RowMajor", stride=64, x="U8",
-        out="bf16", bias="F32",
-        clauses=[("weight_zero_points", "I8", 32),
-                 ("weight_scales", "F16", 32),
-                 ("input_zero_points", "U8", 32),
-                 ("input_scales", "BF16", 16),
-                 ("reductions", "I32", 16)])
+CASES["bf16"] = dict(
+    matrix="I8", m=16, k=64, layout="RowMajor", stride=64, x="U8",
+    out="bf16", bias="F32",
+    clauses=[("weight_zero_points", "I8", 32),
+             ("weight_scales", "F16", 32),
+             ("input_zero_points", "U8", 32),
+             ("input_scales", "BF16", 16),
+             ("reductions", "I32", 16)])
 
 STORAGE = {"I8": "i8", "U8": "i8", "I32": "i32", "F32": "f32", "F16": "f16",
            "BF16": "bf16"}
