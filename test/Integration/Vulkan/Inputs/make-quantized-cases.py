@@ -108,7 +108,7 @@ def case(name, c):
     args, clauses, kclauses = [("%x", f"memref<?x{k}xi8>"), ("%w", "memref<?xi8>")], [], []
     # The function arguments where they differ from args (bf16 values come
     # as i16 bits) and the prologue that converts them.
-    params, prologue = {}, ""
+    params, prologue, frees = {}, "", ""
     kernel_args = [("%x", f"memref<{B}x{k}xi8>"), ("%w", "memref<?xi8>")]
     for clause, interp, group in c["clauses"]:
         var = "%" + "".join(p[0] for p in clause.split("_"))
@@ -138,6 +138,7 @@ def case(name, c):
         if interp == "BF16":
             params[var] = (f"{var}_bits", f"memref<?x{cols}xi16>")
             prologue += bf16_in(var, cols)
+            frees += f"    memref.dealloc {var} : memref<?x{cols}xbf16>\n"
         kty = f"memref<{rows}x{cols}x{STORAGE[interp]}>"
         args.append((var, ty))
         kernel_args.append((var, kty))
@@ -214,6 +215,7 @@ def case(name, c):
              f"    }}\n"
              f"    memref.dealloc %y : memref<{B}x{m}x{o}>\n"
              f"    memref.dealloc %yh : memref<?x{m}x{o}>\n"
+             f"{frees}"
              f"    return %bad : index\n"
              f"  }}\n")
     # The op in host code alone, on the caller's result buffer: the CPU
@@ -223,7 +225,8 @@ def case(name, c):
     if o == "bf16":
         y = "%y_bits"
         out_prologue = bf16_in("%y", m)
-        epilogue = copy_bits("%y", "%y_bits", "%rows_y", m, False)
+        epilogue = (copy_bits("%y", "%y_bits", "%rows_y", m, False) +
+                    f"    memref.dealloc %y : memref<?x{m}xbf16>\n")
     host = (f"  func.func @host_{name}({sig}, "
             f"{y}: memref<?x{m}x{NP_TYPE[o]}>) {{\n"
             f"    %c0 = arith.constant 0 : index\n"
@@ -231,7 +234,7 @@ def case(name, c):
             f"{prologue}{out_prologue}"
             f"    %stride = arith.constant {c['stride'] or 0} : index\n"
             f"    {op('%x', '%y', f'memref<?x{k}xi8>', f'memref<?x{m}x{o}>', clauses)}\n"
-            f"{epilogue}"
+            f"{epilogue}{frees}"
             f"    return\n"
             f"  }}\n")
     order = " ".join(f"{name}.{a[1:]}" for a, _ in args)
