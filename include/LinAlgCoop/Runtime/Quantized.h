@@ -1,4 +1,5 @@
-//===- Quantized.h - Quantized matrix product and row quantization -*- C -*-===//
+//===- Quantized.h - Quantized matrix product and row quantization -*- C
+//-*-===//
 //
 // The semantics of coopvec.batch_matvec's quantized form (oneDNN's int8
 // matmul with zero points, grouped scales and precomputed reductions) and of
@@ -16,7 +17,11 @@
 //            - sum_{g in j} zw(n,g) * (R(b,g) - sum_{k in g} zx(b,k))
 //   y = ((f32(acc(0)) * sx(b,0)) * sw(n,0) + f32(acc(1)) * ...) + bias(n)
 //
-// in f32, left to right, never fused; one rounding to F16/BF16 at the end.
+// in f32, left to right, never fused; one rounding to F16/BF16 at the end
+// (to nearest even, overflow to inf). A NaN result (NaN or infinite scales
+// or bias) has no specified sign or f32 payload: where two NaNs meet, which
+// one an add or multiply returns depends on the operand order the compiler
+// picks. F16 and BF16 results give NaN its canonical quiet form.
 // An I32 output takes no scales: the exact sum of acc(j) plus an I32 bias,
 // saturated.
 //

@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -104,6 +105,60 @@ const uint8_t *unpackNibbles(const QuantPlan &p, uint32_t n0, uint32_t rows,
   return buf.data();
 }
 
+/// The per-row values of the calling thread's calls, kept from one call to
+/// the next: a stream of calls on large batches then neither maps fresh
+/// pages for them nor zeroes them (each call writes every element it reads).
+/// More than kKeptBytes in all are freed when the call ends.
+struct RowScratch {
+  static constexpr size_t kKeptBytes = size_t(64) << 20;
+
+  template <typename T> struct Buffer {
+    std::vector<T> data;
+    T *take(size_t n) {
+      if (data.size() < n)
+        data.resize(n);
+      return data.data();
+    }
+    size_t bytes() const { return data.capacity() * sizeof(T); }
+  };
+  Buffer<uint8_t> flipped, xTiles;
+  Buffer<int32_t> zxv, radj, xsum;
+  Buffer<float> sxv;
+
+  static RowScratch &get() {
+    thread_local RowScratch scratch;
+    return scratch;
+  }
+  void trim() {
+    if (flipped.bytes() + xTiles.bytes() + zxv.bytes() + radj.bytes() +
+            xsum.bytes() + sxv.bytes() >
+        kKeptBytes)
+      *this = RowScratch();
+  }
+};
+
+/// The sum of `n` input bytes read as I8 or U8 (the row sums are
+/// O(batch * k) work beside the products): U8 by psadbw against zero, I8 as
+/// U8 after flipping the sign bit, less 128 per byte.
+int64_t sumBytes(const uint8_t *p, uint32_t n, bool isSigned) {
+  const uint8_t flip = isSigned ? 0x80 : 0;
+  uint64_t sum = 0;
+  uint32_t i = 0;
+#if defined(__SSE2__)
+  const __m128i flipV = _mm_set1_epi8(char(flip)), zero = _mm_setzero_si128();
+  __m128i acc = zero;
+  for (; i + 16 <= n; i += 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p + i));
+    acc = _mm_add_epi64(acc, _mm_sad_epu8(_mm_xor_si128(v, flipV), zero));
+  }
+  sum = uint64_t(_mm_cvtsi128_si64(acc)) +
+        uint64_t(_mm_cvtsi128_si64(_mm_unpackhi_epi64(acc, acc)));
+#endif
+  for (; i < n; ++i)
+    sum += uint8_t(p[i] ^ flip);
+  return int64_t(sum) - (isSigned ? int64_t(128) * n : 0);
+}
+
 /// The largest |value| of a set of integer values over `rows` rows.
 int64_t maxAbs(const Values &v, uint32_t rows, uint32_t k) {
   if (!v.present())
@@ -177,10 +232,6 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
       xz.present() || plan.mode == QuantMode::SignedBySigned;
 
   const uint8_t *x = static_cast<const uint8_t *>(p->input);
-  auto input = [&](uint32_t b, uint32_t i) -> int32_t {
-    uint8_t v = x[uint64_t(b) * p->inputStride + i];
-    return xSigned ? int32_t(int8_t(v)) : int32_t(v);
-  };
   unsigned threads = p->numThreads ? p->numThreads : defaultThreadCount();
   if (uint64_t(batch) * m * k < (uint64_t(1) << 18))
     threads = 1;
@@ -190,75 +241,123 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
   // reductions minus the input zero points' sums (or the rows' own sums),
   // row sums (UnsignedByUnsigned), input scales; and the largest |zx| and
   // |R| for the exactness bound below.
-  std::vector<uint8_t> flipped;
-  std::vector<int32_t> zxv, radj, xsum;
-  std::vector<float> sxv;
   uint32_t subs = k / zxGroup, rGroups = rGroup ? k / rGroup : 0;
   // How many of each per row (0: absent).
   uint32_t nZx = xz.present() ? subs : 0, nRadj = wz.present() ? rGroups : 0,
            nXsum = plan.mode == QuantMode::UnsignedByUnsigned ? plan.groups : 0,
            nSx = xs.present() ? plan.groups : 0;
-  if (plan.mode == QuantMode::SignedBySigned)
-    flipped.resize(size_t(batch) * k);
   // AMX: the whole 16-row tiles of inputs in A-tile order, [batch / 16]
   // [k / chunk][16][chunk] bytes: a tile load reads 1 KiB in a row, where
   // 16 rows with a stride of 4 KiB would fall into one L1 set.
-  std::vector<uint8_t> xTiles;
   uint32_t tileRows = 0, tileChunk = 0;
   if (kernel.rows == amx::kQuantAmxRows) {
     tileRows = batch / kernel.rows * kernel.rows;
     tileChunk = std::gcd(c, 64u);
-    xTiles.resize(size_t(tileRows) * k);
   }
-  zxv.resize(size_t(batch) * nZx);
-  radj.resize(size_t(batch) * nRadj);
-  xsum.resize(size_t(batch) * nXsum);
-  sxv.resize(size_t(batch) * nSx);
+  bool flip = plan.mode == QuantMode::SignedBySigned;
+  RowScratch &scratch = RowScratch::get();
+  struct TrimOnReturn {
+    RowScratch &scratch;
+    ~TrimOnReturn() { scratch.trim(); }
+  } trimOnReturn{scratch};
+  uint8_t *flipped = scratch.flipped.take(flip ? size_t(batch) * k : 0);
+  uint8_t *xTiles = scratch.xTiles.take(size_t(tileRows) * k);
+  int32_t *zxv = scratch.zxv.take(size_t(batch) * nZx);
+  int32_t *radj = scratch.radj.take(size_t(batch) * nRadj);
+  int32_t *xsum = scratch.xsum.take(size_t(batch) * nXsum);
+  float *sxv = scratch.sxv.take(size_t(batch) * nSx);
+  // Where each value lies within a row of its buffer, computed once: the
+  // per-row loop below then only adds offsets (64x64 batches have as many
+  // rows as multiply-adds per 64 outputs, so this loop is not negligible).
+  auto offsets = [](const Values &v, uint32_t n, uint32_t step) {
+    std::vector<uint64_t> at(n);
+    for (uint32_t i = 0; i < n; ++i)
+      at[i] = v.offset(i * step);
+    return at;
+  };
+  std::vector<uint64_t> zxAt = offsets(xz, nZx, zxGroup),
+                        rAt = offsets(red, red.present() ? nRadj : 0, rGroup),
+                        sxAt = offsets(xs, nSx, c);
+  // The input zero points' sum over reduction group g, as runs of one
+  // value: (offset, length) pairs from zRun[g] to zRun[g + 1].
+  std::vector<std::pair<uint64_t, uint32_t>> zRuns;
+  std::vector<uint32_t> zRun(1, 0);
+  if (xz.present())
+    for (uint32_t g = 0; g < nRadj; ++g) {
+      uint32_t zGroup = sizeOf(xz);
+      for (uint32_t i = g * rGroup, end = (g + 1) * rGroup; i < end;) {
+        uint32_t next = std::min(end, (i / zGroup + 1) * zGroup);
+        zRuns.emplace_back(xz.offset(i), next - i);
+        i = next;
+      }
+      zRun.push_back(uint32_t(zRuns.size()));
+    }
   constexpr uint32_t kPrepRows = 256;
   unsigned prepTasks = unsigned((batch + kPrepRows - 1) / kPrepRows);
   std::vector<int64_t> zxMax(prepTasks, 0), rMax(prepTasks, 0);
+  // Input scales one per compute group, and reductions that are the
+  // values to store (I32, one per reduction group, no input zero points),
+  // in rows with no gaps: a block of rows is one array, copied in one go.
+  bool sxBlock = xs.present() && xs.dense(nSx, c);
+  bool rBlock = red.present() && !xz.present() && nRadj &&
+                red.interp == COOPVEC_TYPE_I32 && red.dense(nRadj, rGroup);
   auto prepare = [&](unsigned t) {
     uint32_t b0 = t * kPrepRows, b1 = std::min(batch, b0 + kPrepRows);
+    // The task's maxima stay in registers and are stored once: the tasks'
+    // slots share cache lines, and a store per value made the other thread's
+    // task wait on them (the 64x64 batches spent more time here than in the
+    // products).
+    int64_t zxTop = 0, rTop = 0;
+    if (sxBlock)
+      coopvecDecodeBuffer(xs.floatFormat(), xs.rowBase(b0),
+                          sxv + size_t(b0) * nSx, size_t(b1 - b0) * nSx);
+    if (rBlock) {
+      int32_t *dst = radj + size_t(b0) * nRadj;
+      size_t n = size_t(b1 - b0) * nRadj;
+      std::memcpy(dst, red.rowBase(b0), n * 4);
+      for (size_t i = 0; i < n; ++i)
+        rTop = std::max<int64_t>(rTop, std::abs(int64_t(dst[i])));
+    }
     for (uint32_t b = b0; b < b1; ++b) {
       const uint8_t *row = x + uint64_t(b) * p->inputStride;
-      if (!flipped.empty())
+      if (flip)
         for (uint32_t i = 0; i < k; ++i)
           flipped[size_t(b) * k + i] = row[i] ^ 0x80;
       if (b < tileRows) {
-        const uint8_t *src = flipped.empty() ? row : &flipped[size_t(b) * k];
+        const uint8_t *src = flip ? &flipped[size_t(b) * k] : row;
         uint8_t *dst = &xTiles[size_t(b / 16) * 16 * k + (b % 16) * tileChunk];
         for (uint32_t i = 0; i < k; i += tileChunk)
           std::memcpy(dst + size_t(i) * 16, src + i, tileChunk);
       }
+      const uint8_t *zxRow = xz.present() ? xz.rowBase(b) : nullptr;
       for (uint32_t s = 0; s < nZx; ++s) {
-        int64_t z = xz.integer(b, s * zxGroup);
+        int64_t z = xz.integerAt(zxRow + zxAt[s]);
         zxv[size_t(b) * subs + s] = int32_t(z);
-        zxMax[t] = std::max(zxMax[t], z < 0 ? -z : z);
+        zxTop = std::max(zxTop, z < 0 ? -z : z);
       }
-      for (uint32_t g = 0; g < nRadj; ++g) {
-        int64_t zsum = 0, xsumG = 0;
+      const uint8_t *rRow = red.present() ? red.rowBase(b) : nullptr;
+      for (uint32_t g = 0; g < (rBlock ? 0 : nRadj); ++g) {
+        int64_t zsum = 0, r;
         if (xz.present())
-          for (uint32_t i = g * rGroup; i < (g + 1) * rGroup; ++i)
-            zsum += xz.integer(b, i);
-        if (!red.present())
-          for (uint32_t i = g * rGroup; i < (g + 1) * rGroup; ++i)
-            xsumG += input(b, i);
-        int64_t r = xsumG;
+          for (uint32_t i = zRun[g]; i < zRun[g + 1]; ++i)
+            zsum += xz.integerAt(zxRow + zRuns[i].first) * zRuns[i].second;
         if (red.present()) {
-          r = red.integer(b, g * rGroup);
-          rMax[t] = std::max(rMax[t], r < 0 ? -r : r);
+          r = red.integerAt(rRow + rAt[g]);
+          rTop = std::max(rTop, r < 0 ? -r : r);
+        } else {
+          r = sumBytes(row + g * rGroup, rGroup, xSigned);
         }
         radj[size_t(b) * rGroups + g] = int32_t(r - zsum);
       }
-      for (uint32_t j = 0; j < nXsum; ++j) {
-        int32_t sum = 0;
-        for (uint32_t i = j * c; i < (j + 1) * c; ++i)
-          sum += input(b, i);
-        xsum[size_t(b) * plan.groups + j] = sum;
-      }
-      for (uint32_t j = 0; j < nSx; ++j)
-        sxv[size_t(b) * plan.groups + j] = xs.real(b, j * c);
+      for (uint32_t j = 0; j < nXsum; ++j)
+        xsum[size_t(b) * plan.groups + j] =
+            int32_t(sumBytes(row + j * c, c, xSigned));
+      const uint8_t *sxRow = xs.present() ? xs.rowBase(b) : nullptr;
+      for (uint32_t j = 0; j < (sxBlock ? 0 : nSx); ++j)
+        sxv[size_t(b) * plan.groups + j] = xs.realAt(sxRow + sxAt[j]);
     }
+    zxMax[t] = zxTop;
+    rMax[t] = rTop;
   };
   parallelFor(prepTasks, std::min(threads, prepTasks), prepare);
   // Exactness in int32: the true value and, with reductions, every value
@@ -274,12 +373,12 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
       *std::max_element(rMax.begin(), rMax.end()) > int64_t(rGroup) * 255)
     return kNotTaken;
 
-  plan.x = flipped.empty() ? x : flipped.data();
-  plan.xStride = flipped.empty() ? p->inputStride : k;
-  plan.xTiles = xTiles.empty() ? nullptr : xTiles.data();
-  plan.zx = xz.present() ? zxv.data() : nullptr;
-  plan.xsum = xsum.empty() ? nullptr : xsum.data();
-  plan.sx = xs.present() ? sxv.data() : nullptr;
+  plan.x = flip ? flipped : x;
+  plan.xStride = flip ? k : p->inputStride;
+  plan.xTiles = tileRows ? xTiles : nullptr;
+  plan.zx = xz.present() ? zxv : nullptr;
+  plan.xsum = nXsum ? xsum : nullptr;
+  plan.sx = xs.present() ? sxv : nullptr;
 
   std::vector<int32_t> zwT, biasI;
   std::vector<float> swT, biasF;
@@ -298,7 +397,7 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
       }
     plan.zwT = zwT.data();
     plan.zwStep = perRow ? 0 : mPad;
-    plan.radj = radj.data();
+    plan.radj = radj;
     plan.rGroup = rGroup;
   }
   if (ws.present()) {

@@ -70,15 +70,35 @@ struct Values {
     return v;
   }
 
-  const uint8_t *at(uint32_t row, uint32_t k) const {
-    if (group == 0)
-      return base;
-    return base + row * rowStride + uint64_t(k / group) * valueBytes(interp);
+  /// The first byte of row `row`'s values.
+  const uint8_t *rowBase(uint32_t row) const {
+    return group ? base + row * rowStride : base;
   }
 
-  /// The integer value for (row, k): I8, U8 or I32.
-  int64_t integer(uint32_t row, uint32_t k) const {
-    const uint8_t *p = at(row, k);
+  /// Byte offset within a row of the value for K index `k`.
+  uint64_t offset(uint32_t k) const {
+    return group ? uint64_t(k / group) * valueBytes(interp) : 0;
+  }
+
+  const uint8_t *at(uint32_t row, uint32_t k) const {
+    return rowBase(row) + offset(k);
+  }
+
+  /// The numerics format of a float value set (F32, F16 or BF16).
+  unsigned floatFormat() const {
+    return interp == COOPVEC_TYPE_F32   ? COOPVEC_FMT_F32
+           : interp == COOPVEC_TYPE_F16 ? COOPVEC_FMT_F16
+                                        : COOPVEC_FMT_BF16;
+  }
+
+  /// Whether each row holds exactly `n` values, one per `step` elements of
+  /// K, with no gap between rows: `rows` rows are then one array.
+  bool dense(uint32_t n, uint32_t step) const {
+    return group == step && rowStride == uint64_t(n) * valueBytes(interp);
+  }
+
+  /// The integer value at `p`: I8, U8 or I32.
+  int64_t integerAt(const uint8_t *p) const {
     switch (interp) {
     case COOPVEC_TYPE_I8:
       return int8_t(*p);
@@ -92,9 +112,8 @@ struct Values {
     }
   }
 
-  /// The float value for (row, k): F32, F16 or BF16, exact in f32.
-  float real(uint32_t row, uint32_t k) const {
-    const uint8_t *p = at(row, k);
+  /// The float value at `p`: F32, F16 or BF16, exact in f32.
+  float realAt(const uint8_t *p) const {
     uint32_t bits = 0;
     switch (interp) {
     case COOPVEC_TYPE_F32: {
@@ -102,14 +121,19 @@ struct Values {
       std::memcpy(&f, p, 4);
       return f;
     }
-    case COOPVEC_TYPE_F16:
-      std::memcpy(&bits, p, 2);
-      return coopvecDecodeToF32(COOPVEC_FMT_F16, bits);
     default:
       std::memcpy(&bits, p, 2);
-      return coopvecDecodeToF32(COOPVEC_FMT_BF16, bits);
+      return coopvecDecodeToF32(floatFormat(), bits);
     }
   }
+
+  /// The integer value for (row, k).
+  int64_t integer(uint32_t row, uint32_t k) const {
+    return integerAt(at(row, k));
+  }
+
+  /// The float value for (row, k).
+  float real(uint32_t row, uint32_t k) const { return realAt(at(row, k)); }
 };
 
 /// The size of the compute groups: the finer scale grouping, K without

@@ -8,7 +8,10 @@
 // range where vpmaddubsw cannot saturate, K and panel tails, batch tails,
 // per-tensor, per-row and grouped zero points and scales, input zero points,
 // reductions (exact and perturbed: the kernels must use the R they are
-// given), bias, every output type, 1 and 2 threads, and extreme operand values
+// given), bias, every output type, 1 and 2 threads, special weight scales
+// (+-inf, NaN with payloads, finite beyond f16: a NaN result may differ in
+// sign and f32 payload, F16 and BF16 ones must be canonical), and extreme
+// operand values
 // (255 x -128 and the like, the worst case of the pair sums). A level must take
 // every case here (the parameters are all within the kernels' conditions): a
 // kernel that fell back to the reference silently would not be tested. At the
@@ -96,12 +99,50 @@ struct Case {
   int extreme; // 0: random bytes, 1: x and w at opposite extremes, 2: equal
   /// 8-bit weights: 0 any byte, 1 within [-64, 64] (I8) or [0, 127] (U8).
   int small;
+  /// Weight scales of F32 +-inf and NaN (with a payload) among finite
+  /// ones, float results: the kernels' own f16 conversion must give inf
+  /// and saturation as the reference does and leave NaN to the library.
+  bool special;
   /// With `fill`: every weight is `wValue` (its byte), every input the
   /// largest-magnitude one of its type (U8 255, I8 127, or -128 against U8
   /// weights): the boundaries of vpmaddubsw's exact range.
   bool fill;
   int32_t wValue;
 };
+
+/// Whether the result at `p` of type `outT` is a NaN.
+bool isNaN(uint32_t outT, const uint8_t *p) {
+  uint32_t bits = 0;
+  switch (outT) {
+  case COOPVEC_TYPE_F32:
+    std::memcpy(&bits, p, 4);
+    return (bits & 0x7fffffff) > 0x7f800000;
+  case COOPVEC_TYPE_F16:
+    std::memcpy(&bits, p, 2);
+    return (bits & 0x7fff) > 0x7c00;
+  case COOPVEC_TYPE_BF16:
+    std::memcpy(&bits, p, 2);
+    return (bits & 0x7fff) > 0x7f80;
+  default:
+    return false;
+  }
+}
+
+/// A NaN result as Quantized.h allows it where the reference has a NaN:
+/// any sign, any f32 payload; F16 and BF16 in the canonical quiet form.
+bool isCanonicalNaN(uint32_t outT, const uint8_t *p) {
+  uint32_t bits = 0;
+  switch (outT) {
+  case COOPVEC_TYPE_F16:
+    std::memcpy(&bits, p, 2);
+    return (bits & 0x7fff) == 0x7e00;
+  case COOPVEC_TYPE_BF16:
+    std::memcpy(&bits, p, 2);
+    return (bits & 0x7fff) == 0x7fc0;
+  default:
+    return isNaN(outT, p);
+  }
+}
 
 bool isNibbles(uint32_t interp) {
   return interp == COOPVEC_TYPE_I4 || interp == COOPVEC_TYPE_U4;
@@ -168,6 +209,21 @@ void runCase(Checker &ck, const Case &c, const char *isa) {
     p.weightScalesGroup = sw;
     wsB =
         values(p.weightScalesInterp, sw ? size_t(m) * (k / sw) : 1, 0, 0, true);
+    if (c.special) {
+      // One scale in eight special, finite ones up to 2^40 (beyond f16's
+      // range, so results saturate too).
+      p.weightScalesInterp = COOPVEC_TYPE_F32;
+      wsB = values(COOPVEC_TYPE_F32, sw ? size_t(m) * (k / sw) : 1, 0, 0, true);
+      for (size_t i = 0; i < wsB.size() / 4; ++i) {
+        uint32_t bits;
+        std::memcpy(&bits, &wsB[i * 4], 4);
+        if (rng() % 8 == 0)
+          bits = pick({0x7f800000u, 0xff800000u, 0x7fc12345u, 0xffa00001u});
+        else
+          bits += uint32_t(rng() % 40) << 23;
+        std::memcpy(&wsB[i * 4], &bits, 4);
+      }
+    }
     p.weightScales = wsB.data();
   }
   if (scaled && c.xs) {
@@ -253,17 +309,20 @@ void runCase(Checker &ck, const Case &c, const char *isa) {
     int32_t st = coopvecKernelsQuantizedMatMul(&p);
     bool same = true;
     for (uint32_t b = 0; b < batch && same; ++b)
-      same = std::memcmp(&got[b * p.outputStride], &want[b * p.outputStride],
-                         size_t(m) * oes) == 0;
+      for (uint32_t n = 0; n < m && same; ++n) {
+        size_t at = b * p.outputStride + size_t(n) * oes;
+        same = std::memcmp(&got[at], &want[at], oes) == 0 ||
+               (isNaN(c.outT, &want[at]) && isCanonicalNaN(c.outT, &got[at]));
+      }
     ck.check(refSt == COOPVEC_OK && st == COOPVEC_OK && same,
              "%s batch=%u m=%u k=%u x=%u w=%u out=%u wz=%d/%u xz=%d/%u "
              "ws=%u xs=%u red=%d/%u perturb=%d bias=%d extreme=%d small=%d "
-             "fill=%d/%d threads=%u: ref %d kernel %d, %s",
+             "fill=%d/%d special=%d threads=%u: ref %d kernel %d, %s",
              isa, batch, m, k, c.xI, c.wI, c.outT, int(c.wz || c.red),
              p.weightZeroPointsGroup, int(c.xz), p.inputZeroPointsGroup,
              p.weightScalesGroup, p.inputScalesGroup, int(c.red),
              p.reductionsGroup, int(c.perturb), int(c.bias), c.extreme, c.small,
-             int(c.fill), c.wValue, threads, refSt, st,
+             int(c.fill), c.wValue, int(c.special), threads, refSt, st,
              same ? "equal" : "different");
   }
 }
@@ -287,6 +346,51 @@ Case randomCase() {
   c.perturb = c.red && rng() % 2;
   c.bias = rng() % 2;
   return c;
+}
+
+/// Reductions no input can give (|R| > 255 per element of their group)
+/// would overflow the kernels' int32 sums: the kernels must decline them,
+/// whether the reductions are copied by rows (I32, no input zero points) or
+/// value by value (with input zero points), in any row of the batch.
+void checkDeclines(Checker &ck, const char *isa) {
+  const uint32_t batch = 600, m = 64, k = 64, g = 32;
+  std::vector<uint8_t> x(batch * k, 1), w(m * k, 1), zw(1, 3), zx(1, 2);
+  std::vector<int32_t> red(batch * (k / g), g);
+  std::vector<float> out(batch * m);
+  for (bool inputZeroPoints : {false, true})
+    for (uint32_t row : {0u, batch - 1}) {
+      red[row * (k / g) + 1] = int32_t(g * 255 + 1);
+      CoopVecQuantMatMulParams p{};
+      p.inputInterp = COOPVEC_TYPE_U8;
+      p.matrixInterp = COOPVEC_TYPE_I8;
+      p.input = x.data();
+      p.inputStride = k;
+      p.batch = batch;
+      p.matrix = w.data();
+      p.m = m;
+      p.k = k;
+      p.layout = COOPVEC_LAYOUT_ROW_MAJOR;
+      p.matrixStride = k;
+      p.outputType = COOPVEC_TYPE_F32;
+      p.output = out.data();
+      p.outputStride = m * 4;
+      p.weightZeroPoints = zw.data();
+      p.weightZeroPointsInterp = COOPVEC_TYPE_U8;
+      p.reductions = red.data();
+      p.reductionsInterp = COOPVEC_TYPE_I32;
+      p.reductionsGroup = g;
+      p.reductionsStride = (k / g) * 4;
+      if (inputZeroPoints) {
+        p.inputZeroPoints = zx.data();
+        p.inputZeroPointsInterp = COOPVEC_TYPE_U8;
+      }
+      int32_t st = coopvecKernelsQuantizedMatMul(&p);
+      ck.check(st == COOPVEC_ERROR_UNSUPPORTED_TYPE,
+               "%s: reductions out of range in row %u (input zero points "
+               "%d) were taken (%d)",
+               isa, row, int(inputZeroPoints), st);
+      red[row * (k / g) + 1] = int32_t(g);
+    }
 }
 
 struct Level {
@@ -379,6 +483,14 @@ int main() {
     c.k = pick({36, 64, 128, 192});
     cases.push_back(c);
   }
+  // Special weight scales (inf, NaN, beyond f16), float results.
+  for (int i = 0; i < 40; ++i) {
+    Case c = randomCase();
+    c.outT = pick({COOPVEC_TYPE_F32, COOPVEC_TYPE_F16, COOPVEC_TYPE_F16,
+                   COOPVEC_TYPE_BF16});
+    c.ws = c.special = true;
+    cases.push_back(c);
+  }
   for (const Level &l : levels) {
     coopvecKernelsForceIsa(l.isa);
     coopvecKernelsQuantizedAmx(l.amx ? 1 : 0);
@@ -386,6 +498,7 @@ int main() {
              "%s: the tiles are %s", l.name, l.amx ? "off" : "on");
     for (const Case &c : cases)
       runCase(ck, c, l.name);
+    checkDeclines(ck, l.name);
   }
   coopvecKernelsQuantizedAmx(1);
 

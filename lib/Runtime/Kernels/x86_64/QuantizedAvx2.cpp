@@ -40,11 +40,11 @@
 #if defined(__x86_64__)
 
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2"))),                 \
+#pragma clang attribute push(__attribute__((target("avx2,f16c"))),             \
                              apply_to = function)
 #else
 #pragma GCC push_options
-#pragma GCC target("avx2")
+#pragma GCC target("avx2,f16c")
 #endif
 
 namespace coopvec {
@@ -78,6 +78,19 @@ struct V {
   static void storef(float *p, F a) { _mm256_storeu_ps(p, a); }
   static F mulf(F a, F b) { return _mm256_mul_ps(a, b); }
   static F addf(F a, F b) { return _mm256_add_ps(a, b); }
+  /// kLanes f32 -> f16, IEEE round to nearest even (overflow to inf), as
+  /// coopvecConvertF32 with COOPVEC_RND_RN and no flags; false, with
+  /// nothing stored, if a lane is NaN (the library gives NaN its canonical
+  /// form, F16C keeps the payload).
+  static bool toHalf(uint16_t *dst, const float *src) {
+    F a = _mm256_loadu_ps(src);
+    if (_mm256_movemask_ps(_mm256_cmp_ps(a, a, _CMP_UNORD_Q)))
+      return false;
+    _mm_storeu_si128(
+        reinterpret_cast<__m128i *>(dst),
+        _mm256_cvtps_ph(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    return true;
+  }
 };
 
 /// 8 rows x 8 dwords -> 8 dwords x 8 rows.
