@@ -42,23 +42,23 @@ CASES = {
     "u4": dict(matrix="U4", m=8, k=40, layout="TrainingOptimal", stride=None,
                x="I8", out="f32", bias="BF16",
                clauses=[("weight_scales", "F32", 0)]),
+    "bf16": dict(matrix="I8", m=16, k=64, layout="RowMajor", stride=64,
+                 x="U8", out="bf16", bias="F32",
+                 clauses=[("weight_zero_points", "I8", 32),
+                          ("weight_scales", "F16", 32),
+                          ("input_zero_points", "U8", 32),
+                          ("input_scales", "BF16", 16),
+                          ("reductions", "I32", 16)]),
 }
-CASES["bf16"] = dict(
-    matrix="I8", m=16, k=64, layout="RowMajor", stride=64, x="U8",
-    out="bf16", bias="F32",
-    clauses=[("weight_zero_points", "I8", 32),
-             ("weight_scales", "F16", 32),
-             ("input_zero_points", "U8", 32),
-             ("input_scales", "BF16", 16),
-             ("reductions", "I32", 16)])
 
 STORAGE = {"I8": "i8", "U8": "i8", "I32": "i32", "F32": "f32", "F16": "f16",
            "BF16": "bf16"}
 NP = {"I8": np.int8, "U8": np.uint8, "I32": np.int32, "F32": np.float32,
       "F16": np.float16}
 WEIGHT_SIDE = ("weight_zero_points", "weight_scales")
-# The element type of the function argument that holds a result.
-NP_TYPE = {"f32": "f32", "f16": "f16", "i32": "i32", "bf16": "i16"}
+# The element type of the function argument that holds a result (bf16
+# results travel as their i16 bits).
+RESULT_ARG = {"f32": "f32", "f16": "f16", "i32": "i32", "bf16": "i16"}
 NP_OUT = {"f32": np.float32, "f16": np.float16, "i32": np.int32,
           "bf16": np.int16}
 
@@ -172,8 +172,7 @@ def case(name, c):
     kargs = ", ".join(f"{a}{'k' if t != kt else ''} : {kt}"
                       for (a, t), (_, kt) in zip(args, kernel_args))
     ot = "i32" if o in ("i32", "f32") else "i16"
-    sig = ", ".join(f"{params.get(a, (a, t))[0]}: {params.get(a, (a, t))[1]}"
-                    for a, t in args)
+    sig = ", ".join("{}: {}".format(*params.get(a, (a, t))) for a, t in args)
     nan = ""
     diff = "%ne"
     if o != "i32":
@@ -228,7 +227,7 @@ def case(name, c):
         epilogue = (copy_bits("%y", "%y_bits", "%rows_y", m, False) +
                     f"    memref.dealloc %y : memref<?x{m}xbf16>\n")
     host = (f"  func.func @host_{name}({sig}, "
-            f"{y}: memref<?x{m}x{NP_TYPE[o]}>) {{\n"
+            f"{y}: memref<?x{m}x{RESULT_ARG[o]}>) {{\n"
             f"    %c0 = arith.constant 0 : index\n"
             f"    %c1 = arith.constant 1 : index\n"
             f"{prologue}{out_prologue}"
