@@ -27,8 +27,8 @@
 #include <utility>
 #include <vector>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
+#if defined(__x86_64__)
+#include "Numerics/x86_64/X86.h"
 #endif
 
 using namespace coopvec::kernels;
@@ -80,20 +80,16 @@ const uint8_t *unpackNibbles(const QuantPlan &p, uint32_t n0, uint32_t rows,
     const uint8_t *src = p.wRow(n0 + i);
     uint8_t *dst = buf.data() + size_t(i) * p.k;
     uint32_t c = 0;
-#if defined(__SSE2__)
-    const __m128i mask = _mm_set1_epi8(0x0F), biasV = _mm_set1_epi8(char(bias));
+#if defined(__x86_64__)
+    const __m128i biasV = _mm_set1_epi8(char(bias));
+    auto fix = [&](__m128i x) {
+      return _mm_sub_epi8(_mm_xor_si128(x, biasV), biasV);
+    };
     for (; c + 32 <= p.k; c += 32) {
-      __m128i v =
-          _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + c / 2));
-      __m128i lo = _mm_and_si128(v, mask);
-      __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), mask);
-      auto fix = [&](__m128i x) {
-        return _mm_sub_epi8(_mm_xor_si128(x, biasV), biasV);
-      };
-      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + c),
-                       fix(_mm_unpacklo_epi8(lo, hi)));
-      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + c + 16),
-                       fix(_mm_unpackhi_epi8(lo, hi)));
+      __m128i lo, hi;
+      coopvec::numerics::x86::load32Codes(src, c, true, lo, hi);
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + c), fix(lo));
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + c + 16), fix(hi));
     }
 #endif
     for (; c < p.k; c += 2) {
@@ -144,7 +140,7 @@ int64_t sumBytes(const uint8_t *p, uint32_t n, bool isSigned) {
   const uint8_t flip = isSigned ? 0x80 : 0;
   uint64_t sum = 0;
   uint32_t i = 0;
-#if defined(__SSE2__)
+#if defined(__x86_64__)
   const __m128i flipV = _mm_set1_epi8(char(flip)), zero = _mm_setzero_si128();
   __m128i acc = zero;
   for (; i + 16 <= n; i += 16) {

@@ -294,7 +294,7 @@ COOPVEC_AVX2 size_t mxDequantizeKernel(unsigned elem, const float *table,
       continue;
     }
     __m128i codes[2];
-    x86::mxBlockCodes(bytes, i, nibbles, codes[0], codes[1]);
+    x86::load32Codes(bytes, i, nibbles, codes[0], codes[1]);
     __m256 mul =
         _mm256_castsi256_ps(_mm256_set1_epi32(int32_t(mxScaleBits(s))));
     for (unsigned h = 0; h < 2; ++h) {

@@ -338,7 +338,7 @@ COOPVEC_AVX512 size_t mxDequantizeKernel(unsigned elem, const float *table,
       continue;
     }
     __m128i c0, c1;
-    x86::mxBlockCodes(bytes, i, nibbles, c0, c1);
+    x86::load32Codes(bytes, i, nibbles, c0, c1);
     __m512 mul =
         _mm512_castsi512_ps(_mm512_set1_epi32(int32_t(mxScaleBits(s))));
     _mm512_storeu_ps(dst + i, _mm512_mul_ps(decoder.decode(

@@ -1,7 +1,8 @@
 //===- X86.h - What the AVX2 and AVX-512 numerics kernels share -*- C++ -*-===//
 //
-// The MXCSR guard both kernel widths run under, the CPU checks and the MX
-// block code loader. x86 only.
+// The MXCSR guard both kernel widths run under, the CPU checks and the
+// 4-bit code loader (also used by the quantized product's kernels). x86
+// only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,11 +55,13 @@ inline unsigned leaf7Ebx() {
   return ebx;
 }
 
-/// The 32 codes of MX block `i / 32`, one per byte, in element order: 32
-/// bytes, or 16 bytes of two E2M1 codes each (element 2j in the low nibble).
-/// SSE2, the x86-64 baseline.
-inline void mxBlockCodes(const uint8_t *bytes, size_t i, bool nibbles,
-                         __m128i &c0, __m128i &c1) {
+/// The codes of elements [i, i + 32) (i even), one per byte, in element
+/// order: 32 bytes, or 16 bytes of two 4-bit codes each (element 2j in the
+/// low nibble). The MX kernels read a block of E2M1 codes with it, the
+/// quantized product's kernels a run of I4/U4 weights. SSE2, the x86-64
+/// baseline.
+inline void load32Codes(const uint8_t *bytes, size_t i, bool nibbles,
+                        __m128i &c0, __m128i &c1) {
   if (nibbles) {
     const __m128i low4 = _mm_set1_epi8(0x0F);
     __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(bytes + i / 2));
