@@ -5,7 +5,8 @@ A seeded generator of random valid coopvec programs (matvec with every input
 interpretation, matrix and bias interpretation, layout, transpose, block
 scale and signedness the verifier accepts; batch_matvec; outer-product and
 vector accumulation; convert and mx_quantize; invocations in scf.for loops,
-with dynamic matrix offsets), a NumPy reference written from the dialect's
+with dynamic matrix offsets; with --only quantized, the quantized form of
+batch_matvec), a NumPy reference written from the dialect's
 documentation (docs/Dialects/CoopVecDialect.md, include/LinAlgCoop/Runtime/
 Numerics.h and Layout.h), and a runner that executes every program on every
 target of TARGETS available here and compares:
@@ -124,7 +125,8 @@ def vulkan_supports(op):
         return False
     if op["kind"] == "vacc":
         return VK_VACC and op["vec"] in ("i32", "f32", "f16")
-    return False
+    # The quantized form of batch_matvec, as one thread runs it.
+    return op["kind"] == "quantized"
 
 
 # lavapipe (llvmpipe's gallivm) ends every loop of a shader invocation
@@ -137,8 +139,19 @@ VK_LOOP_BUDGET = 60000
 
 def vulkan_wants(ops):
     return (all(vulkan_supports(op) for op in ops)
-            and sum(max(op["loop"], 1) * op["m"] * (op["k"] + 2) for op in ops
-                    if op["kind"] == "matvec") <= VK_LOOP_BUDGET)
+            and sum(vulkan_loop_cost(op) for op in ops) <= VK_LOOP_BUDGET)
+
+
+def vulkan_loop_cost(op):
+    """Loop iterations of an op in the single-thread kernel, generously:
+    a matvec loops over rows and k; the quantized form also over the
+    compute, zero-point and reduction groups of each output (up to about
+    2k more per output)."""
+    if op["kind"] == "matvec":
+        return max(op["loop"], 1) * op["m"] * (op["k"] + 2)
+    if op["kind"] == "quantized":
+        return op["rows"] * op["m"] * (3 * op["k"] + 8)
+    return 0
 
 
 def vulkan_program(p, text):
@@ -172,7 +185,7 @@ def vulkan_program(p, text):
     for j, l in enumerate(body):
         for name, c in static.items():
             if re.search(re.escape(name) + r"(?!\w)", l):
-                body[j] = l = l.replace("memref<?x", f"memref<{c}x")
+                body[j] = l = re.sub(r"memref<\?x(?=\d)", f"memref<{c}x", l)
     out = [f"func.func @main({', '.join(params)}) {{",
            "  %vk_c1 = arith.constant 1 : index",
            "  gpu.launch blocks(%vk_bx, %vk_by, %vk_bz) in (%vk_gx = %vk_c1, %vk_gy = %vk_c1, %vk_gz = %vk_c1)",
@@ -1520,15 +1533,226 @@ INVALID = [
     ("misaligned bias offset", r"(bias %\w+\[)%c\d+\]", lambda mt: mt.group(1) + "%cbad]", "%cbad = arith.constant 32 : index"),
     ("unsigned float input", r"(coopvec\.matvec %\w+) as", None, None),
 ]
+# The rules of the quantized form (the programs of --only quantized).
+Q_INVALID = [
+    ("group not dividing K", r"( as \w+ group )\d+( : memref<\?xi8>)",
+     lambda mt: mt.group(1) + "5" + mt.group(2), None),
+    ("reductions per tensor", r"(reductions %\w+ as \w+ )group \d+ : memref<\?x\d+x",
+     lambda mt: mt.group(1) + "per_tensor : memref<?x1x", None),
+    ("reductions without weight zero points",
+     r"\n *weight_zero_points [^\n]*(?=(\n(?! *coopvec)[^\n]*)*?\n *reductions )",
+     lambda mt: "", None),
+]
 
 
-def make_invalid(rng, text):
-    """A copy of a valid program with one rule broken, or None if the
+# The quantized form of batch_matvec (docs/Dialects/CoopVecDialect.md,
+# "Quantized form"): value interpretations and their memref storage.
+Q_STORAGE = {"I8": ("i8", np.int8), "U8": ("i8", np.uint8), "I32": ("i32", np.int32),
+             "F32": ("f32", np.float32), "F16": ("f16", np.float16)}
+
+
+def emit_quantized(rng, p, n):
+    """The quantized form of coopvec.batch_matvec: I8/U8/I4/U4 weights in
+    any layout, I8 or U8 input rows, any subset of weight and input zero
+    points, weight and input scales and reductions (exact or perturbed: R is
+    trusted), at random groupings the verifier accepts, a bias, f32, f16 or
+    i32 results. Checked bit-exactly against the documented formula:
+    integer sums in int64, then per compute group f32(acc) * sx * sw added
+    in increasing order from +0.0 (NumPy float32 steps, never fused), bias,
+    one rounding (IEEE: f16 overflows to inf); i32 results saturate."""
+    k = int(rng.choice([8, 16, 24, 32, 48, 64, 96, 128]))
+    m = pick_size(rng, 40)
+    rows = int(rng.choice([1, 2, 3, 5, 6, 7, 13, 20]))
+    wt = str(rng.choice(["I8", "U8", "I4", "U4"]))
+    xt = str(rng.choice(["I8", "U8"]))
+    out = str(rng.choice(["f32", "f16", "i32"]))
+    divisors = [d for d in range(4, k + 1, 4) if k % d == 0]
+
+    def grouping(per_tensor=True):
+        return int(rng.choice(([0] if per_tensor else []) + divisors))
+
+    def size(g):
+        return g if g else k
+
+    layout = str(rng.choice(LAYOUTS))
+    tr = layout.endswith("Optimal") and rng.random() < 0.4
+    wname, woffs, stride, wvals, _ = matrix_buffer(rng, p, f"w{n}", wt, layout, tr, m, k)
+    w = wvals[0].astype(np.int64)                          # [m][k]
+    x = rng.integers(-128, 128, (rows, k)) if xt == "I8" else rng.integers(0, 256, (rows, k))
+    xm, _ = p.arg(f"x{n}", f"memref<?x{k}xi8>", x.astype(np.int64).astype(np.uint8).view(np.int8))
+    clauses, types = [], [f"memref<?x{k}xi8>", "memref<?xi8>"]
+    op = {"kind": "quantized", "matrix": wt, "layout": layout, "transpose": tr, "scale": None,
+          "loop": 0, "m": m, "k": k, "rows": rows, "out": out, "clauses": []}
+
+    def weight_side(clause, interp, g, values):
+        """A byte buffer at a random offset holding `values` (m x k/G, or
+        one), dense and row-major."""
+        dt = {"I8": np.int8, "U8": np.uint8, "I32": np.int32, "F32": np.float32,
+              "F16": np.float16, "BF16": np.uint16}[interp]
+        raw = np.ascontiguousarray(values.astype(dt)).view(np.uint8).reshape(-1)
+        off = 4 * int(rng.integers(0, 8))
+        buf = rng.integers(0, 256, off + raw.size + 8).astype(np.uint8)
+        buf[off:off + raw.size] = raw
+        name, _ = p.arg(f"{clause[0]}{clause.split('_')[1][0]}{n}", "memref<?xi8>", buf)
+        grp = f"group {g}" if g else "per_tensor"
+        clauses.append(f"{clause} {name}[{p.const(off)}] as {interp} {grp} : memref<?xi8>")
+        op["clauses"].append(clause)
+
+    def input_side(clause, interp, g, values):
+        st, dt = Q_STORAGE[interp]
+        cols = k // g if g else 1
+        ty = f"memref<?x{cols}x{st}>"
+        name, _ = p.arg(f"{clause[0]}{clause.split('_')[-1][0]}{n}", ty,
+                        values.astype(dt).reshape(rows if g else 1, cols))
+        grp = f"group {g}" if g else "per_tensor"
+        clauses.append(f"{clause} {name} as {interp} {grp} : {ty}")
+        op["clauses"].append(clause)
+
+    def spread(values, g, n_rows):
+        """Per-group values (n_rows x k/G, or one) spread over k."""
+        if not g:
+            return np.full((n_rows, k), values.reshape(-1)[0])
+        return np.repeat(values.reshape(n_rows, k // g), g, axis=1)
+
+    def scales(count):
+        return (np.exp2(rng.integers(-6, 3, count)) * rng.uniform(0.5, 1.0, count))
+
+    use = {c: rng.random() < 0.5 for c in ("wz", "ws", "xz", "xs", "red")}
+    if out == "i32":
+        use["ws"] = use["xs"] = False
+    if not any(use.values()):
+        # One clause at least: without any, the op is not the quantized form.
+        use[str(rng.choice(["wz", "xz", "red"]))] = True
+    if use["red"]:
+        use["wz"] = True
+    # Scale groupings nest; the compute group is the finer.
+    gws = grouping() if use["ws"] else 0
+    gxs = 0
+    if use["xs"]:
+        opts = [g for g in [0] + divisors
+                if size(g) % size(gws) == 0 or size(gws) % size(g) == 0]
+        gxs = int(rng.choice(opts))
+    compute = min(size(gws) if use["ws"] else k, size(gxs) if use["xs"] else k)
+    gwz = grouping() if use["wz"] else 0
+    # Reductions: one per row and group, refining the weight zero points'
+    # grouping and within the compute groups.
+    gr = 0
+    if use["red"]:
+        gr = int(rng.choice([d for d in divisors if size(gwz) % d == 0 and compute % d == 0]))
+    zw = np.zeros((m, k), np.int64)
+    if use["wz"]:
+        interp = str(rng.choice(["I8", "U8", "I32"]))
+        lo, hi = {"I8": (-128, 127), "U8": (0, 255), "I32": (-300, 300)}[interp]
+        v = rng.integers(lo, hi + 1, m * (k // gwz) if gwz else 1)
+        weight_side("weight_zero_points", interp, gwz, v)
+        zw = spread(v, gwz, m if gwz else 1).astype(np.int64)
+        zw = np.broadcast_to(zw, (m, k))
+    sw = np.ones((m, k), np.float32)
+    if use["ws"]:
+        interp = str(rng.choice(["F32", "F16", "BF16"]))
+        v = scales(m * (k // gws) if gws else 1)
+        if interp == "BF16":
+            bits = (v.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+            weight_side("weight_scales", interp, gws, bits)
+            v = (bits.astype(np.uint32) << 16).view(np.float32)
+        else:
+            v = v.astype(Q_STORAGE[interp][1])
+            weight_side("weight_scales", interp, gws, v)
+        sw = np.broadcast_to(spread(v.astype(np.float32), gws, m if gws else 1), (m, k))
+    zx = np.zeros((rows, k), np.int64)
+    if use["xz"]:
+        interp = str(rng.choice(["I8", "U8", "I32"]))
+        g = grouping()
+        lo, hi = {"I8": (-128, 127), "U8": (0, 255), "I32": (-300, 300)}[interp]
+        v = rng.integers(lo, hi + 1, rows * (k // g) if g else 1)
+        input_side("input_zero_points", interp, g, v)
+        zx = np.broadcast_to(spread(v, g, rows if g else 1), (rows, k)).astype(np.int64)
+    sx = np.ones((rows, k), np.float32)
+    if use["xs"]:
+        interp = str(rng.choice(["F32", "F16"]))
+        v = scales(rows * (k // gxs) if gxs else 1).astype(Q_STORAGE[interp][1])
+        input_side("input_scales", interp, gxs, v)
+        sx = np.broadcast_to(spread(v.astype(np.float32), gxs, rows if gxs else 1), (rows, k))
+    R = None
+    if use["red"]:
+        R = x.reshape(rows, k // gr, gr).sum(axis=2)
+        if rng.random() < 0.3:
+            R = R + rng.integers(-3, 4, R.shape)
+        input_side("reductions", "I32", gr, R)
+    bias, bias_interp = None, None
+    if rng.random() < 0.5:
+        bias_interp = "I32" if out == "i32" else str(rng.choice(["F32", "F16", "BF16"]))
+        bname, boffs, bvals = bias_buffer(rng, p, f"b{n}", bias_interp, m)
+        bias = (bname, boffs[0], bvals[0])
+    oty = {"f32": np.float32, "f16": np.float16, "i32": np.int32}[out]
+    ym, yidx = p.arg(f"y{n}", f"memref<?x{m}x{out}>", np.zeros((rows, m), oty))
+    desc = f"matrix<{wt}, {m}x{k}, {layout}{', transpose' if tr else ''}>"
+    text = (f"coopvec.batch_matvec {xm} as {xt}, {wname}[{p.const(woffs[0])}] {desc}"
+            f" stride {p.const(stride)}\n      " + "\n      ".join(clauses))
+    if bias:
+        text += f"\n      bias {bias[0]}[{p.const(bias[1])}] as {bias_interp}"
+        types.append("memref<?xi8>")
+    # The types: input, matrix, bias (each clause names its own); then the
+    # result. On a line of their own with the result's name: vulkan_program
+    # gives the batch's memrefs their static shapes line by line.
+    p.body.append(text + f"\n      into {ym} : {', '.join(types)} -> memref<?x{m}x{out}>")
+
+    # The expectation, from the documented formula.
+    xs64 = x.astype(np.int64)
+    want = np.zeros((rows, m), np.float64 if out == "i32" else np.float32)
+    for b in range(rows):
+        d = (xs64[b] - zx[b])[None, :]                              # [1][k]
+        wterm = w if R is not None else w - zw                      # [m][k]
+        prod = d * wterm                                            # [m][k]
+        y = np.zeros(m, np.float32)
+        total = np.zeros(m, np.int64)
+        for j0 in range(0, k, compute):
+            acc = prod[:, j0:j0 + compute].sum(axis=1)
+            if R is not None:
+                for g0 in range(j0, j0 + compute, gr):
+                    zsum = zx[b, g0:g0 + gr].sum()
+                    acc = acc - zw[:, g0] * (R[b, g0 // gr] - zsum)
+            if out == "i32":
+                total += acc
+                continue
+            a = acc.astype(np.float32)
+            if use["xs"]:
+                a = a * sx[b, j0]
+            if use["ws"]:
+                a = a * sw[:, j0]
+            y = y + a
+        if out == "i32":
+            t = total + (bias[2].astype(np.int64) if bias else 0)
+            want[b] = np.clip(t, -2**31, 2**31 - 1)
+        else:
+            if bias:
+                y = y + bias[2].astype(np.float32)
+            want[b] = y
+
+    def check(got):
+        exp = None
+        if out == "i32":
+            ok = got.astype(np.int64) == want.astype(np.int64)
+        else:
+            with np.errstate(over="ignore"):  # f16 results overflow to inf
+                exp = want.astype(oty)
+            ok = (got.view(np.uint32 if out == "f32" else np.uint16)
+                  == exp.view(np.uint32 if out == "f32" else np.uint16))
+        if np.all(ok):
+            return None
+        i = np.unravel_index(int(np.argmax(~ok)), ok.shape)
+        return f"row {i[0]} output {i[1]}: got {got[i]!r}, expected {exp[i] if out != 'i32' else want[i]!r}"
+    p.outargs.append((yidx, check))
+    p.ops.append(op)
+
+
+def make_invalid(rng, text, rules=INVALID):
+    """A copy of a valid program with one of `rules` broken, or None if the
     program offers no place for the chosen rule."""
-    order = list(range(len(INVALID)))
+    order = list(range(len(rules)))
     rng.shuffle(order)
     for i in order:
-        name, pat, repl, extra = INVALID[i]
+        name, pat, repl, extra = rules[i]
         mt = re.search(pat, text)
         if not mt:
             continue
@@ -1635,6 +1859,10 @@ def gen_program(args, seed, index):
     r = rng.random()
     common = r < 0.6 or args.narrow is not None
     p.narrow = args.narrow or ("vulkan" if r < 0.2 else "rv" if r >= 0.5 and r < 0.6 else None)
+    # --only K: ops of kind K alone, for whichever targets take them.
+    p.only = args.only
+    if p.only:
+        common, p.narrow = False, None
     narrow = [t for t in TARGETS if t.name == p.narrow]
     restrict = narrow if narrow and narrow[0].alone else \
         [t for t in TARGETS if t.common or t.name == p.narrow]
@@ -1663,7 +1891,9 @@ def emit_op(rng, p, n):
     of invocations or as batch_matvec), outer-product or vector accumulation,
     convert, mx_quantize, mlp."""
     r = rng.random()
-    if p.narrow == "rv":
+    if p.only == "quantized":
+        emit_quantized(rng, p, n)
+    elif p.narrow == "rv":
         # The RISC-V lowering's ops: matvec (alone, chained on an i32/f32
         # result, or a batch_matvec).
         chain = None
@@ -1718,6 +1948,9 @@ def main():
     ap.add_argument("--tmp", required=True)
     ap.add_argument("--narrow", default=None, choices=[t.name for t in TARGETS if not t.common],
                     help="draw every program from this target's combinations")
+    ap.add_argument("--only", default=None, choices=["quantized"],
+                    help="every op of every program of this kind (the quantized form of "
+                         "batch_matvec), on the targets that take it")
     ap.add_argument("--invalid", type=float, default=0.08, help="fraction of invalid programs")
     ap.add_argument("--threads", type=int, default=1, help="COOPVEC_NUM_THREADS of every run")
     ap.add_argument("--timeout", type=int, default=120)
@@ -1746,7 +1979,8 @@ def main():
                 np.save(path, np.load(path)[:first])
                 invalid = ("matrix buffer too small", text)
             else:
-                invalid = make_invalid(np.random.default_rng([args.seed, index, 8]), text)
+                invalid = make_invalid(np.random.default_rng([args.seed, index, 8]), text,
+                                       Q_INVALID if p.only == "quantized" else INVALID)
             if invalid:
                 text = invalid[1]
         with open(mlir, "w") as f:
@@ -1820,6 +2054,13 @@ def main():
                             stats[(tgt.name, "matvec-scale", f"{op['scale'][0]}x{op['scale'][1]}", ok)] += 1
                     elif op["kind"] == "outer":
                         stats[(tgt.name, "outer-matrix", op["matrix"], ok)] += 1
+                    elif op["kind"] == "quantized":
+                        stats[(tgt.name, "quantized-matrix", op["matrix"], ok)] += 1
+                        stats[(tgt.name, "quantized-result", op["out"], ok)] += 1
+                        stats[(tgt.name, "quantized-layout",
+                               op["layout"] + ("+T" if op["transpose"] else ""), ok)] += 1
+                        for clause in op["clauses"]:
+                            stats[(tgt.name, "quantized-clause", clause, ok)] += 1
                     elif op["kind"] in ("convert", "mx_quantize"):
                         stats[(tgt.name, op["kind"] + "-type", op["matrix"], ok)] += 1
         if failures:
