@@ -304,7 +304,10 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
     // task wait on them (the 64x64 batches spent more time here than in the
     // products).
     int64_t zxTop = 0, rTop = 0;
-    if (sxBlock)
+    if (sxBlock && xs.interp == COOPVEC_TYPE_F32)
+      std::memcpy(sxv + size_t(b0) * nSx, xs.rowBase(b0),
+                  size_t(b1 - b0) * nSx * 4);
+    else if (sxBlock)
       coopvecDecodeBuffer(xs.floatFormat(), xs.rowBase(b0),
                           sxv + size_t(b0) * nSx, size_t(b1 - b0) * nSx);
     if (rBlock) {
