@@ -6,7 +6,9 @@
 // coopvecReferenceQuantizedMatMul byte for byte on random products: every
 // signedness pair, 8-bit and 4-bit weights, weights within and just past the
 // range where vpmaddubsw cannot saturate, K and panel tails, batch tails,
-// per-tensor, per-row and grouped zero points and scales, input zero points,
+// batches past one block of the per-row pass (256 rows), per-tensor, per-row
+// and grouped zero points and scales (input-side rows dense or with gaps),
+// input zero points,
 // reductions (exact and perturbed: the kernels must use the R they are
 // given), bias, every output type, 1 and 2 threads, special weight scales
 // (+-inf, NaN with payloads, finite beyond f16: a NaN result may differ in
@@ -101,8 +103,11 @@ struct Case {
   int small;
   /// Weight scales of F32 +-inf and NaN (with a payload) among finite
   /// ones, float results: the kernels' own f16 conversion must give inf
-  /// and saturation as the reference does and leave NaN to the library.
+  /// (on overflow too) as the reference does and leave NaN to the library.
   bool special;
+  /// Input-side rows (scales, zero points, reductions) with junk bytes
+  /// after each: not one array, so no block copy may take them.
+  bool gap;
   /// With `fill`: every weight is `wValue` (its byte), every input the
   /// largest-magnitude one of its type (U8 255, I8 127, or -128 against U8
   /// weights): the boundaries of vpmaddubsw's exact range.
@@ -211,7 +216,7 @@ void runCase(Checker &ck, const Case &c, const char *isa) {
         values(p.weightScalesInterp, sw ? size_t(m) * (k / sw) : 1, 0, 0, true);
     if (c.special) {
       // One scale in eight special, finite ones up to 2^40 (beyond f16's
-      // range, so results saturate too).
+      // range, so f16 results overflow to inf too).
       p.weightScalesInterp = COOPVEC_TYPE_F32;
       wsB = values(COOPVEC_TYPE_F32, sw ? size_t(m) * (k / sw) : 1, 0, 0, true);
       for (size_t i = 0; i < wsB.size() / 4; ++i) {
@@ -297,6 +302,24 @@ void runCase(Checker &ck, const Case &c, const char *isa) {
                 : values(p.biasInterp, m, 0, 0, true);
     p.bias = biasB.data();
   }
+  if (c.gap) {
+    // 12 junk bytes after each row of grouped input-side values.
+    auto gaps = [&](std::vector<uint8_t> &v, uint64_t &stride) {
+      if (!stride)
+        return;
+      std::vector<uint8_t> out(batch * (stride + 12), 0xCD);
+      for (uint32_t b = 0; b < batch; ++b)
+        std::memcpy(&out[b * (stride + 12)], &v[b * stride], stride);
+      v.swap(out);
+      stride += 12;
+    };
+    gaps(xsB, p.inputScalesStride);
+    p.inputScales = xsB.empty() ? nullptr : xsB.data();
+    gaps(xzB, p.inputZeroPointsStride);
+    p.inputZeroPoints = xzB.empty() ? nullptr : xzB.data();
+    gaps(rB, p.reductionsStride);
+    p.reductions = rB.empty() ? nullptr : rB.data();
+  }
   uint32_t oes = bytesOf(c.outT);
   p.outputStride = uint64_t(m) * oes + 8;
   std::vector<uint8_t> want(batch * p.outputStride, 0xAB);
@@ -317,13 +340,13 @@ void runCase(Checker &ck, const Case &c, const char *isa) {
     ck.check(refSt == COOPVEC_OK && st == COOPVEC_OK && same,
              "%s batch=%u m=%u k=%u x=%u w=%u out=%u wz=%d/%u xz=%d/%u "
              "ws=%u xs=%u red=%d/%u perturb=%d bias=%d extreme=%d small=%d "
-             "fill=%d/%d special=%d threads=%u: ref %d kernel %d, %s",
+             "fill=%d/%d special=%d gap=%d threads=%u: ref %d kernel %d, %s",
              isa, batch, m, k, c.xI, c.wI, c.outT, int(c.wz || c.red),
              p.weightZeroPointsGroup, int(c.xz), p.inputZeroPointsGroup,
              p.weightScalesGroup, p.inputScalesGroup, int(c.red),
              p.reductionsGroup, int(c.perturb), int(c.bias), c.extreme, c.small,
-             int(c.fill), c.wValue, int(c.special), threads, refSt, st,
-             same ? "equal" : "different");
+             int(c.fill), c.wValue, int(c.special), int(c.gap), threads, refSt,
+             st, same ? "equal" : "different");
   }
 }
 
@@ -384,6 +407,13 @@ void checkDeclines(Checker &ck, const char *isa) {
         p.inputZeroPoints = zx.data();
         p.inputZeroPointsInterp = COOPVEC_TYPE_U8;
       }
+      // The same product with that row's reductions in range is taken.
+      red[row * (k / g) + 1] = int32_t(g);
+      int32_t ok = coopvecKernelsQuantizedMatMul(&p);
+      ck.check(ok == COOPVEC_OK,
+               "%s: in-range reductions (input zero points %d) declined (%d)",
+               isa, int(inputZeroPoints), ok);
+      red[row * (k / g) + 1] = int32_t(g * 255 + 1);
       int32_t st = coopvecKernelsQuantizedMatMul(&p);
       ck.check(st == COOPVEC_ERROR_UNSUPPORTED_TYPE,
                "%s: reductions out of range in row %u (input zero points "
@@ -481,6 +511,21 @@ int main() {
     c.batch = pick({64, 80, 100});
     c.m = pick({256, 456});
     c.k = pick({36, 64, 128, 192});
+    cases.push_back(c);
+  }
+  // More than one block of rows of the per-row pass (256), with rows of
+  // input-side values dense or with gaps.
+  for (int i = 0; i < 12; ++i) {
+    Case c = randomCase();
+    c.batch = pick({257, 300, 600});
+    c.m = pick({16, 64, 70});
+    c.k = pick({32, 64, 128});
+    c.gap = i % 2;
+    cases.push_back(c);
+  }
+  for (int i = 0; i < 30; ++i) {
+    Case c = randomCase();
+    c.gap = true;
     cases.push_back(c);
   }
   // Special weight scales (inf, NaN, beyond f16), float results.
