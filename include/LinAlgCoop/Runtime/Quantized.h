@@ -1,5 +1,4 @@
-//===- Quantized.h - Quantized matrix product and row quantization -*- C
-//-*-===//
+//===- Quantized.h - Quantized matrix product, row quantization ---*- C -*-===//
 //
 // The semantics of coopvec.batch_matvec's quantized form (oneDNN's int8
 // matmul with zero points, grouped scales and precomputed reductions) and of
