@@ -212,6 +212,37 @@ void printMachine() {
   printLoad("before");
 }
 
+/// Row quantization as the CPU target runs it: the AVX-512 kernel, else the
+/// reference.
+int32_t quantizeRows(const CoopVecQuantizeRowsParams *p) {
+  int32_t st = coopvecKernelsQuantizeRows(p);
+  return st == COOPVEC_ERROR_UNSUPPORTED_TYPE ? coopvecReferenceQuantizeRows(p)
+                                              : st;
+}
+
+/// The benchmark's row quantization: f32 rows of K to I8, F16 scales and
+/// I32 reductions per group of G, every buffer dense.
+CoopVecQuantizeRowsParams quantizeParams(const float *x, uint32_t B, uint32_t K,
+                                         uint32_t G, void *q, void *scales,
+                                         void *red) {
+  CoopVecQuantizeRowsParams p{};
+  p.input = x;
+  p.inputType = COOPVEC_TYPE_F32;
+  p.inputStride = uint64_t(K) * 4;
+  p.batch = B;
+  p.n = K;
+  p.group = G;
+  p.output = q;
+  p.outputInterp = COOPVEC_TYPE_I8;
+  p.outputStride = K;
+  p.scales = scales;
+  p.scaleType = COOPVEC_TYPE_F16;
+  p.scalesStride = uint64_t(K / G) * 2;
+  p.reductions = red;
+  p.reductionsStride = uint64_t(K / G) * 4;
+  return p;
+}
+
 struct Shape {
   const char *name;
   uint32_t b, k, n, group;
@@ -241,22 +272,9 @@ void benchShape(Dnnl &d, const Shape &s) {
   Buffer<int8_t> xq(size_t(B) * K);
   Buffer<uint16_t> sx(size_t(B) * groups);
   Buffer<int32_t> red(size_t(B) * groups);
-  CoopVecQuantizeRowsParams qp{};
-  qp.input = xf.data();
-  qp.inputType = COOPVEC_TYPE_F32;
-  qp.inputStride = uint64_t(K) * 4;
-  qp.batch = B;
-  qp.n = K;
-  qp.group = G;
-  qp.output = xq.data();
-  qp.outputInterp = COOPVEC_TYPE_I8;
-  qp.outputStride = K;
-  qp.scales = sx.data();
-  qp.scaleType = COOPVEC_TYPE_F16;
-  qp.scalesStride = uint64_t(groups) * 2;
-  qp.reductions = red.data();
-  qp.reductionsStride = uint64_t(groups) * 4;
-  if (coopvecQuantizeRows(&qp) != COOPVEC_OK) {
+  CoopVecQuantizeRowsParams qp =
+      quantizeParams(xf.data(), B, K, G, xq.data(), sx.data(), red.data());
+  if (quantizeRows(&qp) != COOPVEC_OK) {
     std::fprintf(stderr, "quantize failed\n");
     std::exit(1);
   }
@@ -410,7 +428,7 @@ void benchShape(Dnnl &d, const Shape &s) {
       i8zp.ok
           ? std::function<void()>([&] { i8zp.run(d, xu8.data(), yf.data()); })
           : nullptr,
-      [&] { coopvecQuantizeRows(&qp); },
+      [&] { quantizeRows(&qp); },
       gAvx2 ? Fn([&] { runAvx2(); }) : nullptr,
       gAmx ? Fn([&] { runVnni(); }) : nullptr,
       [&] { coopvecKernelsQuantizedMatMul(&p4); },
@@ -432,6 +450,78 @@ void benchShape(Dnnl &d, const Shape &s) {
 }
 
 } // namespace
+
+/// The row quantization kernels (coopvecKernelsQuantizeRows) against the
+/// reference they replace and against a memcpy of the same input (the
+/// bandwidth yardstick), interleaved: f32 rows to I8 with F16 scales and
+/// I32 reductions per group, as benchShape quantizes. Each kernel's result
+/// is first checked bit for bit against the reference's.
+void benchQuantizeRows(const Shape &s) {
+  const uint32_t B = s.b, K = s.k, G = s.group, groups = K / G;
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  Buffer<float> x(size_t(B) * K), copy(size_t(B) * K);
+  for (float &v : x)
+    v = normal(gRng);
+  struct Out {
+    Buffer<uint8_t> q;
+    Buffer<uint16_t> scales;
+    Buffer<int32_t> red;
+  };
+  auto params = [&](Out &o) {
+    o.q = Buffer<uint8_t>(size_t(B) * K);
+    o.scales = Buffer<uint16_t>(size_t(B) * groups);
+    o.red = Buffer<int32_t>(size_t(B) * groups);
+    return quantizeParams(x.data(), B, K, G, o.q.data(), o.scales.data(),
+                          o.red.data());
+  };
+  Out refOut;
+  CoopVecQuantizeRowsParams ref = params(refOut);
+  coopvecReferenceQuantizeRows(&ref);
+  struct Contender {
+    const char *isa;
+    uint32_t threads;
+    Out out;
+    CoopVecQuantizeRowsParams p;
+  };
+  std::vector<Contender> kernels;
+  for (const char *isa : {"avx2", "avx512"})
+    for (uint32_t threads : {1u, 2u}) {
+      if (coopvecKernelsForceIsa(isa) != COOPVEC_OK)
+        continue;
+      kernels.push_back({isa, threads, {}, {}});
+      Contender &c = kernels.back();
+      c.p = params(c.out);
+      c.p.numThreads = threads;
+      if (coopvecKernelsQuantizeRows(&c.p) != COOPVEC_OK ||
+          std::memcmp(c.out.q.data(), refOut.q.data(), size_t(B) * K) ||
+          std::memcmp(c.out.scales.data(), refOut.scales.data(),
+                      size_t(B) * groups * 2) ||
+          std::memcmp(c.out.red.data(), refOut.red.data(),
+                      size_t(B) * groups * 4)) {
+        std::fprintf(stderr, "%s: the %s kernel differs from the reference\n",
+                     s.name, isa);
+        std::exit(1);
+      }
+    }
+  coopvecKernelsForceIsa(nullptr);
+  std::vector<std::function<void()>> fns = {
+      [&] { coopvecReferenceQuantizeRows(&ref); },
+      [&] { std::memcpy(copy.data(), x.data(), size_t(B) * K * 4); }};
+  for (Contender &c : kernels)
+    fns.push_back([&c] {
+      coopvecKernelsForceIsa(c.isa);
+      coopvecKernelsQuantizeRows(&c.p);
+      coopvecKernelsForceIsa(nullptr);
+    });
+  std::vector<double> mins;
+  std::vector<double> t = interleavedMedianMs(fns, gReps, mins);
+  std::printf("%-22s %5ux%-5u g%-4u | %9.3f %8.3f", s.name, B, K, G, t[0],
+              t[1]);
+  for (size_t i = 0; i < kernels.size(); ++i)
+    std::printf(" | %s %ut %8.3f %5.1fx %5.2f", kernels[i].isa,
+                kernels[i].threads, t[i + 2], t[0] / t[i + 2], t[i + 2] / t[1]);
+  std::printf("\n");
+}
 
 int main(int argc, char **argv) {
   if (const char *r = std::getenv("COOPVEC_BENCH_REPS"))
@@ -483,6 +573,27 @@ int main(int argc, char **argv) {
         continue;
     }
     benchShape(d, s);
+  }
+  // Row quantization alone: every shape's activations, unless arguments
+  // name shapes (then those) or "quantize" (every shape, this table only).
+  bool quantizeOnly = false;
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "quantize") == 0)
+      quantizeOnly = true;
+  std::printf("\nrow quantization (coopvecKernelsQuantizeRows; f32 rows to "
+              "I8, F16 scales, I32 R), ms; per kernel: time, speed-up over "
+              "the reference, time / copy\n%-22s %-17s | %9s %8s | ...\n",
+              "shape", "B x K, group", "reference", "copy");
+  for (const Shape &s : shapes) {
+    if (any && !quantizeOnly) {
+      bool match = false;
+      for (int i = 1; i < argc; ++i)
+        if (std::strstr(s.name, argv[i]))
+          match = true;
+      if (!match)
+        continue;
+    }
+    benchQuantizeRows(s);
   }
   printLoad("after");
   return 0;

@@ -106,7 +106,9 @@ int32_t coopvecCpuMlpForward(const CoopVecMlpParams *params);
 /// otherwise; bit-identical either way.
 int32_t coopvecCpuQuantizedMatMul(const CoopVecQuantMatMulParams *params);
 
-/// Dynamic row quantization (coopvecQuantizeRows, Quantized.h).
+/// Dynamic row quantization (Quantized.h): coopvecKernelsQuantizeRows at the
+/// avx512 and avx2 kernel levels, coopvecReferenceQuantizeRows otherwise;
+/// bit-identical either way.
 int32_t coopvecCpuQuantizeRows(const CoopVecQuantizeRowsParams *params);
 
 /// coopvec.tile_mma with a fidelity clause: acc[m x n] += lhs[m x k] @

@@ -67,9 +67,19 @@ int32_t coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p);
 /// give the same results to the bit.
 int32_t coopvecKernelsQuantizedAmx(int32_t allow);
 
-/// Quantizes rows (the one implementation; coopvecCpuQuantizeRows calls
-/// it).
-int32_t coopvecQuantizeRows(const CoopVecQuantizeRowsParams *p);
+/// Quantizes rows, value by value: the reference semantics of
+/// coopvec.quantize_rows. Returns COOPVEC_OK or a CoopVecStatus for an
+/// unsupported combination or a null pointer.
+int32_t coopvecReferenceQuantizeRows(const CoopVecQuantizeRowsParams *p);
+
+/// The checks of coopvecReferenceQuantizeRows alone.
+int32_t coopvecQuantizeRowsCheck(const CoopVecQuantizeRowsParams *p);
+
+/// Quantizes rows with AVX-512 or AVX2 (16 or 8 values per step, blocks of
+/// rows in parallel): COOPVEC_OK, the reference's status for parameters it
+/// rejects, or COOPVEC_ERROR_UNSUPPORTED_TYPE at the portable kernel level
+/// (nothing written). Bit-identical to coopvecReferenceQuantizeRows.
+int32_t coopvecKernelsQuantizeRows(const CoopVecQuantizeRowsParams *p);
 
 #ifdef __cplusplus
 } // extern "C"

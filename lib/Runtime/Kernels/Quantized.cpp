@@ -262,6 +262,12 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
   int32_t *radj = scratch.radj.take(size_t(batch) * nRadj);
   int32_t *xsum = scratch.xsum.take(size_t(batch) * nXsum);
   float *sxv = scratch.sxv.take(size_t(batch) * nSx);
+  // Input scales one per compute group, and reductions that are the
+  // values to store (I32, one per reduction group, no input zero points),
+  // in rows with no gaps: a block of rows is one array, copied in one go.
+  bool sxBlock = xs.present() && xs.dense(nSx, c);
+  bool rBlock = red.present() && !xz.present() && nRadj &&
+                red.interp == COOPVEC_TYPE_I32 && red.dense(nRadj, rGroup);
   // Where each value lies within a row of its buffer, computed once: the
   // per-row loop below then only adds offsets (64x64 batches have as many
   // rows as multiply-adds per 64 outputs, so this loop is not negligible).
@@ -272,8 +278,9 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
     return at;
   };
   std::vector<uint64_t> zxAt = offsets(xz, nZx, zxGroup),
-                        rAt = offsets(red, red.present() ? nRadj : 0, rGroup),
-                        sxAt = offsets(xs, nSx, c);
+                        rAt = offsets(red, red.present() && !rBlock ? nRadj : 0,
+                                      rGroup),
+                        sxAt = offsets(xs, sxBlock ? 0 : nSx, c);
   // The input zero points' sum over reduction group g, as runs of one
   // value: (offset, length) pairs from zRun[g] to zRun[g + 1].
   std::vector<std::pair<uint64_t, uint32_t>> zRuns;
@@ -291,12 +298,6 @@ coopvecKernelsQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
   constexpr uint32_t kPrepRows = 256;
   unsigned prepTasks = unsigned((batch + kPrepRows - 1) / kPrepRows);
   std::vector<int64_t> zxMax(prepTasks, 0), rMax(prepTasks, 0);
-  // Input scales one per compute group, and reductions that are the
-  // values to store (I32, one per reduction group, no input zero points),
-  // in rows with no gaps: a block of rows is one array, copied in one go.
-  bool sxBlock = xs.present() && xs.dense(nSx, c);
-  bool rBlock = red.present() && !xz.present() && nRadj &&
-                red.interp == COOPVEC_TYPE_I32 && red.dense(nRadj, rGroup);
   auto prepare = [&](unsigned t) {
     uint32_t b0 = t * kPrepRows, b1 = std::min(batch, b0 + kPrepRows);
     // The task's maxima stay in registers and are stored once: the tasks'

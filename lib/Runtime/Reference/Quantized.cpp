@@ -2,8 +2,8 @@
 //
 // coopvecReferenceQuantizedMatMul: coopvec.batch_matvec's quantized form
 // element by element, as Quantized.h states it (integer parts exact in
-// int64, f32 steps in a fixed order, never fused), and coopvecQuantizeRows,
-// the one implementation of coopvec.quantize_rows.
+// int64, f32 steps in a fixed order, never fused), and
+// coopvecReferenceQuantizeRows, coopvec.quantize_rows element by element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -199,7 +199,8 @@ coopvecReferenceQuantizedMatMul(const CoopVecQuantMatMulParams *p) {
 // Row quantization
 //===----------------------------------------------------------------------===//
 
-extern "C" int32_t coopvecQuantizeRows(const CoopVecQuantizeRowsParams *p) {
+extern "C" int32_t
+coopvecQuantizeRowsCheck(const CoopVecQuantizeRowsParams *p) {
   if (!p || !p->input || !p->output || !p->scales ||
       (p->outputInterp == COOPVEC_TYPE_U8 && !p->zeroPoints))
     return COOPVEC_ERROR_NULL_POINTER;
@@ -211,6 +212,13 @@ extern "C" int32_t coopvecQuantizeRows(const CoopVecQuantizeRowsParams *p) {
     return COOPVEC_ERROR_UNSUPPORTED_TYPE;
   if (p->group == 0 || p->n % p->group != 0)
     return COOPVEC_ERROR_INVALID_DIMENSIONS;
+  return COOPVEC_OK;
+}
+
+extern "C" int32_t
+coopvecReferenceQuantizeRows(const CoopVecQuantizeRowsParams *p) {
+  if (int32_t status = coopvecQuantizeRowsCheck(p))
+    return status;
   bool asym = p->outputInterp == COOPVEC_TYPE_U8;
   unsigned scaleFmt = p->scaleType == COOPVEC_TYPE_F32   ? COOPVEC_FMT_F32
                       : p->scaleType == COOPVEC_TYPE_F16 ? COOPVEC_FMT_F16

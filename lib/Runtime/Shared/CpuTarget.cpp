@@ -524,7 +524,10 @@ coopvecCpuQuantizedMatMul(const CoopVecQuantMatMulParams *params) {
 
 extern "C" int32_t
 coopvecCpuQuantizeRows(const CoopVecQuantizeRowsParams *params) {
-  return coopvecQuantizeRows(params);
+  int32_t status = coopvecKernelsQuantizeRows(params);
+  if (status != COOPVEC_ERROR_UNSUPPORTED_TYPE)
+    return status;
+  return coopvecReferenceQuantizeRows(params);
 }
 
 extern "C" int32_t coopvecCpuTileMmaFidelity(

@@ -8,25 +8,27 @@
 // range where vpmaddubsw cannot saturate, K and panel tails, batch tails,
 // batches past one block of the per-row pass (256 rows), per-tensor, per-row
 // and grouped zero points and scales (input-side rows dense or with gaps),
-// input zero points,
-// reductions (exact and perturbed: the kernels must use the R they are
-// given), bias, every output type, 1 and 2 threads, special weight scales
-// (+-inf, NaN with payloads, finite beyond f16: a NaN result may differ in
-// sign and f32 payload, F16 and BF16 ones must be canonical), and extreme
-// operand values
-// (255 x -128 and the like, the worst case of the pair sums). A level must take
-// every case here (the parameters are all within the kernels' conditions): a
-// kernel that fell back to the reference silently would not be tested. At the
-// portable level the kernels must decline.
+// input zero points, reductions (exact and perturbed: the kernels must use the
+// R they are given), bias, every output type, 1 and 2 threads, special weight
+// scales (+-inf, NaN with payloads, finite beyond f16: a NaN result may differ
+// in sign and f32 payload, F16 and BF16 ones must be canonical), and extreme
+// operand values (255 x -128 and the like, the worst case of the pair sums).
+// A level must take every case here (the parameters are all within the
+// kernels' conditions): a kernel that fell back to the reference silently would
+// not be tested. At the portable level the kernels must decline. The row
+// quantization kernels (coopvecKernelsQuantizeRows) are checked the same way
+// against coopvecReferenceQuantizeRows (checkQuantizeRows).
 //
 //===----------------------------------------------------------------------===//
 
 #include "TestUtil.h"
 
 #include "LinAlgCoop/Runtime/Layout.h"
+#include "LinAlgCoop/Runtime/Numerics.h"
 #include "LinAlgCoop/Runtime/Quantized.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -209,16 +211,17 @@ void runCase(Checker &ck, const Case &c, const char *isa) {
   uint32_t compute = std::min(sw ? sw : k, sx ? sx : k);
   std::vector<uint8_t> wsB, xsB, wzB, xzB, rB, biasB;
   if (scaled && c.ws) {
-    p.weightScalesInterp =
-        pick({COOPVEC_TYPE_F32, COOPVEC_TYPE_F16, COOPVEC_TYPE_BF16});
     p.weightScalesGroup = sw;
-    wsB =
-        values(p.weightScalesInterp, sw ? size_t(m) * (k / sw) : 1, 0, 0, true);
-    if (c.special) {
+    size_t nScales = sw ? size_t(m) * (k / sw) : 1;
+    if (!c.special) {
+      p.weightScalesInterp =
+          pick({COOPVEC_TYPE_F32, COOPVEC_TYPE_F16, COOPVEC_TYPE_BF16});
+      wsB = values(p.weightScalesInterp, nScales, 0, 0, true);
+    } else {
       // One scale in eight special, finite ones up to 2^40 (beyond f16's
       // range, so f16 results overflow to inf too).
       p.weightScalesInterp = COOPVEC_TYPE_F32;
-      wsB = values(COOPVEC_TYPE_F32, sw ? size_t(m) * (k / sw) : 1, 0, 0, true);
+      wsB = values(COOPVEC_TYPE_F32, nScales, 0, 0, true);
       for (size_t i = 0; i < wsB.size() / 4; ++i) {
         uint32_t bits;
         std::memcpy(&bits, &wsB[i * 4], 4);
@@ -430,6 +433,131 @@ struct Level {
 
 } // namespace
 
+/// Row quantization (coopvecKernelsQuantizeRows) against the reference,
+/// byte for byte on every output (codes, scales, zero points, reductions,
+/// and the padding between rows left alone), on rows drawn to reach the
+/// corners: NaN and +-inf values, all-NaN and all-zero groups, subnormal and
+/// huge values (scales that overflow or underflow their format), groups of 1
+/// to 67 values (lane tails), F32 and F16 inputs, I8 and U8 codes, F32, F16
+/// and BF16 scales, 1 and 2 threads, batches past one block of rows. At the
+/// avx512 and avx2 levels the kernel must take every case; at the portable
+/// level, decline.
+void checkQuantizeRows(Checker &ck, const char *isa, bool takes) {
+  std::mt19937 local(7);
+  auto draw = [&](uint32_t n) { return uint32_t(local() % n); };
+  for (int iter = 0; iter < 300; ++iter) {
+    CoopVecQuantizeRowsParams p{};
+    uint32_t group =
+        std::initializer_list<uint32_t>{1, 3, 4, 15, 16, 17, 31, 32, 33, 64, 67}
+            .begin()[draw(11)];
+    uint32_t groups = 1 + draw(4);
+    uint32_t n = group * groups;
+    uint32_t batch = iter % 10 == 0 ? 100 + draw(200) : 1 + draw(20);
+    bool f16 = draw(2), asym = draw(2), red = draw(4) != 0;
+    p.inputType = f16 ? COOPVEC_TYPE_F16 : COOPVEC_TYPE_F32;
+    p.outputInterp = asym ? COOPVEC_TYPE_U8 : COOPVEC_TYPE_I8;
+    p.scaleType =
+        std::initializer_list<uint32_t>{COOPVEC_TYPE_F32, COOPVEC_TYPE_F16,
+                                        COOPVEC_TYPE_BF16}
+            .begin()[draw(3)];
+    unsigned inBytes = f16 ? 2 : 4,
+             sBytes = p.scaleType == COOPVEC_TYPE_F32 ? 4 : 2;
+    p.batch = batch;
+    p.n = n;
+    p.group = group;
+    p.inputStride = uint64_t(n + draw(3)) * inBytes;
+    p.outputStride = n + draw(5);
+    p.scalesStride = uint64_t(groups + draw(2)) * sBytes;
+    p.zeroPointsStride = uint64_t(groups + draw(2)) * 4;
+    p.reductionsStride = uint64_t(groups + draw(2)) * 4;
+    p.numThreads = 1 + draw(2);
+    std::vector<uint8_t> in(batch * p.inputStride);
+    for (uint32_t b = 0; b < batch; ++b) {
+      // Each row has its own magnitude: 2^-140 (subnormal f32 scales) to
+      // 2^127 (scales past f16 and, for U8's hi - lo, past f32).
+      int mag = int(draw(10)) == 0 ? -140 : int(draw(40)) - 20;
+      if (draw(12) == 0)
+        mag = 127;
+      for (uint32_t i = 0; i < n; ++i) {
+        float v = std::ldexp(std::normal_distribution<float>(0, 1)(local),
+                             f16 ? std::clamp(mag, -24, 14) : mag);
+        uint32_t kind = draw(64);
+        if (kind == 0)
+          v = NAN;
+        else if (kind == 1)
+          v = draw(2) ? INFINITY : -INFINITY;
+        else if (kind == 2)
+          v = draw(2) ? 0.0f : -0.0f;
+        if (b % 7 == 3) // a row of one value: zero range
+          v = b % 2 ? 1.5f : 0.0f;
+        if (b % 11 == 5 && i < group) // a first group all NaN
+          v = NAN;
+        uint8_t *at = &in[b * p.inputStride + uint64_t(i) * inBytes];
+        if (f16) {
+          uint16_t h = uint16_t(
+              coopvecConvertF32(COOPVEC_FMT_F16, v, COOPVEC_RND_RN, 0, 0));
+          std::memcpy(at, &h, 2);
+        } else {
+          std::memcpy(at, &v, 4);
+        }
+      }
+    }
+    p.input = in.data();
+    struct Out {
+      std::vector<uint8_t> q, s, z, r;
+    } want, got;
+    for (Out *o : {&want, &got}) {
+      o->q.assign(batch * p.outputStride, 0xa5);
+      o->s.assign(batch * p.scalesStride, 0xa5);
+      o->z.assign(batch * p.zeroPointsStride, 0xa5);
+      o->r.assign(batch * p.reductionsStride, 0xa5);
+    }
+    auto point = [&](CoopVecQuantizeRowsParams &q, Out &o) {
+      q.output = o.q.data();
+      q.scales = o.s.data();
+      q.zeroPoints = asym ? o.z.data() : nullptr;
+      q.reductions = red ? o.r.data() : nullptr;
+    };
+    CoopVecQuantizeRowsParams pw = p, pg = p;
+    point(pw, want);
+    point(pg, got);
+    int32_t refSt = coopvecReferenceQuantizeRows(&pw);
+    int32_t st = coopvecKernelsQuantizeRows(&pg);
+    char what[160];
+    std::snprintf(what, sizeof what,
+                  "%s: quantize_rows %u x %u (group %u) %s->%s scales %u "
+                  "red=%d threads=%u",
+                  isa, batch, n, group, f16 ? "f16" : "f32", asym ? "u8" : "i8",
+                  p.scaleType, int(red), p.numThreads);
+    ck.check(refSt == COOPVEC_OK, "%s: reference status %d", what, refSt);
+    if (!takes) {
+      ck.check(st == COOPVEC_ERROR_UNSUPPORTED_TYPE &&
+                   got.q == std::vector<uint8_t>(got.q.size(), 0xa5),
+               "%s: took it (%d)", what, st);
+      continue;
+    }
+    ck.check(st == COOPVEC_OK, "%s: status %d", what, st);
+    ck.check(got.q == want.q, "%s: codes differ", what);
+    ck.check(got.s == want.s, "%s: scales differ", what);
+    ck.check(got.z == want.z, "%s: zero points differ", what);
+    ck.check(got.r == want.r, "%s: reductions differ", what);
+  }
+  // The checks come first: bad parameters are the reference's errors.
+  CoopVecQuantizeRowsParams bad{};
+  std::vector<uint8_t> buf(64);
+  bad.input = bad.output = bad.scales = buf.data();
+  bad.inputType = COOPVEC_TYPE_F32;
+  bad.outputInterp = COOPVEC_TYPE_I8;
+  bad.scaleType = COOPVEC_TYPE_F32;
+  bad.batch = 1;
+  bad.n = 6;
+  bad.group = 4;
+  int32_t st = coopvecKernelsQuantizeRows(&bad);
+  ck.check(st == (takes ? COOPVEC_ERROR_INVALID_DIMENSIONS
+                        : COOPVEC_ERROR_UNSUPPORTED_TYPE),
+           "%s: quantize_rows with n %% group != 0: %d", isa, st);
+}
+
 int main() {
   Checker ck;
   std::vector<Level> levels;
@@ -544,6 +672,8 @@ int main() {
     for (const Case &c : cases)
       runCase(ck, c, l.name);
     checkDeclines(ck, l.name);
+    if (!l.amx)
+      checkQuantizeRows(ck, l.isa, true);
   }
   coopvecKernelsQuantizedAmx(1);
 
@@ -566,6 +696,7 @@ int main() {
   int32_t st = coopvecKernelsQuantizedMatMul(&p);
   ck.check(st == COOPVEC_ERROR_UNSUPPORTED_TYPE,
            "portable: the kernels took the product (%d)", st);
+  checkQuantizeRows(ck, "portable", false);
   coopvecKernelsForceIsa(nullptr);
   return ck.finish("quantized");
 }
