@@ -48,6 +48,7 @@ coopvecKernelsQuantizeRows(const CoopVecQuantizeRowsParams *p) {
     thread_local QuantizeRowsScratch scratch;
     uint32_t b0 = t * blockRows;
     block(*p, b0, std::min(p->batch, b0 + blockRows), scratch);
+    scratch.trim();
   };
   parallelFor(blocks, std::min(threads, blocks), task);
   return COOPVEC_OK;

@@ -19,10 +19,16 @@
 namespace coopvec {
 namespace kernels {
 
-/// A block's per-group values between the two sweeps, kept per thread.
+/// A block's per-group values between the two sweeps, kept per thread
+/// between calls unless they grew past 1 Mi groups (16 MiB: a block of one
+/// row of very many small groups).
 struct QuantizeRowsScratch {
   std::vector<float> raw, lo, scale;
   std::vector<uint8_t> bits;
+  void trim() {
+    if (raw.capacity() > (size_t(1) << 20))
+      *this = QuantizeRowsScratch();
+  }
 };
 
 /// The numerics format of a scale type (F32, F16 or BF16).

@@ -439,20 +439,27 @@ struct Level {
 /// corners: NaN and +-inf values, all-NaN and all-zero groups, subnormal and
 /// huge values (scales that overflow or underflow their format), groups of 1
 /// to 67 values (lane tails), F32 and F16 inputs, I8 and U8 codes, F32, F16
-/// and BF16 scales, 1 and 2 threads, batches past one block of rows. At the
-/// avx512 and avx2 levels the kernel must take every case; at the portable
-/// level, decline.
+/// and BF16 scales, 1 and 2 threads, batches past one block of rows, rows of
+/// over a million groups. At the avx512 and avx2 levels the kernel must take
+/// every case; at the portable level, decline.
 void checkQuantizeRows(Checker &ck, const char *isa, bool takes) {
   std::mt19937 local(7);
   auto draw = [&](uint32_t n) { return uint32_t(local() % n); };
-  for (int iter = 0; iter < 300; ++iter) {
+  for (int iter = 0; iter <= 300; ++iter) {
     CoopVecQuantizeRowsParams p{};
     uint32_t group =
         std::initializer_list<uint32_t>{1, 3, 4, 15, 16, 17, 31, 32, 33, 64, 67}
             .begin()[draw(11)];
     uint32_t groups = 1 + draw(4);
-    uint32_t n = group * groups;
     uint32_t batch = iter % 10 == 0 ? 100 + draw(200) : 1 + draw(20);
+    if (iter == 300) {
+      // Rows of more groups than the kernel's scratch keeps between blocks
+      // (QuantizeRowsScratch::trim): freed and grown again per row.
+      group = 1;
+      groups = (1u << 20) + 17;
+      batch = 2;
+    }
+    uint32_t n = group * groups;
     bool f16 = draw(2), asym = draw(2), red = draw(4) != 0;
     p.inputType = f16 ? COOPVEC_TYPE_F16 : COOPVEC_TYPE_F32;
     p.outputInterp = asym ? COOPVEC_TYPE_U8 : COOPVEC_TYPE_I8;
